@@ -1,0 +1,41 @@
+//===- StrideOps.h - Stride operations --------------------------*- C++ -*-===//
+
+#ifndef STRIDE_DIALECT_STRIDE_IR_STRIDEOPS_H
+#define STRIDE_DIALECT_STRIDE_IR_STRIDEOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "stride/Dialect/Stride/IR/StrideAttrs.h"
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+
+#define GET_OP_CLASSES
+#include "stride/Dialect/Stride/IR/StrideOps.h.inc"
+
+namespace mlir::stride {
+/// True for the named elementwise ops (neg ... cast), the sugar forms of a
+/// one-op stride.broadcast.
+bool isNamedElementwise(Operation *op);
+
+/// Emits the scalar computation of named elementwise op `op` on `scalars`
+/// (one per operand, of the operands' element types) at the builder's
+/// position and returns its value.
+Value buildScalarBody(OpBuilder &b, Location loc, Operation *op,
+                      ValueRange scalars);
+
+/// The result element type and broadcast shape rule shared by the verifiers
+/// and stride-infer-shapes. Returns the inferred ranked result type (dynamic
+/// dims where unknown), null when an operand is unranked, or failure after
+/// emitting a diagnostic on `op` when static shapes are incompatible.
+FailureOr<RankedTensorType> inferElementwiseResult(Operation *op,
+                                                   ValueRange operands,
+                                                   Type elementType);
+FailureOr<RankedTensorType> inferMatmulResult(MatmulOp op);
+} // namespace mlir::stride
+
+#endif // STRIDE_DIALECT_STRIDE_IR_STRIDEOPS_H

@@ -1,0 +1,21 @@
+//===- Passes.h - Stride dialect passes -------------------------*- C++ -*-===//
+
+#ifndef STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_H
+#define STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::stride {
+#define GEN_PASS_DECL
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+} // namespace mlir::stride
+
+#endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_H

@@ -1,0 +1,97 @@
+//===- Passes.td - Stride dialect passes -------------------*- tablegen -*-===//
+
+#ifndef STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD
+#define STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def StrideGeneralize : Pass<"stride-generalize"> {
+  let summary = "Rewrite named elementwise ops into one-op stride.broadcast";
+  let description = [{
+    Every named elementwise op (`stride.add`, `stride.exp`, `stride.cmp`,
+    `stride.select`, `stride.cast`, ...) becomes a `stride.broadcast` with the
+    same operands and result type whose body applies the matching `arith` or
+    `math` operation to one element of each operand. This is the single form
+    that fusion, coalescing and the lowering consume, so they need no case per
+    named op. The scalar semantics are NumPy's: integer division truncates,
+    `maximum`/`minimum` propagate NaN, `sigmoid` is `1 / (1 + exp(-x))`, casts
+    to `i1` test for nonzero and `i1` converts to 0 or 1.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def StrideInferShapes : Pass<"stride-infer-shapes"> {
+  let summary = "Refine result shapes by NumPy broadcasting and matmul rules";
+  let description = [{
+    Walks the Stride ops in order and refines each result type from its
+    operands' types: elementwise ops by NumPy broadcasting (right-aligned, sizes
+    equal or one of them 1, 1 maps to the other size, even 0), `stride.matmul`
+    by NumPy's matmul (1-D promotion, broadcast batch dims). The result keeps
+    whatever the declared type already knew; users of a refined value are
+    updated in place when they accept any tensor, and `func.return` operands
+    update the function signature. Running the pass twice changes nothing.
+
+    Incompatible static shapes are diagnostics naming the op, every operand's
+    shape and the failing dimension (for matmul, the contracted dims).
+
+    Dynamic dims stay dynamic unless the rules decide them (`?` with 5 gives 5;
+    `?` with 1 gives `?`). Where a dynamic dim meets another size that is not
+    1, the pass inserts a `cf.assert` that the run-time sizes broadcast, with a
+    message naming the op, the operands and the dimension, so an incompatible
+    run-time size fails cleanly instead of reading out of bounds. (A dynamic
+    dim that is 1 at run time broadcasts: the lowering gives it stride 0.)
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def StridePropagateLayout : Pass<"stride-propagate-layout"> {
+  let summary = "Assign result layouts as PyTorch or NumPy would";
+  let description = [{
+    Gives every Stride op's result a `#stride.layout` encoding computed op by
+    op from its operands' layouts, exactly as the eager library picks output
+    strides:
+
+    - `torch`: PyTorch's TensorIterator after pytorch#42922 (fast paths for
+      all-contiguous, all-channels-last and identical dense inputs; otherwise
+      the inverse of the permutation that sorts dimensions by stride);
+    - `numpy`: NumPy ufuncs with `order='K'`;
+    - `contiguous`: row-major.
+
+    Static sizes get explicit strides; where sizes are dynamic the layout is
+    the `perm` form computed from the operands' dimension orders, assuming the
+    dynamic dims are neither 1 nor broadcast. A destination (`outs`) keeps its
+    own layout, and `stride.matmul` results are row-major, as in both
+    libraries. Function results take the propagated layout and the signature
+    is updated, unless `keep-result-layouts` is set: then a declared result
+    layout is kept and a copy (`stride.broadcast` into a `tensor.empty` of
+    that layout) is inserted before the return.
+  }];
+  let options = [
+    Option<"policy", "policy", "std::string", /*default=*/"\"torch\"",
+           "Whose output strides to reproduce: torch, numpy or contiguous">,
+    Option<"keepResultLayouts", "keep-result-layouts", "bool",
+           /*default=*/"false",
+           "Keep the layouts declared on function results and insert copies">,
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def StrideCoalesce : Pass<"stride-coalesce"> {
+  let summary = "Choose the loop order and merge contiguous dimensions";
+  let description = [{
+    Sets the `iteration` attribute of every `stride.broadcast` whose operand
+    and result strides are known: the loops follow the result's memory order
+    (innermost loop = smallest stride) with ties broken as TensorIterator's
+    reorder_dimensions does, then adjacent loops merge as in TensorIterator's
+    coalesce_dimensions when, for every operand, one of the two dims has size
+    1 or `stride[outer] == stride[inner] * size[inner]`. The lowering walks
+    each group as one loop over a collapsed view, so a contiguous or
+    consistently permuted expression becomes a single flat loop. Values and
+    result strides never change; ops with unknown strides are left alone.
+  }];
+}
+
+#endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

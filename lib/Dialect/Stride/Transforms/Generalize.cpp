@@ -1,0 +1,46 @@
+//===- Generalize.cpp - Named elementwise ops to stride.broadcast ---------===//
+
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::stride {
+#define GEN_PASS_DEF_STRIDEGENERALIZE
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+} // namespace mlir::stride
+
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+/// Replaces named op `op` by a one-op stride.broadcast computing the same.
+void generalize(RewriterBase &rewriter, Operation *op) {
+  rewriter.setInsertionPoint(op);
+  auto broadcast = BroadcastOp::create(rewriter, op->getLoc(),
+                                       op->getResultTypes(), op->getOperands(),
+                                       ValueRange());
+  rewriter.setInsertionPointToStart(&broadcast.getBodyBlock());
+  Value scalar = buildScalarBody(rewriter, op->getLoc(), op,
+                                 broadcast.getBodyBlock().getArguments());
+  YieldOp::create(rewriter, op->getLoc(), scalar);
+  rewriter.replaceOp(op, broadcast.getResults());
+}
+
+// A walk rather than the greedy driver: each named op is rewritten exactly
+// once and nothing else (dead ops, constants) is touched.
+struct StrideGeneralizePass
+    : mlir::stride::impl::StrideGeneralizeBase<StrideGeneralizePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<Operation *> named;
+    getOperation()->walk([&](Operation *op) {
+      if (isNamedElementwise(op))
+        named.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : named)
+      generalize(rewriter, op);
+  }
+};
+} // namespace

@@ -1,0 +1,165 @@
+//===- PropagateLayout.cpp - Result layouts as PyTorch or NumPy pick them -===//
+
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Layout/Strides.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::stride {
+#define GEN_PASS_DEF_STRIDEPROPAGATELAYOUT
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+} // namespace mlir::stride
+
+using namespace mlir;
+using namespace mlir::stride;
+namespace layout = ::stride::layout;
+
+namespace {
+/// Stand-in for a dynamic size when only the order of dimensions matters:
+/// large enough not to look like a size-1 or broadcast dim.
+constexpr int64_t kRepresentativeSize = 2;
+
+/// The element strides of an operand for layout purposes, at `sizes` (its
+/// static sizes with dynamic ones replaced). Unknown strides keep the
+/// operand's dimension order, so the decision depends only on that order.
+layout::Strides operandStrides(Type type, ArrayRef<int64_t> sizes) {
+  auto ranked = cast<RankedTensorType>(type);
+  SmallVector<int64_t> strides = getStridesOf(ranked);
+  if (llvm::none_of(strides, ShapedType::isDynamic))
+    return layout::Strides(strides.begin(), strides.end());
+  LayoutAttr layout = getLayout(ranked);
+  SmallVector<int64_t> order = layout ? layout.getDimOrder(ranked.getShape())
+                                      : SmallVector<int64_t>();
+  if (order.empty())
+    for (int64_t i = 0; i < ranked.getRank(); ++i)
+      order.push_back(i);
+  return layout::stridesFromPerm(layout::Shape(sizes.begin(), sizes.end()),
+                                 std::vector<int64_t>(order.begin(),
+                                                      order.end()));
+}
+
+/// The layout the policy gives the result of an elementwise op over
+/// `operands`, or null when some operand is unranked.
+FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
+                                        ValueRange operands,
+                                        RankedTensorType result) {
+  auto representative = [](ArrayRef<int64_t> shape) {
+    layout::Shape sizes;
+    for (int64_t s : shape)
+      sizes.push_back(ShapedType::isDynamic(s) ? kRepresentativeSize : s);
+    return sizes;
+  };
+  layout::Shape outShape = representative(result.getShape());
+  std::vector<layout::Operand> inputs;
+  for (Value v : operands) {
+    Type type = v.getType();
+    if (isa<UnrankedTensorType>(type))
+      return failure();
+    if (!isa<RankedTensorType>(type)) {
+      inputs.push_back({}); // a scalar is a 0-d operand
+      continue;
+    }
+    // A dynamic operand dim takes the result's size there: after shape
+    // inference it is either that size or 1, and 1 is checked at run time.
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(type).getShape();
+    layout::Shape sizes(shape.begin(), shape.end());
+    size_t offset = outShape.size() - sizes.size();
+    for (auto [i, size] : llvm::enumerate(sizes))
+      if (ShapedType::isDynamic(size))
+        size = outShape[offset + i];
+    inputs.push_back({sizes, operandStrides(type, sizes)});
+  }
+  layout::Strides strides =
+      layout::computeOutputStrides(policy, inputs, outShape);
+  MLIRContext *context = result.getContext();
+  if (result.hasStaticShape())
+    return LayoutAttr::get(context, ArrayRef<int64_t>(strides));
+  std::vector<int64_t> perm = layout::permFromStrides(outShape, strides);
+  return LayoutAttr::getWithPerm(context, perm);
+}
+
+/// Copies `value` into a new tensor of type `type` (same shape, another
+/// layout): a one-op stride.broadcast into a tensor.empty destination.
+Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, value, i));
+  Value empty = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
+  auto copy = BroadcastOp::create(b, loc, TypeRange{type}, ValueRange{value},
+                                  ValueRange{empty});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&copy.getBodyBlock());
+  YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
+  return copy.getResult(0);
+}
+
+struct StridePropagateLayoutPass
+    : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<layout::Policy> parsed = layout::parsePolicy(policy);
+    if (!parsed) {
+      getOperation()->emitError()
+          << "stride-propagate-layout: unknown policy '" << policy
+          << "'; expected torch, numpy or contiguous";
+      return signalPassFailure();
+    }
+    getOperation()->walk([&](Operation *op) {
+      if (isa<StrideDialect>(op->getDialect()) && !isa<YieldOp>(op))
+        propagate(*parsed, op);
+    });
+    getOperation()->walk([&](func::FuncOp func) { updateSignature(func); });
+  }
+
+  void propagate(layout::Policy policy, Operation *op) {
+    if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      // Both libraries allocate matmul results row-major.
+      if (auto type = dyn_cast<RankedTensorType>(matmul.getType()))
+        matmul.getResult().setType(withLayout(type, {}));
+      return;
+    }
+    ValueRange operands = op->getOperands();
+    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+      if (!broadcast.getInits().empty())
+        return; // destinations keep their strides
+      operands = broadcast.getInputs();
+    }
+    for (OpResult result : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type)
+        continue;
+      FailureOr<LayoutAttr> layout = elementwiseLayout(policy, operands, type);
+      if (succeeded(layout))
+        result.setType(withLayout(type, *layout));
+    }
+  }
+
+  void updateSignature(func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    SmallVector<Type> results(ret.getOperandTypes());
+    if (keepResultLayouts) {
+      OpBuilder b(ret);
+      for (auto [i, declared] : llvm::enumerate(func.getResultTypes())) {
+        auto want = dyn_cast<RankedTensorType>(declared);
+        auto have = dyn_cast<RankedTensorType>(results[i]);
+        if (!want || !have || want.getRank() != have.getRank() ||
+            want.getEncoding() == have.getEncoding())
+          continue;
+        auto target = RankedTensorType::get(
+            have.getShape(), have.getElementType(), want.getEncoding());
+        ret.setOperand(i, copyInto(b, ret.getLoc(), ret.getOperand(i), target));
+        results[i] = target;
+      }
+    }
+    if (TypeRange(results) != func.getResultTypes())
+      func.setType(FunctionType::get(func.getContext(),
+                                     func.getArgumentTypes(), results));
+  }
+};
+} // namespace

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds Stride and runs every test suite: lit/FileCheck, GoogleTest and the
+# layout corpora. Prints each runner's summary, then one total line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh || exit 1
+BUILD_DIR=${STRIDE_BUILD_DIR:-build}
+export PATH="/usr/lib/llvm-22/bin:$PATH"
+
+passed=0; failed=0
+record() { # record NAME STATUS
+  if [ "$2" = 0 ]; then passed=$((passed + 1)); echo "== $1: ok";
+  else failed=$((failed + 1)); echo "== $1: FAILED"; fi
+}
+
+echo "== lit (test/)"
+lit -sv "$BUILD_DIR/test"; record lit $?
+
+for t in StrideLayoutTests StrideDialectTests; do
+  echo "== GoogleTest $t"
+  "$BUILD_DIR/bin/$t" --gtest_brief=1; record "$t" $?
+done
+
+for corpus in ../shared/layout-corpus.jsonl ../shared/layout-corpus-numpy.jsonl; do
+  echo "== corpus $corpus"
+  if [ -f "$corpus" ]; then
+    /usr/bin/python3 utils/check-corpus --stride-opt "$BUILD_DIR/bin/stride-opt" "$corpus"
+    record "corpus $(basename "$corpus")" $?
+  else
+    echo "corpus $corpus not found (it lives in the project's shared/ folder)"
+    record "corpus $(basename "$corpus")" 1
+  fi
+done
+
+echo "suites: $passed passed, $failed failed"
+[ "$failed" = 0 ]

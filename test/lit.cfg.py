@@ -1,0 +1,23 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "STRIDE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.stride_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+
+config.substitutions.append(("%PYTHON", config.python_executable))
+config.substitutions.append(("%stride_src_root", config.stride_src_root))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
+tools = ["stride-opt", ToolSubst("mlir-opt", unresolved="ignore")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

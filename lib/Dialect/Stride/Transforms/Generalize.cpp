@@ -20,6 +20,7 @@ void generalize(RewriterBase &rewriter, Operation *op) {
   auto broadcast = BroadcastOp::create(rewriter, op->getLoc(),
                                        op->getResultTypes(), op->getOperands(),
                                        ValueRange());
+  broadcast->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   rewriter.setInsertionPointToStart(&broadcast.getBodyBlock());
   Value scalar = buildScalarBody(rewriter, op->getLoc(), op,
                                  broadcast.getBodyBlock().getArguments());

@@ -34,45 +34,87 @@ RankedTensorType refine(Type declared, RankedTensorType inferred) {
                                ranked.getEncoding());
 }
 
+/// "stride.add at file:line:col", for run-time messages.
 std::string describe(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << op->getName() << " at " << op->getLoc();
+  os << op->getName() << " at ";
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    os << op->getLoc();
   return text;
 }
 
-/// Emits run-time checks for one group of sizes that must broadcast together:
-/// every size is 1 or equal to the common size. `sizes` holds, per operand,
-/// the static size or the Value of a dynamic one.
+/// The sizes that meet in one result dim and must broadcast together: every
+/// size is 1 or equal to the common size. With a destination, the common
+/// size is the destination's.
+struct SizeRef {
+  unsigned operand;
+  int64_t dim; // the operand's own dim index
+  Value source;
+};
 struct SizeGroup {
   SmallVector<std::pair<unsigned, int64_t>> statics; // (operand, size)
-  SmallVector<std::pair<unsigned, Value>> dynamics;  // (operand, size)
+  SmallVector<SizeRef> dynamics;
+  std::optional<SizeRef> destination;
 };
+
+Value sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type.isDynamicDim(dim))
+    return tensor::DimOp::create(b, loc, tensor, dim);
+  return arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
+}
 
 void emitBroadcastAssert(OpBuilder &b, Location loc, const SizeGroup &group,
                          const std::string &what) {
-  if (group.dynamics.empty())
-    return;
   std::optional<int64_t> fixed;
   for (auto [operand, size] : group.statics)
     if (size != 1)
       fixed = size;
-  if (!fixed && group.dynamics.size() == 1)
-    return; // one dynamic size against 1s always broadcasts
+  bool dynamicDestination =
+      group.destination &&
+      cast<RankedTensorType>(group.destination->source.getType())
+          .isDynamicDim(group.destination->dim);
+  if (group.destination && !dynamicDestination)
+    fixed = cast<RankedTensorType>(group.destination->source.getType())
+                .getDimSize(group.destination->dim);
+  // Static sizes were checked by the verifier; a lone dynamic size against
+  // 1s always broadcasts.
+  SmallVector<SizeRef> checked(group.dynamics);
+  if (dynamicDestination)
+    for (auto [operand, size] : group.statics)
+      if (size != 1)
+        checked.push_back({operand, -1, Value()});
+  if (checked.empty() || (!fixed && !dynamicDestination && checked.size() == 1))
+    return;
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value target;
-  if (fixed) {
+  if (dynamicDestination) {
+    target = sizeOf(b, loc, group.destination->source, group.destination->dim);
+  } else if (fixed) {
     target = arith::ConstantIndexOp::create(b, loc, *fixed);
   } else {
     // The common size is the first dynamic size that is not 1.
-    target = group.dynamics.front().second;
-    for (auto [operand, size] : llvm::drop_begin(group.dynamics)) {
+    target = sizeOf(b, loc, checked.front().source, checked.front().dim);
+    for (const SizeRef &d : llvm::drop_begin(checked)) {
       Value isOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           target, one);
-      target = arith::SelectOp::create(b, loc, isOne, size, target);
+      target = arith::SelectOp::create(b, loc, isOne,
+                                       sizeOf(b, loc, d.source, d.dim), target);
     }
   }
-  for (auto [operand, size] : group.dynamics) {
+  for (const SizeRef &d : checked) {
+    Value size;
+    if (d.source) {
+      size = sizeOf(b, loc, d.source, d.dim);
+    } else {
+      auto it = llvm::find_if(group.statics,
+                              [&](auto &s) { return s.first == d.operand; });
+      size = arith::ConstantIndexOp::create(b, loc, it->second);
+    }
     Value isOne =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
     Value matches =
@@ -80,17 +122,24 @@ void emitBroadcastAssert(OpBuilder &b, Location loc, const SizeGroup &group,
     Value ok = arith::OrIOp::create(b, loc, isOne, matches);
     std::string message;
     llvm::raw_string_ostream os(message);
-    os << what << ": operand #" << operand
-       << " has a run-time size that does not broadcast with the other "
-          "operands";
+    os << what << ": operand #" << d.operand;
+    if (d.source)
+      os << " dim " << d.dim;
+    os << " has a run-time size that does not broadcast: it must be 1 or ";
+    if (dynamicDestination)
+      os << "the destination's size there";
+    else if (fixed)
+      os << *fixed;
+    else
+      os << "the size of the other operands there";
     cf::AssertOp::create(b, loc, ok, message);
   }
 }
 
-/// Adds the sizes of `value` (right-aligned to `rank`) to `groups`.
-void collectSizes(OpBuilder &b, Location loc, Value value, unsigned operand,
-                  int64_t rank, int64_t dropTrailing,
-                  SmallVectorImpl<SizeGroup> &groups) {
+/// Adds the sizes of `value` (right-aligned to `rank`, ignoring its last
+/// `dropTrailing` dims) to `groups`.
+void collectSizes(Value value, unsigned operand, int64_t rank,
+                  int64_t dropTrailing, SmallVectorImpl<SizeGroup> &groups) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type)
     return;
@@ -98,19 +147,24 @@ void collectSizes(OpBuilder &b, Location loc, Value value, unsigned operand,
   for (int64_t i = 0; i < own; ++i) {
     SizeGroup &group = groups[rank - own + i];
     if (type.isDynamicDim(i))
-      group.dynamics.push_back(
-          {operand, tensor::DimOp::create(b, loc, value, i).getResult()});
+      group.dynamics.push_back({operand, i, value});
     else
       group.statics.push_back({operand, type.getDimSize(i)});
   }
 }
 
 void insertElementwiseChecks(Operation *op, ValueRange operands,
-                             RankedTensorType inferred) {
+                             ValueRange inits, RankedTensorType inferred) {
   OpBuilder b(op);
   SmallVector<SizeGroup> groups(inferred.getRank());
   for (auto [i, v] : llvm::enumerate(operands))
-    collectSizes(b, op->getLoc(), v, i, inferred.getRank(), 0, groups);
+    collectSizes(v, i, inferred.getRank(), 0, groups);
+  // Every destination has the result's type, so the first one stands for all.
+  if (!inits.empty())
+    for (auto [dim, group] : llvm::enumerate(groups))
+      group.destination =
+          SizeRef{static_cast<unsigned>(operands.size()),
+                  static_cast<int64_t>(dim), inits.front()};
   for (auto [dim, group] : llvm::enumerate(groups))
     emitBroadcastAssert(b, op->getLoc(), group,
                         describe(op) + ", result dimension " +
@@ -126,14 +180,9 @@ void insertMatmulChecks(MatmulOp op) {
   int64_t lhsK = lhs.getRank() - 1;
   int64_t rhsK = rhs.getRank() == 1 ? 0 : rhs.getRank() - 2;
   if (lhs.isDynamicDim(lhsK) || rhs.isDynamicDim(rhsK)) {
-    auto sizeOf = [&](Value v, RankedTensorType t, int64_t d) -> Value {
-      if (t.isDynamicDim(d))
-        return tensor::DimOp::create(b, loc, v, d);
-      return arith::ConstantIndexOp::create(b, loc, t.getDimSize(d));
-    };
     Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     sizeOf(op.getLhs(), lhs, lhsK),
-                                     sizeOf(op.getRhs(), rhs, rhsK));
+                                     sizeOf(b, loc, op.getLhs(), lhsK),
+                                     sizeOf(b, loc, op.getRhs(), rhsK));
     cf::AssertOp::create(b, loc, eq,
                          describe(op) +
                              ": contracted dimensions differ at run time");
@@ -142,10 +191,8 @@ void insertMatmulChecks(MatmulOp op) {
   int64_t rhsBatch = std::max<int64_t>(rhs.getRank() - 2, 0);
   int64_t batch = std::max(lhsBatch, rhsBatch);
   SmallVector<SizeGroup> groups(batch);
-  collectSizes(b, loc, op.getLhs(), 0, batch, lhs.getRank() - lhsBatch,
-               groups);
-  collectSizes(b, loc, op.getRhs(), 1, batch, rhs.getRank() - rhsBatch,
-               groups);
+  collectSizes(op.getLhs(), 0, batch, lhs.getRank() - lhsBatch, groups);
+  collectSizes(op.getRhs(), 1, batch, rhs.getRank() - rhsBatch, groups);
   for (auto [dim, group] : llvm::enumerate(groups))
     emitBroadcastAssert(b, loc, group,
                         describe(op) + ", batch dimension " +
@@ -216,8 +263,11 @@ struct StrideInferShapesPass
       return success();
     }
     ValueRange operands = op->getOperands();
-    if (auto broadcast = dyn_cast<BroadcastOp>(op))
+    ValueRange inits;
+    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
       operands = broadcast.getInputs();
+      inits = broadcast.getInits();
+    }
     // The element type does not matter for the shape; each result keeps its.
     FailureOr<RankedTensorType> inferred = inferElementwiseResult(
         op, operands, IntegerType::get(op->getContext(), 1));
@@ -232,8 +282,9 @@ struct StrideInferShapesPass
         continue;
       setResultType(result, refine(result.getType(), *inferred));
     }
-    if (hasDynamicOperand(operands) && !op->hasAttr(kCheckedAttr)) {
-      insertElementwiseChecks(op, operands, *inferred);
+    if ((hasDynamicOperand(operands) || hasDynamicOperand(inits)) &&
+        !op->hasAttr(kCheckedAttr)) {
+      insertElementwiseChecks(op, operands, inits, *inferred);
       op->setAttr(kCheckedAttr, UnitAttr::get(op->getContext()));
     }
     return success();

@@ -13,9 +13,13 @@ def StrideGeneralize : Pass<"stride-generalize"> {
     same operands and result type whose body applies the matching `arith` or
     `math` operation to one element of each operand. This is the single form
     that fusion, coalescing and the lowering consume, so they need no case per
-    named op. The scalar semantics are NumPy's: integer division truncates,
+    named op. The scalar semantics are NumPy's, except that integer `div`
+    truncates toward zero as in C (NumPy's true division of integers needs a
+    `stride.cast` to float first); further:
     `maximum`/`minimum` propagate NaN, `sigmoid` is `1 / (1 + exp(-x))`, casts
-    to `i1` test for nonzero and `i1` converts to 0 or 1.
+    to `i1` test for nonzero and `i1` converts to 0 or 1. Discardable
+    attributes (such as the shape-check marker of `stride-infer-shapes`) carry
+    over to the new op.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];

@@ -1,0 +1,69 @@
+//===- Strides.h - Output strides of elementwise ops ------------*- C++ -*-===//
+//
+// Which strides the result of an elementwise op gets, for each supported
+// policy. The answers are meant to be bit-exact with the library the policy is
+// named after, so that a compiled kernel and the eager library lay results out
+// identically (see docs/Layout.md for how each policy decides):
+//
+//  * Torch      - PyTorch's TensorIterator (1.13, i.e. after pytorch#42922):
+//                 fast paths for same-shaped dense inputs, otherwise the
+//                 inverse of the stride-sorting permutation of the inputs.
+//  * Numpy      - NumPy ufuncs with order='K' (1.24): the trivial-loop fast
+//                 path, otherwise nditer's stride-sorted axis order.
+//  * Contiguous - always row-major.
+//
+// All strides are in elements, never bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LAYOUT_STRIDES_H
+#define STRIDE_LAYOUT_STRIDES_H
+
+#include "stride/Layout/Shape.h"
+
+#include <optional>
+#include <string_view>
+
+namespace stride::layout {
+
+enum class Policy { Torch, Numpy, Contiguous };
+
+/// "torch", "numpy" or "contiguous"; anything else gives std::nullopt.
+std::optional<Policy> parsePolicy(std::string_view name);
+const char *policyName(Policy policy);
+
+/// An input of an elementwise op: concrete sizes (no kDynamic) and element
+/// strides, which may be 0 (broadcast views) or negative (NumPy only).
+struct Operand {
+  Shape shape;
+  Strides strides;
+};
+
+/// Row-major strides exactly as PyTorch's torch.empty(shape).stride(): the
+/// innermost stride is 1 and each size multiplies in as max(size, 1), so a
+/// size-1 dim gets its inner neighbour's extent and a 0 never zeroes strides.
+Strides contiguousStrides(const Shape &shape);
+
+/// Dense strides for a layout whose dims, listed outermost to innermost, are
+/// `perm`; sizes enter as max(size, 1) like contiguousStrides, so
+/// stridesFromPerm(s, {0, 1, ..., n-1}) == contiguousStrides(s).
+Strides stridesFromPerm(const Shape &shape, const std::vector<int64_t> &perm);
+
+/// A perm (outermost to innermost) along which |stride| never increases;
+/// equal strides keep C order (lower dim outer). For dense strides without
+/// size-1 dims, stridesFromPerm(shape, permFromStrides(shape, s)) == s.
+std::vector<int64_t> permFromStrides(const Shape &shape, const Strides &strides);
+
+/// True when `perm` holds each of 0 .. rank-1 exactly once.
+bool isPermutation(const std::vector<int64_t> &perm, size_t rank);
+
+/// Strides of the result of an elementwise op over `inputs` (in operand
+/// order: for where(c, a, b) that is c, a, b) whose broadcast shape is
+/// `outShape`. Preconditions: every input broadcasts to `outShape` (see
+/// broadcastShapes) and has as many strides as dims.
+Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
+                             const Shape &outShape);
+
+} // namespace stride::layout
+
+#endif // STRIDE_LAYOUT_STRIDES_H

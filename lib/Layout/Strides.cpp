@@ -1,0 +1,352 @@
+//===- Strides.cpp - Output strides of elementwise ops --------------------===//
+
+#include "stride/Layout/Strides.h"
+
+#include "stride/Layout/Coalesce.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+
+namespace stride::layout {
+
+std::optional<Policy> parsePolicy(std::string_view name) {
+  if (name == "torch")
+    return Policy::Torch;
+  if (name == "numpy")
+    return Policy::Numpy;
+  if (name == "contiguous")
+    return Policy::Contiguous;
+  return std::nullopt;
+}
+
+const char *policyName(Policy policy) {
+  switch (policy) {
+  case Policy::Torch:
+    return "torch";
+  case Policy::Numpy:
+    return "numpy";
+  case Policy::Contiguous:
+    return "contiguous";
+  }
+  return "unknown";
+}
+
+Strides contiguousStrides(const Shape &shape) {
+  std::vector<int64_t> perm(shape.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  return stridesFromPerm(shape, perm);
+}
+
+Strides stridesFromPerm(const Shape &shape, const std::vector<int64_t> &perm) {
+  Strides strides(shape.size(), 0);
+  int64_t stride = 1;
+  for (auto it = perm.rbegin(); it != perm.rend(); ++it) {
+    strides[*it] = stride;
+    stride *= std::max<int64_t>(shape[*it], 1);
+  }
+  return strides;
+}
+
+std::vector<int64_t> permFromStrides(const Shape &shape,
+                                     const Strides &strides) {
+  std::vector<int64_t> perm(shape.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+    return std::llabs(strides[a]) > std::llabs(strides[b]);
+  });
+  return perm;
+}
+
+bool isPermutation(const std::vector<int64_t> &perm, size_t rank) {
+  if (perm.size() != rank)
+    return false;
+  std::vector<bool> seen(rank, false);
+  for (int64_t dim : perm) {
+    if (dim < 0 || static_cast<size_t>(dim) >= rank || seen[dim])
+      return false;
+    seen[dim] = true;
+  }
+  return true;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// torch
+//===----------------------------------------------------------------------===//
+
+int64_t numElements(const Shape &shape) {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+/// PyTorch's is_contiguous(): empty tensors count as contiguous, and size-1
+/// dims may have any stride.
+bool torchIsContiguous(const Operand &op) {
+  if (numElements(op.shape) == 0)
+    return true;
+  int64_t expected = 1;
+  for (size_t i = op.shape.size(); i-- > 0;) {
+    if (op.shape[i] == 1)
+      continue;
+    if (op.strides[i] != expected)
+      return false;
+    expected *= op.shape[i];
+  }
+  return true;
+}
+
+/// is_contiguous(memory_format=channels_last): defined for 4-D only, dims
+/// checked innermost first in the order C, W, H, N, size-1 dims skipped.
+bool torchIsChannelsLast(const Operand &op) {
+  if (op.shape.size() != 4)
+    return false;
+  int64_t expected = 1;
+  for (int dim : {1, 3, 2, 0}) {
+    if (op.shape[dim] == 1)
+      continue;
+    if (op.strides[dim] != expected)
+      return false;
+    expected *= op.shape[dim];
+  }
+  return true;
+}
+
+/// is_non_overlapping_and_dense(): some permutation of the dims with two or
+/// more elements is exactly dense; dims of size 0 or 1 are ignored.
+bool torchIsNonOverlappingAndDense(const Operand &op) {
+  if (torchIsContiguous(op) || torchIsChannelsLast(op))
+    return true;
+  const Shape &shape = op.shape;
+  if (shape.size() == 1)
+    return shape[0] < 2 || op.strides[0] == 1;
+  std::vector<int64_t> dims;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] >= 2)
+      dims.push_back(static_cast<int64_t>(i));
+  std::sort(dims.begin(), dims.end(),
+            [&](int64_t a, int64_t b) { return op.strides[a] < op.strides[b]; });
+  int64_t expected = 1;
+  for (int64_t dim : dims) {
+    if (op.strides[dim] != expected)
+      return false;
+    expected *= shape[dim];
+  }
+  return true;
+}
+
+/// torch.empty(shape, memory_format=torch.channels_last).stride(): raw size
+/// products, so a zero size does zero the outer strides here.
+Strides torchChannelsLastStrides(const Shape &s) {
+  Strides strides(4);
+  strides[1] = 1;
+  strides[3] = s[1];
+  strides[2] = strides[3] * s[3];
+  strides[0] = strides[2] * s[2];
+  return strides;
+}
+
+/// TensorIterator's fast set-up: only when every input has the output's
+/// shape. Returns nothing when the general path must decide.
+std::optional<Strides> torchFastSetup(const std::vector<Operand> &inputs,
+                                      const Shape &outShape) {
+  if (inputs.empty())
+    return std::nullopt;
+  for (const Operand &op : inputs)
+    if (op.shape != outShape)
+      return std::nullopt;
+  auto all = [&](bool (*pred)(const Operand &)) {
+    return std::all_of(inputs.begin(), inputs.end(), pred);
+  };
+  if (all(torchIsContiguous))
+    return contiguousStrides(outShape);
+  if (all(torchIsChannelsLast))
+    return torchChannelsLastStrides(outShape);
+  if (!all(torchIsNonOverlappingAndDense))
+    return std::nullopt;
+  // Dense but permuted: propagated only when every input agrees exactly,
+  // including the otherwise meaningless strides of size-1 dims.
+  for (const Operand &op : inputs)
+    if (op.strides != inputs.back().strides)
+      return std::nullopt;
+  return inputs.back().strides;
+}
+
+Strides torchOutputStrides(const std::vector<Operand> &inputs,
+                           const Shape &outShape) {
+  if (std::optional<Strides> fast = torchFastSetup(inputs, outShape))
+    return *fast;
+
+  const std::vector<int64_t> order =
+      iterationOrder(outShape, broadcastStrides(inputs, outShape));
+  const size_t rank = outShape.size();
+  // Loop order that is plain reverse C order means a contiguous result,
+  // allocated like torch.empty (sizes enter as max(size, 1)).
+  bool reverseC = true;
+  for (size_t j = 0; j < rank; ++j)
+    reverseC &= order[j] == static_cast<int64_t>(rank - 1 - j);
+  if (reverseC)
+    return contiguousStrides(outShape);
+
+  // Otherwise torch allocates with empty_strided, packing the dims densely
+  // in loop order with raw size products: after a zero-size dim all outer
+  // strides are 0.
+  Strides strides(rank);
+  int64_t stride = 1;
+  for (int64_t dim : order) {
+    strides[dim] = stride;
+    stride *= outShape[dim];
+  }
+  return strides;
+}
+
+//===----------------------------------------------------------------------===//
+// numpy
+//===----------------------------------------------------------------------===//
+
+enum ContiguityFlags { kC = 1, kF = 2 };
+
+/// NumPy's C/F contiguity flags: size-1 dims are ignored and an empty array
+/// is both.
+int numpyContiguity(const Operand &op) {
+  if (numElements(op.shape) == 0)
+    return kC | kF;
+  auto dense = [&](auto begin, auto end) {
+    int64_t expected = 1;
+    for (auto it = begin; it != end; ++it) {
+      int64_t size = op.shape[*it];
+      if (size == 1)
+        continue;
+      if (op.strides[*it] != expected)
+        return false;
+      expected *= size;
+    }
+    return true;
+  };
+  std::vector<size_t> dims(op.shape.size());
+  std::iota(dims.begin(), dims.end(), 0);
+  int flags = 0;
+  if (dense(dims.rbegin(), dims.rend()))
+    flags |= kC;
+  if (dense(dims.begin(), dims.end()))
+    flags |= kF;
+  return flags;
+}
+
+/// The ufunc trivial loop: non-0-d inputs all have one shape, and those of
+/// rank 2 or more are all C- or all F-contiguous (1-D inputs may have any
+/// stride). The result is then plain C (or F when the inputs were F and not
+/// C) order.
+std::optional<Strides> numpyTrivialLoop(const std::vector<Operand> &inputs,
+                                        const Shape &outShape) {
+  const Shape *shape = nullptr;
+  int order = 0;
+  for (const Operand &op : inputs) {
+    if (op.shape.empty())
+      continue;
+    if (!shape)
+      shape = &op.shape;
+    else if (op.shape != *shape)
+      return std::nullopt;
+    if (op.shape.size() == 1)
+      continue;
+    int flags = numpyContiguity(op);
+    // Note that a C|F input (e.g. 3x1) only matches other C|F inputs.
+    if (flags == 0 || (order != 0 && order != flags))
+      return std::nullopt;
+    order = flags;
+  }
+  std::vector<int64_t> perm(outShape.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  if (order == kF)
+    std::reverse(perm.begin(), perm.end());
+  return stridesFromPerm(outShape, perm);
+}
+
+/// nditer's npyiter_find_best_axis_ordering. Axes are numbered innermost
+/// first (axis a is dim rank-1-a). Unlike torch, a dim moves inwards past
+/// another only when every operand that strides both agrees, absolute
+/// strides are compared, and the element is shifted, not swapped, into place.
+std::vector<int64_t> numpyAxisOrder(const std::vector<Strides> &axisStrides,
+                                    size_t rank) {
+  std::vector<int64_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  for (size_t i0 = 1; i0 < rank; ++i0) {
+    const int64_t moving = perm[i0];
+    size_t insertAt = i0;
+    for (size_t i1 = i0; i1-- > 0;) {
+      bool decided = false, moveInwards = false;
+      for (const Strides &s : axisStrides) {
+        int64_t inner = s[moving], outer = s[perm[i1]];
+        if (inner == 0 || outer == 0)
+          continue;
+        if (std::llabs(outer) <= std::llabs(inner))
+          moveInwards = false; // any objection wins: C order is kept
+        else if (!decided)
+          moveInwards = true;
+        decided = true;
+      }
+      if (!decided)
+        continue;
+      if (!moveInwards)
+        break;
+      insertAt = i1;
+    }
+    std::copy_backward(perm.begin() + insertAt, perm.begin() + i0,
+                       perm.begin() + i0 + 1);
+    perm[insertAt] = moving;
+  }
+  return perm;
+}
+
+Strides numpyOutputStrides(const std::vector<Operand> &inputs,
+                           const Shape &outShape) {
+  const size_t rank = outShape.size();
+  // NumPy 1.24 gives every array without elements all-zero strides.
+  if (numElements(outShape) == 0)
+    return Strides(rank, 0);
+  if (std::optional<Strides> trivial = numpyTrivialLoop(inputs, outShape))
+    return *trivial;
+
+  // nditer ignores size-1 dims of an operand entirely (stride 0), not only
+  // stretched ones, so they never influence the order.
+  std::vector<Strides> axisStrides;
+  for (const Operand &op : inputs) {
+    Strides s(rank, 0);
+    size_t offset = rank - op.shape.size();
+    for (size_t i = 0; i < op.shape.size(); ++i)
+      if (op.shape[i] != 1)
+        s[rank - 1 - (offset + i)] = op.strides[i];
+    axisStrides.push_back(std::move(s));
+  }
+  // The output is allocated dense with positive strides in iteration order:
+  // its memory order follows the inputs even when they run backwards.
+  Strides strides(rank);
+  int64_t stride = 1;
+  for (int64_t axis : numpyAxisOrder(axisStrides, rank)) {
+    int64_t dim = static_cast<int64_t>(rank) - 1 - axis;
+    strides[dim] = stride;
+    stride *= outShape[dim];
+  }
+  return strides;
+}
+
+} // namespace
+
+Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
+                             const Shape &outShape) {
+  switch (policy) {
+  case Policy::Torch:
+    return torchOutputStrides(inputs, outShape);
+  case Policy::Numpy:
+    return numpyOutputStrides(inputs, outShape);
+  case Policy::Contiguous:
+    break;
+  }
+  return contiguousStrides(outShape);
+}
+
+} // namespace stride::layout

@@ -1,0 +1,181 @@
+// RUN: stride-opt %s --stride-infer-shapes --split-input-file | FileCheck %s
+// RUN: stride-opt %s --stride-infer-shapes --split-input-file | stride-opt --stride-infer-shapes --split-input-file | FileCheck %s
+
+// (The second RUN line checks the pass is idempotent: a second run inserts
+// no further checks and changes no type.)
+
+// Broadcasting is right-aligned and 1 stretches; results refine from
+// unranked and the function signature follows.
+// CHECK-LABEL: func.func @right_aligned
+// CHECK-SAME: -> tensor<2x3x4xf32>
+// CHECK: stride.add %{{.*}}, %{{.*}} : tensor<2x1x4xf32>, tensor<3x1xf32> -> tensor<2x3x4xf32>
+func.func @right_aligned(%a: tensor<2x1x4xf32>, %b: tensor<3x1xf32>) -> tensor<*xf32> {
+  %0 = stride.add %a, %b : tensor<2x1x4xf32>, tensor<3x1xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// 1 maps to the other size even when that size is 0.
+// CHECK-LABEL: func.func @zero_size
+// CHECK: -> tensor<2x0x3xf32>
+func.func @zero_size(%a: tensor<2x1x3xf32>, %b: tensor<0x1xf32>) -> tensor<*xf32> {
+  %0 = stride.mul %a, %b : tensor<2x1x3xf32>, tensor<0x1xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Scalars and 0-d tensors broadcast to anything; scalars alone give 0-d.
+// CHECK-LABEL: func.func @scalars
+// CHECK: stride.add %{{.*}}, %{{.*}} : f32, tensor<3xf32> -> tensor<3xf32>
+// CHECK: stride.sub %{{.*}}, %{{.*}} : tensor<f32>, tensor<2x3xf32> -> tensor<2x3xf32>
+// CHECK: stride.exp %{{.*}} : f32 -> tensor<f32>
+func.func @scalars(%s: f32, %z: tensor<f32>, %a: tensor<3xf32>, %b: tensor<2x3xf32>) {
+  %0 = stride.add %s, %a : f32, tensor<3xf32> -> tensor<*xf32>
+  %1 = stride.sub %z, %b : tensor<f32>, tensor<2x3xf32> -> tensor<*xf32>
+  %2 = stride.exp %s : f32 -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// Chains refine in order; results keep their element type and encoding.
+// CHECK-LABEL: func.func @chain
+// CHECK: stride.cmp gt, {{.*}} -> tensor<4x3xi1>
+// CHECK: stride.select {{.*}} : tensor<4x3xi1>, tensor<4x1xf32>, tensor<3xf32> -> tensor<4x3xf32>
+// CHECK: stride.broadcast ins({{.*}} : tensor<4x3xf32>, f32) -> tensor<4x3xf32>, tensor<4x3xi1>
+func.func @chain(%a: tensor<4x1xf32>, %b: tensor<3xf32>, %s: f32) {
+  %0 = stride.cmp gt, %a, %b : tensor<4x1xf32>, tensor<3xf32> -> tensor<*xi1>
+  %1 = stride.select %0, %a, %b : tensor<*xi1>, tensor<4x1xf32>, tensor<3xf32> -> tensor<*xf32>
+  %2:2 = stride.broadcast ins(%1, %s : tensor<*xf32>, f32) -> tensor<*xf32>, tensor<?x?xi1> {
+  ^bb0(%x: f32, %y: f32):
+    %m = arith.mulf %x, %y : f32
+    %c = arith.cmpf olt, %x, %y : f32
+    stride.yield %m, %c : f32, i1
+  }
+  return
+}
+
+// -----
+
+// A user that is not a Stride op keeps the old type through tensor.cast.
+// CHECK-LABEL: func.func @foreign_user
+// CHECK: %[[R:.*]] = stride.neg %{{.*}} : tensor<3xf32> -> tensor<3xf32>
+// CHECK: %[[C:.*]] = tensor.cast %[[R]] : tensor<3xf32> to tensor<*xf32>
+// CHECK: tensor.rank %[[C]]
+func.func @foreign_user(%a: tensor<3xf32>) -> index {
+  %0 = stride.neg %a : tensor<3xf32> -> tensor<*xf32>
+  %1 = tensor.rank %0 : tensor<*xf32>
+  return %1 : index
+}
+
+// -----
+
+// Dynamic dims: ? with 5 gives 5 and a run-time check that the dim is 1 or 5;
+// ? with 1 stays ? with no check; ? with ? stays ? and checks both against
+// the first size that is not 1.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: %[[D:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[D]], %{{.*}}
+// CHECK: %[[IS5:.*]] = arith.cmpi eq, %[[D]], %{{.*}}
+// CHECK: %[[OK:.*]] = arith.ori %[[IS1]], %[[IS5]]
+// CHECK: cf.assert %[[OK]], "stride.add at {{.*}}stride-infer-shapes.mlir:{{[0-9]+}}:{{[0-9]+}}, result dimension 0: operand #0 dim 0 has a run-time size that does not broadcast: it must be 1 or 5"
+// CHECK: stride.add {{.*}} -> tensor<5x4xf32>
+// CHECK-NOT: cf.assert
+// CHECK: stride.sub {{.*}} : tensor<?x4xf32>, tensor<1x4xf32> -> tensor<?x4xf32>
+// CHECK-COUNT-2: cf.assert {{.*}} it must be 1 or the size of the other operands there
+// CHECK: stride.mul {{.*}} : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+func.func @dynamic(%a: tensor<?x4xf32>, %b: tensor<5x1xf32>, %c: tensor<1x4xf32>,
+                   %x: tensor<?xf32>, %y: tensor<?xf32>) {
+  %0 = stride.add %a, %b : tensor<?x4xf32>, tensor<5x1xf32> -> tensor<*xf32>
+  %1 = stride.sub %a, %c : tensor<?x4xf32>, tensor<1x4xf32> -> tensor<*xf32>
+  %2 = stride.mul %x, %y : tensor<?xf32>, tensor<?xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// A declared static size is kept where inference alone would say ?.
+// CHECK-LABEL: func.func @keep_declared
+// CHECK: -> tensor<7x4xf32>
+func.func @keep_declared(%a: tensor<?x4xf32>) -> tensor<7x4xf32> {
+  %0 = stride.abs %a : tensor<?x4xf32> -> tensor<7x4xf32>
+  return %0 : tensor<7x4xf32>
+}
+
+// -----
+
+// Matmul promotes 1-D operands and drops the promoted dims.
+// CHECK-LABEL: func.func @matmul_vectors
+// CHECK: tensor<4xf32>, tensor<4xf32> -> tensor<f32>
+// CHECK: tensor<3x4xf32>, tensor<4xf32> -> tensor<3xf32>
+// CHECK: tensor<4xf32>, tensor<4x5xf32> -> tensor<5xf32>
+// CHECK: tensor<2x3x4xf32>, tensor<4xf32> -> tensor<2x3xf32>
+// CHECK: tensor<4xf32>, tensor<2x4x5xf32> -> tensor<2x5xf32>
+func.func @matmul_vectors(%k: tensor<4xf32>, %nk: tensor<3x4xf32>, %kp: tensor<4x5xf32>,
+                          %bnk: tensor<2x3x4xf32>, %bkp: tensor<2x4x5xf32>) {
+  %0 = stride.matmul %k, %k : tensor<4xf32>, tensor<4xf32> -> tensor<*xf32>
+  %1 = stride.matmul %nk, %k : tensor<3x4xf32>, tensor<4xf32> -> tensor<*xf32>
+  %2 = stride.matmul %k, %kp : tensor<4xf32>, tensor<4x5xf32> -> tensor<*xf32>
+  %3 = stride.matmul %bnk, %k : tensor<2x3x4xf32>, tensor<4xf32> -> tensor<*xf32>
+  %4 = stride.matmul %k, %bkp : tensor<4xf32>, tensor<2x4x5xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// Matmul batch dims broadcast (burn#1679's cases).
+// CHECK-LABEL: func.func @matmul_batches
+// CHECK: -> tensor<2x2x2x2xf32>
+// CHECK: -> tensor<3x5x2x6xf32>
+// CHECK: -> tensor<8x3x4x5x7xf32>
+func.func @matmul_batches(%a: tensor<2x1x2x2xf32>, %b: tensor<1x2x2x2xf32>,
+                          %c: tensor<3x1x2x4xf32>, %d: tensor<1x5x4x6xf32>,
+                          %e: tensor<1x3x4x5x3xf32>, %f: tensor<8x3x1x3x7xf32>) {
+  %0 = stride.matmul %a, %b : tensor<2x1x2x2xf32>, tensor<1x2x2x2xf32> -> tensor<*xf32>
+  %1 = stride.matmul %c, %d : tensor<3x1x2x4xf32>, tensor<1x5x4x6xf32> -> tensor<*xf32>
+  %2 = stride.matmul %e, %f : tensor<1x3x4x5x3xf32>, tensor<8x3x1x3x7xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// Dynamic matmul dims: the contracted dims and the batch dims get checks.
+// CHECK-LABEL: func.func @matmul_dynamic
+// CHECK: cf.assert {{.*}} "stride.matmul at {{.*}}: contracted dimensions differ at run time"
+// CHECK: cf.assert {{.*}} "stride.matmul at {{.*}}, batch dimension 0: operand #0 dim 0 has a run-time size that does not broadcast: it must be 1 or 2"
+// CHECK: stride.matmul {{.*}} -> tensor<2x3x7xf32>
+func.func @matmul_dynamic(%a: tensor<?x3x?xf32>, %b: tensor<2x?x7xf32>) -> tensor<*xf32> {
+  %0 = stride.matmul %a, %b : tensor<?x3x?xf32>, tensor<2x?x7xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A destination fixes its result type; its inputs still get checked.
+// CHECK-LABEL: func.func @destination
+// CHECK: cf.assert
+// CHECK: stride.broadcast ins(%{{.*}} : tensor<?xf32>) outs(%{{.*}} : tensor<3xf32>) -> tensor<3xf32>
+func.func @destination(%a: tensor<?xf32>, %d: tensor<3xf32>) {
+  %0 = stride.broadcast ins(%a : tensor<?xf32>) outs(%d : tensor<3xf32>) -> tensor<3xf32> {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// A dynamic destination: static and dynamic inputs must be 1 or its size.
+// CHECK-LABEL: func.func @dynamic_destination
+// CHECK-COUNT-2: cf.assert {{.*}} it must be 1 or the destination's size there
+// CHECK: stride.broadcast
+func.func @dynamic_destination(%a: tensor<?xf32>, %b: tensor<3xf32>, %d: tensor<?xf32>) {
+  %0 = stride.broadcast ins(%a, %b : tensor<?xf32>, tensor<3xf32>) outs(%d : tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    stride.yield %s : f32
+  }
+  return
+}

@@ -1,0 +1,176 @@
+// RUN: stride-opt %s --stride-propagate-layout --split-input-file | FileCheck %s --check-prefixes=CHECK,TORCH
+// RUN: stride-opt %s '--stride-propagate-layout=policy=numpy' --split-input-file | FileCheck %s --check-prefixes=CHECK,NUMPY
+// RUN: stride-opt %s '--stride-propagate-layout=policy=contiguous' --split-input-file | FileCheck %s --check-prefixes=CHECK,CONTIG
+// RUN: stride-opt %s '--stride-propagate-layout=keep-result-layouts' --split-input-file | FileCheck %s --check-prefix=KEEP
+// RUN: not stride-opt %s '--stride-propagate-layout=policy=fortran' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: stride-propagate-layout: unknown policy 'fortran'; expected torch, numpy or contiguous
+
+// The seed's first example: a = randn(2,3,8)[:,:,::2].permute(2,0,1) has
+// strides (2,24,8); exp(a) and a + a get (1,12,4) under both libraries.
+// CHECK-LABEL: func.func @seed_sliced_permuted
+// TORCH-SAME: -> (tensor<4x2x3xf32, #stride.layout<strides = [1, 12, 4]>>, tensor<4x2x3xf32, #stride.layout<strides = [1, 12, 4]>>)
+// NUMPY-SAME: -> (tensor<4x2x3xf32, #stride.layout<strides = [1, 12, 4]>>, tensor<4x2x3xf32, #stride.layout<strides = [1, 12, 4]>>)
+// CONTIG-SAME: -> (tensor<4x2x3xf32>, tensor<4x2x3xf32>)
+func.func @seed_sliced_permuted(%a: tensor<4x2x3xf32, #stride.layout<strides = [2, 24, 8]>>) -> (tensor<4x2x3xf32>, tensor<4x2x3xf32>) {
+  %0 = stride.exp %a : tensor<4x2x3xf32, #stride.layout<strides = [2, 24, 8]>> -> tensor<4x2x3xf32>
+  %1 = stride.add %a, %a : tensor<4x2x3xf32, #stride.layout<strides = [2, 24, 8]>>, tensor<4x2x3xf32, #stride.layout<strides = [2, 24, 8]>> -> tensor<4x2x3xf32>
+  return %0, %1 : tensor<4x2x3xf32>, tensor<4x2x3xf32>
+}
+
+// -----
+
+// The seed's dense (3,1,1) tensor with strides (1,3,3) keeps them when a 1-D
+// tensor is added (torch); the size-1 dims are not permuted away.
+// CHECK-LABEL: func.func @seed_dense_311
+// TORCH: stride.add {{.*}} -> tensor<3x1x1xf32, #stride.layout<strides = [1, 3, 3]>>
+func.func @seed_dense_311(%a: tensor<3x1x1xf32, #stride.layout<strides = [1, 3, 3]>>, %b: tensor<1xf32>) -> tensor<3x1x1xf32> {
+  %0 = stride.add %a, %b : tensor<3x1x1xf32, #stride.layout<strides = [1, 3, 3]>>, tensor<1xf32> -> tensor<3x1x1xf32>
+  return %0 : tensor<3x1x1xf32>
+}
+
+// -----
+
+// The seed's x = randn(2,1,3).permute(1,0,2) with strides (3,3,1) keeps them
+// in a binary op with a 1-D tensor.
+// CHECK-LABEL: func.func @seed_size1_permuted
+// TORCH: stride.add {{.*}} -> tensor<1x2x3xf32, #stride.layout<strides = [3, 3, 1]>>
+func.func @seed_size1_permuted(%a: tensor<1x2x3xf32, #stride.layout<strides = [3, 3, 1]>>, %b: tensor<3xf32>) -> tensor<1x2x3xf32> {
+  %0 = stride.add %a, %b : tensor<1x2x3xf32, #stride.layout<strides = [3, 3, 1]>>, tensor<3xf32> -> tensor<1x2x3xf32>
+  return %0 : tensor<1x2x3xf32>
+}
+
+// -----
+
+// Channels-last 4-D inputs give a channels-last output (torch's fast path),
+// also when only the first operand is channels-last.
+// CHECK-LABEL: func.func @channels_last
+// TORCH: stride.add {{.*}} -> tensor<2x3x4x5xf32, #stride.layout<strides = [60, 1, 15, 3]>>
+// TORCH: stride.add {{.*}} -> tensor<2x3x4x5xf32, #stride.layout<strides = [60, 1, 15, 3]>>
+// CONTIG: stride.add {{.*}} -> tensor<2x3x4x5xf32>
+func.func @channels_last(%a: tensor<2x3x4x5xf32, #stride.layout<strides = [60, 1, 15, 3]>>, %b: tensor<2x3x4x5xf32>) {
+  %0 = stride.add %a, %a : tensor<2x3x4x5xf32, #stride.layout<strides = [60, 1, 15, 3]>>, tensor<2x3x4x5xf32, #stride.layout<strides = [60, 1, 15, 3]>> -> tensor<2x3x4x5xf32>
+  %1 = stride.add %a, %b : tensor<2x3x4x5xf32, #stride.layout<strides = [60, 1, 15, 3]>>, tensor<2x3x4x5xf32> -> tensor<2x3x4x5xf32>
+  return
+}
+
+// -----
+
+// NC11 channels-last (strides C,1,C,C) is ambiguous: torch returns the plain
+// contiguous (C,1,1,1); an N1H1 channels-last tensor plus a 1-D tensor keeps
+// (H,1,1,1).
+// CHECK-LABEL: func.func @nc11
+// TORCH: stride.exp {{.*}} -> tensor<2x3x1x1xf32>
+// TORCH: stride.add {{.*}} -> tensor<2x1x5x1xf32, #stride.layout<strides = [5, 1, 1, 1]>>
+func.func @nc11(%a: tensor<2x3x1x1xf32, #stride.layout<strides = [3, 1, 3, 3]>>,
+                %b: tensor<2x1x5x1xf32, #stride.layout<strides = [5, 1, 1, 1]>>, %c: tensor<1xf32>) {
+  %0 = stride.exp %a : tensor<2x3x1x1xf32, #stride.layout<strides = [3, 1, 3, 3]>> -> tensor<2x3x1x1xf32>
+  %1 = stride.add %b, %c : tensor<2x1x5x1xf32, #stride.layout<strides = [5, 1, 1, 1]>>, tensor<1xf32> -> tensor<2x1x5x1xf32>
+  return
+}
+
+// -----
+
+// Expanded inputs: broadcast (stride 0) dims compare equal to anything.
+// CHECK-LABEL: func.func @expanded
+// TORCH: stride.exp {{.*}} -> tensor<5x3x2xf32, #stride.layout<strides = [1, 5, 15]>>
+// NUMPY: stride.exp {{.*}} -> tensor<5x3x2xf32, #stride.layout<strides = [1, 10, 5]>>
+// TORCH: stride.exp {{.*}} -> tensor<6x5x4x3x2xf32, #stride.layout<strides = [6, 36, 180, 2, 1]>>
+func.func @expanded(%a: tensor<5x3x2xf32, #stride.layout<strides = [1, 0, 5]>>,
+                    %b: tensor<6x5x4x3x2xf32, #stride.layout<strides = [6, 0, 120, 0, 1]>>) {
+  %0 = stride.exp %a : tensor<5x3x2xf32, #stride.layout<strides = [1, 0, 5]>> -> tensor<5x3x2xf32>
+  %1 = stride.exp %b : tensor<6x5x4x3x2xf32, #stride.layout<strides = [6, 0, 120, 0, 1]>> -> tensor<6x5x4x3x2xf32>
+  return
+}
+
+// -----
+
+// The first operand decides in torch: a (4,2,3) view with strides (6,1,2)
+// plus a contiguous tensor gives (6,1,2); swapped it gives (6,3,1).
+// CHECK-LABEL: func.func @first_operand_wins
+// TORCH: stride.add %{{.*}}, %{{.*}} : {{.*}} -> tensor<4x2x3xf32, #stride.layout<strides = [6, 1, 2]>>
+// TORCH: stride.add %{{.*}}, %{{.*}} : {{.*}} -> tensor<4x2x3xf32>
+func.func @first_operand_wins(%a: tensor<4x2x3xf32, #stride.layout<strides = [6, 1, 2]>>, %b: tensor<4x2x3xf32>) {
+  %0 = stride.add %a, %b : tensor<4x2x3xf32, #stride.layout<strides = [6, 1, 2]>>, tensor<4x2x3xf32> -> tensor<4x2x3xf32>
+  %1 = stride.add %b, %a : tensor<4x2x3xf32>, tensor<4x2x3xf32, #stride.layout<strides = [6, 1, 2]>> -> tensor<4x2x3xf32>
+  return
+}
+
+// -----
+
+// Zero-size inputs, as PyTorch lays them out.
+// CHECK-LABEL: func.func @zero_size
+// TORCH: stride.exp {{.*}} -> tensor<2x0x3xf32>
+// TORCH: stride.add {{.*}} -> tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>>
+// TORCH: stride.exp {{.*}} -> tensor<0x3xf32>
+func.func @zero_size(%a: tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>>, %b: tensor<3xf32>,
+                     %c: tensor<0x3xf32, #stride.layout<strides = [1, 0]>>) {
+  %0 = stride.exp %a : tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>> -> tensor<2x0x3xf32>
+  %1 = stride.add %a, %b : tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>>, tensor<3xf32> -> tensor<2x0x3xf32>
+  %2 = stride.exp %c : tensor<0x3xf32, #stride.layout<strides = [1, 0]>> -> tensor<0x3xf32>
+  return
+}
+
+// -----
+
+// Negative strides under numpy: ordered by magnitude, outputs positive.
+// CHECK-LABEL: func.func @negative
+// NUMPY: stride.exp {{.*}} -> tensor<4x5xf32>
+// NUMPY: stride.exp {{.*}} -> tensor<3x4xf32, #stride.layout<strides = [1, 3]>>
+// NUMPY: stride.exp {{.*}} -> tensor<3x4xf32, #stride.layout<strides = [1, 3]>>
+// NUMPY: stride.add {{.*}} -> tensor<3x4xf32>
+func.func @negative(%a: tensor<4x5xf32, #stride.layout<strides = [10, -2]>>,
+                    %b: tensor<3x4xf32, #stride.layout<strides = [-1, -3]>>,
+                    %c: tensor<3x4xf32, #stride.layout<strides = [1, -3]>>, %d: tensor<3x4xf32>) {
+  %0 = stride.exp %a : tensor<4x5xf32, #stride.layout<strides = [10, -2]>> -> tensor<4x5xf32>
+  %1 = stride.exp %b : tensor<3x4xf32, #stride.layout<strides = [-1, -3]>> -> tensor<3x4xf32>
+  %2 = stride.exp %c : tensor<3x4xf32, #stride.layout<strides = [1, -3]>> -> tensor<3x4xf32>
+  %3 = stride.add %c, %d : tensor<3x4xf32, #stride.layout<strides = [1, -3]>>, tensor<3x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+// Dynamic sizes give the perm form, from the operands' dimension orders.
+// CHECK-LABEL: func.func @dynamic
+// TORCH: stride.add {{.*}} -> tensor<?x?x?xf32, #stride.layout<perm = [1, 2, 0]>>
+// NUMPY: stride.add {{.*}} -> tensor<?x?x?xf32, #stride.layout<perm = [1, 2, 0]>>
+// CONTIG: stride.add {{.*}} -> tensor<?x?x?xf32>
+func.func @dynamic(%a: tensor<?x?x?xf32, #stride.layout<perm = [1, 2, 0]>>, %b: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %0 = stride.add %a, %b : tensor<?x?x?xf32, #stride.layout<perm = [1, 2, 0]>>, tensor<?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// A destination keeps its strides; matmul results are row-major; a chain
+// propagates op by op.
+// CHECK-LABEL: func.func @destination_and_matmul
+// CHECK: stride.broadcast ins({{.*}}) outs({{.*}}) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+// CHECK: stride.matmul {{.*}} -> tensor<4x4xf32>
+// TORCH: stride.neg {{.*}} -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+func.func @destination_and_matmul(%a: tensor<4x3xf32>, %d: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>,
+                                  %t: tensor<3x4xf32, #stride.layout<strides = [1, 3]>>) {
+  %0 = stride.broadcast ins(%a : tensor<4x3xf32>) outs(%d : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  %1 = stride.matmul %0, %t : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, tensor<3x4xf32, #stride.layout<strides = [1, 3]>> -> tensor<4x4xf32>
+  %2 = stride.neg %0 : tensor<4x3xf32, #stride.layout<strides = [1, 4]>> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// keep-result-layouts: a declared row-major result gets a copy from the
+// propagated layout instead of a new signature.
+// KEEP-LABEL: func.func @keep
+// KEEP-SAME: -> tensor<4x3xf32> {
+// KEEP: %[[E:.*]] = stride.exp {{.*}} -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+// KEEP: %[[EMPTY:.*]] = tensor.empty() : tensor<4x3xf32>
+// KEEP: %[[C:.*]] = stride.broadcast ins(%[[E]] : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) outs(%[[EMPTY]] : tensor<4x3xf32>) -> tensor<4x3xf32>
+// KEEP: return %[[C]] : tensor<4x3xf32>
+func.func @keep(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor<4x3xf32> {
+  %0 = stride.exp %a : tensor<4x3xf32, #stride.layout<strides = [1, 4]>> -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

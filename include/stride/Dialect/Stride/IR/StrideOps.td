@@ -35,7 +35,7 @@ class Stride_ElementwiseOp<string mnemonic, list<Trait> traits = []>
 
 class Stride_UnaryOp<string mnemonic, string meaning, string numpy>
     : Stride_ElementwiseOp<mnemonic> {
-  let summary = "elementwise " # meaning;
+  let summary = meaning # ", elementwise";
   let description = "Computes " # meaning # " of every element, like NumPy's `"
     # numpy # "`. A scalar operand gives a 0-d result. Sugar for a one-op "
     # "`stride.broadcast`.\n\nExample:\n\n```mlir\n%r = stride." # mnemonic
@@ -46,7 +46,7 @@ class Stride_UnaryOp<string mnemonic, string meaning, string numpy>
 
 class Stride_BinaryOp<string mnemonic, string meaning, string numpy>
     : Stride_ElementwiseOp<mnemonic> {
-  let summary = "elementwise " # meaning # " with broadcasting";
+  let summary = meaning # ", elementwise with broadcasting";
   let description = "Computes " # meaning # " elementwise, like NumPy's `"
     # numpy # "`. Operands broadcast by NumPy's rule (right-aligned; sizes equal"
     # " or one of them 1); either may be a scalar. Both have the same element "

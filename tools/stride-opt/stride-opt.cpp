@@ -1,7 +1,9 @@
 //===- stride-opt.cpp - Stride optimizer driver ---------------------------===//
 
+#include "stride/Conversion/Passes.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -12,6 +14,8 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::stride::registerStridePasses();
+  mlir::stride::registerStrideConversionPasses();
+  mlir::stride::registerStridePipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -1,0 +1,34 @@
+//===- Pipelines.h - Named Stride pipelines ---------------------*- C++ -*-===//
+
+#ifndef STRIDE_PIPELINES_PIPELINES_H
+#define STRIDE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::stride {
+
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("Output strides of: torch, numpy or contiguous"),
+      llvm::cl::init("torch")};
+};
+
+/// Stride ops on tensors to linalg on strided memrefs: shape inference,
+/// layout propagation, generalization, coalescing, convert-stride-to-linalg.
+void buildStrideToLinalgPipeline(OpPassManager &pm,
+                                 const CpuPipelineOptions &options);
+/// Linalg on memrefs to the LLVM dialect: loops, strided metadata, math
+/// (intrinsics, libm, integer powers), memref, arith, cf and func to LLVM.
+void buildLinalgToLLVMPipeline(OpPassManager &pm);
+/// Both halves: `stride-cpu-pipeline`.
+void buildStrideCpuPipeline(OpPassManager &pm,
+                            const CpuPipelineOptions &options);
+
+/// Registers `stride-cpu-pipeline` and `stride-to-linalg-pipeline`.
+void registerStridePipelines();
+
+} // namespace mlir::stride
+
+#endif // STRIDE_PIPELINES_PIPELINES_H

@@ -1,0 +1,63 @@
+//===- CpuPipeline.cpp - Stride to LLVM on the CPU ------------------------===//
+
+#include "stride/Pipelines/Pipelines.h"
+
+#include "stride/Conversion/Passes.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+
+void mlir::stride::buildStrideToLinalgPipeline(
+    OpPassManager &pm, const CpuPipelineOptions &options) {
+  pm.addPass(createStrideInferShapes());
+  pm.addPass(createStridePropagateLayout(
+      StridePropagateLayoutOptions{options.policy, /*keepResultLayouts=*/false}));
+  pm.addPass(createStrideGeneralize());
+  pm.addPass(createStrideCoalesce());
+  pm.addPass(createConvertStrideToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::stride::buildLinalgToLLVMPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::stride::buildStrideCpuPipeline(OpPassManager &pm,
+                                          const CpuPipelineOptions &options) {
+  buildStrideToLinalgPipeline(pm, options);
+  buildLinalgToLLVMPipeline(pm);
+}
+
+void mlir::stride::registerStridePipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "stride-cpu-pipeline",
+      "Stride ops on tensors to the LLVM dialect for the CPU JIT",
+      buildStrideCpuPipeline);
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "stride-to-linalg-pipeline",
+      "Stride ops on tensors to linalg on strided memrefs (the first half of "
+      "stride-cpu-pipeline)",
+      buildStrideToLinalgPipeline);
+}

@@ -1,0 +1,80 @@
+//===- JitKernel.h - Compile and call Stride functions ----------*- C++ -*-===//
+//
+// Shared by stride-run and the Python package: compiles one function of a
+// Stride module with the CPU pipeline into an ExecutionEngine and calls it
+// with caller-owned buffers (destination passing).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_RUNNER_JITKERNEL_H
+#define STRIDE_RUNNER_JITKERNEL_H
+
+#include "stride/Pipelines/Pipelines.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::stride {
+
+/// A strided buffer handed to a kernel: MLIR's memref descriptor, unpacked.
+struct BufferArg {
+  void *allocated = nullptr;
+  void *aligned = nullptr;
+  int64_t offset = 0;
+  std::vector<int64_t> sizes, strides;
+};
+
+/// A scalar argument; the kernel reads it as its declared type.
+union ScalarArg {
+  float f32;
+  double f64;
+  int32_t i32;
+  int64_t i64;
+  bool i1;
+};
+
+/// One parameter of the lowered kernel.
+struct KernelParam {
+  bool isBuffer = false;
+  Type elementType;              // element type, or the scalar type
+  std::vector<int64_t> shape;    // buffers; kDynamic where unknown
+  std::vector<int64_t> strides;  // buffers; kDynamic where unknown
+};
+
+class JitKernel {
+public:
+  /// Lowers function `entry` of `module` (Stride ops on tensors; the module is
+  /// modified: other functions are dropped) and JIT-compiles it. On failure
+  /// returns null and sets `error`; diagnostics go to the context's handler.
+  static std::unique_ptr<JitKernel> compile(ModuleOp module, StringRef entry,
+                                            const CpuPipelineOptions &options,
+                                            std::string &error);
+
+  /// The kernel's inputs (the function's arguments) and outputs (one buffer
+  /// per tensor result, passed after the inputs).
+  ArrayRef<KernelParam> inputs() const { return inputParams; }
+  ArrayRef<KernelParam> outputs() const { return outputParams; }
+
+  /// Calls the kernel with the buffer params (inputs then outputs) taken in
+  /// order from `buffers` and the scalar params from `scalars`. Returns an
+  /// error message, or "" on success.
+  std::string invoke(ArrayRef<BufferArg *> buffers,
+                     ArrayRef<ScalarArg *> scalars);
+
+private:
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string name;
+  std::vector<KernelParam> inputParams, outputParams;
+};
+
+/// Registers everything a JIT context needs: Stride, the dialects the
+/// pipeline produces, and the LLVM IR translations.
+void registerJitDialects(DialectRegistry &registry);
+
+} // namespace mlir::stride
+
+#endif // STRIDE_RUNNER_JITKERNEL_H

@@ -1,0 +1,143 @@
+//===- JitKernel.cpp - Compile and call Stride functions ------------------===//
+
+#include "stride/Runner/JitKernel.h"
+
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+
+void mlir::stride::registerJitDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<StrideDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+static KernelParam paramFor(Type type) {
+  KernelParam param;
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref) {
+    param.elementType = type;
+    return param;
+  }
+  param.isBuffer = true;
+  param.elementType = memref.getElementType();
+  param.shape.assign(memref.getShape().begin(), memref.getShape().end());
+  auto [strides, offset] = memref.getStridesAndOffset();
+  param.strides.assign(strides.begin(), strides.end());
+  return param;
+}
+
+std::unique_ptr<JitKernel>
+JitKernel::compile(ModuleOp module, StringRef entry,
+                   const CpuPipelineOptions &options, std::string &error) {
+  static bool targetsReady = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)targetsReady;
+
+  // Keep only the entry: other functions need not lower.
+  for (func::FuncOp func :
+       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (func.getName() != entry)
+      func.erase();
+
+  PassManager toLinalg(module.getContext());
+  buildStrideToLinalgPipeline(toLinalg, options);
+  if (failed(toLinalg.run(module))) {
+    error = "lowering to linalg failed";
+    return nullptr;
+  }
+  auto kernel = std::unique_ptr<JitKernel>(new JitKernel());
+  kernel->name = entry.str();
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func) {
+    error = "the entry function disappeared during lowering";
+    return nullptr;
+  }
+  int64_t numOutputs = 0;
+  if (auto attr = func->getAttrOfType<IntegerAttr>("stride.num_outputs"))
+    numOutputs = attr.getInt();
+  if (func.getNumResults() != 0) {
+    error = "the entry function returns non-tensor values, which stride-run "
+            "cannot receive";
+    return nullptr;
+  }
+  TypeRange argTypes = func.getArgumentTypes();
+  size_t numInputs = argTypes.size() - numOutputs;
+  for (auto [i, type] : llvm::enumerate(argTypes))
+    (i < numInputs ? kernel->inputParams : kernel->outputParams)
+        .push_back(paramFor(type));
+
+  PassManager toLLVM(module.getContext());
+  buildLinalgToLLVMPipeline(toLLVM);
+  if (failed(toLLVM.run(module))) {
+    error = "lowering to LLVM failed";
+    return nullptr;
+  }
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
+                                               /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  auto engine = ExecutionEngine::create(module, engineOptions);
+  if (!engine) {
+    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
+    return nullptr;
+  }
+  kernel->engine = std::move(*engine);
+  return kernel;
+}
+
+std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
+                              ArrayRef<ScalarArg *> scalars) {
+  // The packed wrapper takes one pointer per LLVM-level argument: a memref is
+  // (allocated, aligned, offset, sizes..., strides...).
+  SmallVector<void *> packed;
+  size_t nextBuffer = 0, nextScalar = 0;
+  auto addParam = [&](const KernelParam &param) -> std::string {
+    if (!param.isBuffer) {
+      if (nextScalar >= scalars.size())
+        return "too few scalar arguments";
+      packed.push_back(scalars[nextScalar++]);
+      return "";
+    }
+    if (nextBuffer >= buffers.size())
+      return "too few buffer arguments";
+    BufferArg *buffer = buffers[nextBuffer++];
+    if (buffer->sizes.size() != param.shape.size() ||
+        buffer->strides.size() != param.shape.size())
+      return "a buffer has the wrong rank";
+    packed.push_back(&buffer->allocated);
+    packed.push_back(&buffer->aligned);
+    packed.push_back(&buffer->offset);
+    for (int64_t &size : buffer->sizes)
+      packed.push_back(&size);
+    for (int64_t &stride : buffer->strides)
+      packed.push_back(&stride);
+    return "";
+  };
+  for (const KernelParam &param : inputParams)
+    if (std::string e = addParam(param); !e.empty())
+      return e;
+  for (const KernelParam &param : outputParams)
+    if (std::string e = addParam(param); !e.empty())
+      return e;
+  if (llvm::Error e = engine->invokePacked(name, packed))
+    return llvm::toString(std::move(e));
+  return "";
+}

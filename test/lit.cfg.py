@@ -14,10 +14,15 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 
 config.substitutions.append(("%PYTHON", config.python_executable))
 config.substitutions.append(("%stride_src_root", config.stride_src_root))
+config.substitutions.append(
+    ("%npytool", config.python_executable + " " +
+     os.path.join(config.test_source_root, "Integration", "Inputs", "npytool.py")))
+config.substitutions.append(
+    ("%npy_fixtures", os.path.join(config.test_source_root, "Inputs", "npy")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", ToolSubst("mlir-opt", unresolved="ignore")]
+tools = ["stride-opt", "stride-run", ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

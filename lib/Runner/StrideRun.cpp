@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <unistd.h>
 
 using namespace mlir;
@@ -129,6 +130,8 @@ void printArray(llvm::raw_ostream &os, const rt::Array &array) {
 /// cf.assert in a kernel aborts after printing its message; turn that into
 /// an ordinary error exit.
 extern "C" void onKernelAbort(int) {
+  // The kernel printed its message with the C library; make sure it shows.
+  std::fflush(stdout);
   const char message[] =
       "stride-run: error: a run-time check in the kernel failed (see the "
       "message above)\n";
@@ -196,6 +199,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   registerJitDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string openError;
@@ -346,9 +350,17 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   CpuPipelineOptions options;
   options.policy = policy;
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
+  std::string probeDiagnostics;
   if (dynamicShapes) {
     // Output shapes and strides come from shape inference on the inputs.
+    // Its diagnostics are shown only if the outputs need it: otherwise the
+    // kernel's own run-time checks report the problem.
     OwningOpRef<ModuleOp> probe = specialized->clone();
+    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &d) {
+      llvm::raw_string_ostream os(probeDiagnostics);
+      os << d.getLocation() << ": " << d << "\n";
+      return success();
+    });
     PassManager pm(&context);
     pm.addPass(createStrideInferShapes());
     pm.addPass(createStridePropagateLayout(
@@ -383,9 +395,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
                     llvm::none_of(param.strides, ShapedType::isDynamic);
     std::vector<int64_t> shape = param.shape, strides = param.strides;
     if (!isStatic) {
-      if (j >= outputShapes.size())
-        return fail("the inputs' shapes do not fit " + entryText +
-                    " (see the diagnostics above)");
+      if (j >= outputShapes.size()) {
+        llvm::errs() << probeDiagnostics;
+        return fail("the inputs' shapes do not fit " + entryText);
+      }
       shape = outputShapes[j];
       strides = outputStrides[j];
     }

@@ -1,0 +1,66 @@
+// Element types, comparisons, select and casts; zero-size and 0-d tensors.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %npytool make %t x="rand(3,4)" y="rand(4)" i="np.arange(-6, 6, dtype=np.int32).reshape(3,4)" d="rand(2,3).astype(np.float64)" z="rand(0,3,1)" s="np.float32(1.5)"
+// RUN: stride-run %s --entry where --input %t/x.npy --input %t/y.npy --output-dir %t | FileCheck %s --check-prefix=WHERE
+// RUN: %npytool check %t "np.where(x < y, x, -y)" %t/out0.npy
+// RUN: %npytool check %t "x < y" %t/out1.npy
+// RUN: stride-run %s --entry integers --input %t/i.npy --output-dir %t
+// RUN: %npytool check %t "np.trunc(i / 4).astype(np.int32) + np.abs(i) - np.maximum(i, 0)" %t/out0.npy
+// RUN: %npytool check %t "i.astype(np.float64)" %t/out1.npy
+// RUN: stride-run %s --entry doubles --input %t/d.npy --output-dir %t
+// RUN: %npytool check %t "1 / (1 + np.exp(-d))" %t/out0.npy
+// RUN: stride-run %s --entry zero_size --input %t/z.npy --input %t/y.npy --output-dir %t | FileCheck %s --check-prefix=ZERO
+// RUN: %npytool check %t "np.broadcast_to(z, (0,3,4)) * np.float32(1) + np.float32(1)" %t/out0.npy
+// RUN: stride-run %s --entry scalars --input %t/s.npy --output-dir %t --print | FileCheck %s --check-prefix=SCALARS
+// RUN: %npytool check %t "np.float32(2) * np.float32(1.5) + np.float32(1.5)" %t/out0.npy
+
+// select with a cmp condition; the i1 result is saved as a NumPy bool array.
+// WHERE: output #0: f32 3x4 strides [4, 1]
+// WHERE: output #1: i1 3x4 strides [4, 1]
+func.func @where(%x: tensor<3x4xf32>, %y: tensor<4xf32>) -> (tensor<*xf32>, tensor<*xi1>) {
+  %c = stride.cmp lt, %x, %y : tensor<3x4xf32>, tensor<4xf32> -> tensor<*xi1>
+  %n = stride.neg %y : tensor<4xf32> -> tensor<*xf32>
+  %r = stride.select %c, %x, %n : tensor<*xi1>, tensor<3x4xf32>, tensor<*xf32> -> tensor<*xf32>
+  return %r, %c : tensor<*xf32>, tensor<*xi1>
+}
+
+// Integer division truncates toward zero; casts to f64.
+func.func @integers(%i: tensor<3x4xi32>) -> (tensor<*xi32>, tensor<*xf64>) {
+  %four = arith.constant 4 : i32
+  %zero = arith.constant 0 : i32
+  %q = stride.div %i, %four : tensor<3x4xi32>, i32 -> tensor<*xi32>
+  %a = stride.abs %i : tensor<3x4xi32> -> tensor<*xi32>
+  %m = stride.maximum %i, %zero : tensor<3x4xi32>, i32 -> tensor<*xi32>
+  %s = stride.add %q, %a : tensor<*xi32>, tensor<*xi32> -> tensor<*xi32>
+  %r = stride.sub %s, %m : tensor<*xi32>, tensor<*xi32> -> tensor<*xi32>
+  %f = stride.cast %i : tensor<3x4xi32> -> tensor<*xf64>
+  return %r, %f : tensor<*xi32>, tensor<*xf64>
+}
+
+func.func @doubles(%d: tensor<2x3xf64>) -> tensor<*xf64> {
+  %0 = stride.sigmoid %d : tensor<2x3xf64> -> tensor<*xf64>
+  return %0 : tensor<*xf64>
+}
+
+// A zero-size dim runs no iterations and still has a shape.
+// ZERO: output #0: f32 0x3x4 strides [12, 4, 1]
+func.func @zero_size(%z: tensor<0x3x1xf32>, %y: tensor<4xf32>) -> tensor<0x3x4xf32> {
+  %one = arith.constant 1.0 : f32
+  %e = stride.broadcast ins(%z, %y, %one : tensor<0x3x1xf32>, tensor<4xf32>, f32) -> tensor<0x3x4xf32> {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %c : f32
+    %s = arith.addf %p, %c : f32
+    stride.yield %s : f32
+  }
+  return %e : tensor<0x3x4xf32>
+}
+
+// Only scalars: a 0-d result (Julia #26097: a scalar may come first).
+// SCALARS: output #0: f32 0-d strides []
+// SCALARS-NEXT: 4.5
+func.func @scalars(%s: f32) -> tensor<*xf32> {
+  %two = arith.constant 2.0 : f32
+  %0 = stride.mul %two, %s : f32, f32 -> tensor<*xf32>
+  %1 = stride.add %0, %s : tensor<*xf32>, f32 -> tensor<*xf32>
+  return %1 : tensor<*xf32>
+}

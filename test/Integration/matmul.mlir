@@ -1,0 +1,46 @@
+// Batched matmul with broadcast batch dims and 1-D operands, against NumPy.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %npytool make %t a="rand(3,1,2,4)" b="rand(1,5,4,6)" v="rand(4)" w="rand(6)" m="rand(2,4)" mt="rand(4,2)" i="np.arange(12, dtype=np.int32).reshape(3,4) - 5" j="np.arange(8, dtype=np.int32).reshape(4,2)"
+// RUN: stride-run %s --entry batched --input %t/a.npy --input %t/b.npy --output-dir %t | FileCheck %s --check-prefix=BATCHED
+// RUN: %npytool check %t "np.matmul(a, b)" %t/out0.npy
+// RUN: stride-run %s --entry vectors --input %t/v.npy --input %t/b.npy --input %t/w.npy --output-dir %t | FileCheck %s --check-prefix=VECTORS
+// RUN: %npytool check %t "np.matmul(v, b)" %t/out0.npy
+// RUN: %npytool check %t "np.matmul(b, w)" %t/out1.npy
+// RUN: %npytool check %t "np.matmul(v, v)" %t/out2.npy
+// RUN: stride-run %s --entry transposed --input %t/m.npy --input %t/mt.npy --output-dir %t | FileCheck %s --check-prefix=TRANSPOSED
+// RUN: %npytool check %t "np.tanh(np.matmul(m, mt))" %t/out0.npy
+// RUN: stride-run %s --entry integer --input %t/i.npy --input %t/j.npy --output-dir %t
+// RUN: %npytool check %t "np.matmul(i, j)" %t/out0.npy
+
+// [3,1,2,4] @ [1,5,4,6] -> [3,5,2,6]: broadcast batches are read with stride 0.
+// BATCHED: output #0: f32 3x5x2x6 strides [60, 12, 6, 1]
+func.func @batched(%a: tensor<3x1x2x4xf32>, %b: tensor<1x5x4x6xf32>) -> tensor<*xf32> {
+  %0 = stride.matmul %a, %b : tensor<3x1x2x4xf32>, tensor<1x5x4x6xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// 1-D operands on either side, and both (a dot product, 0-d).
+// VECTORS: output #0: f32 1x5x6 strides [30, 6, 1]
+// VECTORS: output #1: f32 1x5x4 strides [20, 4, 1]
+// VECTORS: output #2: f32 0-d strides []
+func.func @vectors(%v: tensor<4xf32>, %b: tensor<1x5x4x6xf32>, %w: tensor<6xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0 = stride.matmul %v, %b : tensor<4xf32>, tensor<1x5x4x6xf32> -> tensor<*xf32>
+  %1 = stride.matmul %b, %w : tensor<1x5x4x6xf32>, tensor<6xf32> -> tensor<*xf32>
+  %2 = stride.matmul %v, %v : tensor<4xf32>, tensor<4xf32> -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// A transposed operand (strides (1, 4), as m.T of a contiguous 2x4 array),
+// then an elementwise op on the product.
+// TRANSPOSED: output #0: f32 2x2 strides [2, 1]
+func.func @transposed(%m: tensor<2x4xf32>, %t: tensor<4x2xf32, #stride.layout<strides = [1, 4]>>) -> tensor<*xf32> {
+  %0 = stride.matmul %m, %t : tensor<2x4xf32>, tensor<4x2xf32, #stride.layout<strides = [1, 4]>> -> tensor<*xf32>
+  %1 = stride.tanh %0 : tensor<*xf32> -> tensor<*xf32>
+  return %1 : tensor<*xf32>
+}
+
+// Integer matmul.
+func.func @integer(%i: tensor<3x4xi32>, %j: tensor<4x2xi32>) -> tensor<*xi32> {
+  %0 = stride.matmul %i, %j : tensor<3x4xi32>, tensor<4x2xi32> -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}

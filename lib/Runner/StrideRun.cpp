@@ -276,7 +276,11 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       if (!rt::checkedByteSize(*dtype, shape))
         return fail(what + ": shape " + rt::formatShape(shape) +
                     " is too large");
-      values = rt::randomArray(*dtype, shape, seed * 1000003 + i);
+      // Tensor values are drawn later, straight into their buffers.
+      values.dtype = *dtype;
+      values.shape = shape;
+      if (!tensorType)
+        values = rt::randomArray(*dtype, shape, seed * 1000003 + i);
     } else {
       rt::NpyResult read = rt::readNpy(inputPaths[i]);
       if (!read.array)
@@ -320,6 +324,19 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       continue;
     }
     arg.strides = argumentStrides(tensorType, values.shape);
+    if (randomInputs) {
+      // Random values go to memory itself, so that a broadcast (stride 0)
+      // or overlapping layout is consistent by construction.
+      auto buffer = rt::StridedBuffer::create(*dtype, values.shape, arg.strides);
+      if (auto *error = std::get_if<std::string>(&buffer))
+        return fail(what + ": " + *error);
+      arg.buffer = std::move(std::get<rt::StridedBuffer>(buffer));
+      rt::Array storage = rt::randomArray(
+          *dtype, {arg.buffer->allocatedElements()}, seed * 1000003 + i);
+      std::memcpy(arg.buffer->allocated(), storage.data.data(),
+                  storage.data.size());
+      continue;
+    }
     auto buffer = rt::StridedBuffer::createFilled(values, arg.strides);
     if (auto *error = std::get_if<std::string>(&buffer))
       return fail(what + ": " + *error);

@@ -198,31 +198,62 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
   }
   IndexMath math(b, loc);
   // A view of `memref` (right-aligned to the result) with one dim per loop.
+  // Null when a group of dims is not one arithmetic progression in it.
   auto viewOf = [&](Value memref) -> FailureOr<LoopView> {
     auto type = cast<MemRefType>(memref.getType());
     int64_t lead = rank - type.getRank();
     StridedMetadata meta = getStridedMetadata(b, loc, memref);
+    // The stride of result dim `d` in this operand: 0 where it broadcasts.
+    auto strideOf = [&](int64_t d) -> OpFoldResult {
+      int64_t own = d - lead;
+      if (own < 0)
+        return math.constant(0);
+      // Keep a negative stride visible, so that makeView flips it or refuses.
+      std::optional<int64_t> stride = getConstantIntValue(meta.strides[own]);
+      if (stride && *stride < 0 && !getConstantIntValue(meta.sizes[own]))
+        return meta.strides[own];
+      return math.selectIfOne(meta.sizes[own], math.constant(0),
+                              meta.strides[own]);
+    };
     SmallVector<ViewDim> dims;
     for (auto [loop, group] : llvm::enumerate(groups)) {
       OpFoldResult size = math.constant(1);
-      OpFoldResult stride = math.constant(0);
       for (int64_t d : group)
         size = math.mul(size, sizes[d]);
-      // Coalescing guarantees the group is one arithmetic progression in
-      // every operand: its step is the innermost non-trivial dim's stride.
+      // The loop walks the group's dims as one: every non-trivial dim must
+      // continue the progression of the next inner one (TensorIterator's
+      // coalescing rule), and its step is the innermost one's stride.
+      std::optional<int64_t> innerStride, innerSize;
+      OpFoldResult stride = math.constant(0);
+      bool first = true;
       for (int64_t d : llvm::reverse(group)) {
-        std::optional<int64_t> resultSize = getConstantIntValue(sizes[d]);
-        if (group.size() > 1 && resultSize && *resultSize == 1)
+        std::optional<int64_t> n = getConstantIntValue(sizes[d]);
+        if (group.size() > 1 && !n)
+          return failure();
+        if (group.size() > 1 && *n == 1)
           continue;
-        int64_t own = d - lead;
-        if (own >= 0)
-          stride = math.selectIfOne(meta.sizes[own], math.constant(0),
-                                    meta.strides[own]);
-        break;
+        OpFoldResult st = strideOf(d);
+        if (first) {
+          stride = st;
+          first = false;
+        } else {
+          std::optional<int64_t> c = getConstantIntValue(st);
+          if (!c || !innerStride || *innerStride * *innerSize != *c)
+            return failure();
+        }
+        innerStride = getConstantIntValue(st);
+        innerSize = n;
       }
       dims.push_back({size, stride, static_cast<unsigned>(loop)});
     }
     return makeView(b, loc, memref, meta.offset, dims);
+  };
+  auto viewError = [&](StringRef what, size_t i) {
+    return op.emitOpError()
+           << what << " #" << i
+           << " cannot be viewed with the loops of 'iteration': a merged "
+              "group of dims is not one progression in it, or a negative "
+              "stride meets a dynamic size";
   };
 
   unsigned numLoops = groups.size();
@@ -236,9 +267,7 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
     }
     FailureOr<LoopView> view = viewOf(input);
     if (failed(view))
-      return op.emitOpError() << "input #" << i
-                              << " has a negative stride along a dimension of "
-                                 "dynamic size, which is not supported";
+      return viewError("input", i);
     viewInputs.push_back(view->view);
     maps.push_back(AffineMap::get(numLoops, 0, view->exprs, b.getContext()));
   }
@@ -255,7 +284,7 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
     }
     FailureOr<LoopView> view = viewOf(dest);
     if (failed(view))
-      return failure();
+      return viewError("destination", i);
     viewOutputs.push_back(view->view);
     maps.push_back(AffineMap::get(numLoops, 0, view->exprs, b.getContext()));
   }
@@ -333,10 +362,14 @@ LogicalResult FunctionLowering::lowerMatmul(MatmulOp op) {
                        SmallVectorImpl<ViewDim> &dims) {
     for (int64_t j = 0; j < batch; ++j) {
       int64_t own = rank - 2 - (batch - j);
-      OpFoldResult stride =
-          own >= 0 ? math.selectIfOne(meta.sizes[own], math.constant(0),
-                                      meta.strides[own])
-                   : math.constant(0);
+      OpFoldResult stride = math.constant(0);
+      if (own >= 0) {
+        std::optional<int64_t> c = getConstantIntValue(meta.strides[own]);
+        stride = c && *c < 0 && !getConstantIntValue(meta.sizes[own])
+                     ? meta.strides[own]
+                     : math.selectIfOne(meta.sizes[own], math.constant(0),
+                                        meta.strides[own]);
+      }
       dims.push_back({batchSizes[j], stride, static_cast<unsigned>(j)});
     }
   };

@@ -37,6 +37,23 @@ static bool isPermutationOf(ArrayRef<int64_t> perm, size_t rank) {
   return true;
 }
 
+/// Dense strides for `sizes` with dims in `order` (outermost first); a
+/// size-0 or size-1 dim advances the running stride by 1, as
+/// torch.empty_strided's dense strides do.
+static SmallVector<int64_t> denseStrides(ArrayRef<int64_t> sizes,
+                                         ArrayRef<int64_t> order) {
+  SmallVector<int64_t> strides(sizes.size(), ShapedType::kDynamic);
+  int64_t running = 1;
+  for (int64_t d : llvm::reverse(order)) {
+    strides[d] = running;
+    if (ShapedType::isDynamic(running) || ShapedType::isDynamic(sizes[d]))
+      running = ShapedType::kDynamic;
+    else
+      running *= std::max<int64_t>(sizes[d], 1);
+  }
+  return strides;
+}
+
 LayoutAttr LayoutAttr::getWithPerm(MLIRContext *context,
                                    ArrayRef<int64_t> perm) {
   return get(context, ArrayRef<int64_t>(), perm);
@@ -115,18 +132,7 @@ void LayoutAttr::print(AsmPrinter &printer) const {
 SmallVector<int64_t> LayoutAttr::getStridesFor(ArrayRef<int64_t> sizes) const {
   if (!getStrides().empty() || sizes.empty())
     return llvm::to_vector(getStrides());
-  // Dense in perm order; a size-0 or size-1 dim advances the running stride
-  // by 1, as torch.empty_strided's dense strides do.
-  SmallVector<int64_t> strides(sizes.size(), ShapedType::kDynamic);
-  int64_t running = 1;
-  for (int64_t d : llvm::reverse(getPerm())) {
-    strides[d] = running;
-    if (ShapedType::isDynamic(running) || ShapedType::isDynamic(sizes[d]))
-      running = ShapedType::kDynamic;
-    else
-      running *= std::max<int64_t>(sizes[d], 1);
-  }
-  return strides;
+  return denseStrides(sizes, getPerm());
 }
 
 SmallVector<int64_t> LayoutAttr::getDimOrder(ArrayRef<int64_t> sizes) const {
@@ -146,10 +152,9 @@ SmallVector<int64_t> LayoutAttr::getDimOrder(ArrayRef<int64_t> sizes) const {
 bool LayoutAttr::isRowMajorFor(ArrayRef<int64_t> sizes) const {
   if (isPermForm())
     return llvm::equal(getPerm(), llvm::seq<int64_t>(0, getPerm().size()));
-  SmallVector<int64_t> identity(sizes.size());
-  std::iota(identity.begin(), identity.end(), 0);
   return getStrides() ==
-         ArrayRef(getWithPerm(getContext(), identity).getStridesFor(sizes));
+         ArrayRef(denseStrides(sizes, llvm::to_vector(llvm::seq<int64_t>(
+                                          0, sizes.size()))));
 }
 
 LayoutAttr mlir::stride::getLayout(Type type) {
@@ -159,13 +164,10 @@ LayoutAttr mlir::stride::getLayout(Type type) {
 }
 
 SmallVector<int64_t> mlir::stride::getStridesOf(RankedTensorType type) {
-  LayoutAttr layout = getLayout(type);
-  if (!layout) {
-    SmallVector<int64_t> identity(type.getRank());
-    std::iota(identity.begin(), identity.end(), 0);
-    layout = LayoutAttr::getWithPerm(type.getContext(), identity);
-  }
-  return layout.getStridesFor(type.getShape());
+  if (LayoutAttr layout = getLayout(type))
+    return layout.getStridesFor(type.getShape());
+  return denseStrides(type.getShape(),
+                      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank())));
 }
 
 RankedTensorType mlir::stride::withLayout(RankedTensorType type,

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
 
 namespace mlir::stride {
 #define GEN_PASS_DECL

@@ -80,7 +80,8 @@ def StridePropagateLayout : Pass<"stride-propagate-layout"> {
            /*default=*/"false",
            "Keep the layouts declared on function results and insert copies">,
   ];
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::stride::StrideDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def StrideCoalesce : Pass<"stride-coalesce"> {

@@ -1,0 +1,89 @@
+// RUN: stride-opt %s --convert-stride-to-linalg --split-input-file -verify-diagnostics
+
+// A merged group must be one progression in every operand.
+func.func @bad_group(%a: tensor<4x3xf32, #stride.layout<strides = [-3, 1]>>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'stride.broadcast' op input #0 cannot be viewed with the loops of 'iteration': a merged group of dims is not one progression in it, or a negative stride meets a dynamic size}}
+  %0 = stride.broadcast ins(%a : tensor<4x3xf32, #stride.layout<strides = [-3, 1]>>) -> tensor<4x3xf32> attributes {iteration = [array<i64: 0, 1>]} {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// A negative stride along a dynamic dim cannot be flipped.
+func.func @negative_dynamic(%a: tensor<?xf32, #stride.layout<strides = [-1]>>) -> tensor<?xf32> {
+  // expected-error @+1 {{'stride.broadcast' op input #0 cannot be viewed with the loops of 'iteration'}}
+  %0 = stride.broadcast ins(%a : tensor<?xf32, #stride.layout<strides = [-1]>>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// A destination with a stride-0 dim would write one element many times.
+func.func @broadcast_destination(%x: tensor<4x3xf32>, %d: tensor<4x3xf32, #stride.layout<strides = [0, 1]>>) -> tensor<4x3xf32, #stride.layout<strides = [0, 1]>> {
+  // expected-error @+1 {{'stride.broadcast' op destination #0 has stride 0 in dimension 0; a destination must not repeat or reverse elements}}
+  %0 = stride.broadcast ins(%x : tensor<4x3xf32>) outs(%d : tensor<4x3xf32, #stride.layout<strides = [0, 1]>>) -> tensor<4x3xf32, #stride.layout<strides = [0, 1]>> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return %0 : tensor<4x3xf32, #stride.layout<strides = [0, 1]>>
+}
+
+// -----
+
+// Named ops must be generalized first.
+func.func @named(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stride.neg' op must be generalized first (run stride-generalize)}}
+  %0 = stride.neg %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Results need known shapes: an intermediate...
+func.func @unranked(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stride.broadcast' op result shape is unknown; run stride-infer-shapes before convert-stride-to-linalg}}
+  %0 = stride.broadcast ins(%x : tensor<4xf32>) -> tensor<*xf32> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  %1 = stride.broadcast ins(%0 : tensor<*xf32>) -> tensor<4xf32> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// ...and a function result.
+// expected-error @+1 {{'func.func' op has an unranked result; run stride-infer-shapes first}}
+func.func @unranked_result(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %0 = stride.broadcast ins(%x : tensor<4xf32>) -> tensor<*xf32> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// And so do arguments.
+// expected-error @+1 {{'func.func' op has an unranked tensor argument; give its rank}}
+func.func @unranked_argument(%x: tensor<*xf32>) {
+  return
+}
+
+// -----
+
+// Tensor ops the lowering does not know are reported, not miscompiled.
+func.func @foreign(%x: tensor<4xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'tensor.extract_slice' op on tensors is not supported by convert-stride-to-linalg}}
+  %0 = tensor.extract_slice %x[0] [2] [1] : tensor<4xf32> to tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

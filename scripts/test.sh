@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds Stride and runs every test suite: lit/FileCheck, GoogleTest and the
-# layout corpora. Prints each runner's summary, then one total line.
+# Builds Stride and runs every test suite: lit/FileCheck (including the JIT
+# integration tests), GoogleTest, the layout corpora and the differential
+# test. Prints each runner's summary, then one total line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh || exit 1
@@ -16,7 +17,7 @@ record() { # record NAME STATUS
 echo "== lit (test/)"
 lit -sv "$BUILD_DIR/test"; record lit $?
 
-for t in StrideLayoutTests StrideDialectTests; do
+for t in StrideLayoutTests StrideDialectTests StrideRuntimeTests; do
   echo "== GoogleTest $t"
   "$BUILD_DIR/bin/$t" --gtest_brief=1; record "$t" $?
 done
@@ -31,6 +32,11 @@ for corpus in ../shared/layout-corpus.jsonl ../shared/layout-corpus-numpy.jsonl;
     record "corpus $(basename "$corpus")" 1
   fi
 done
+
+echo "== differential test (random programs through stride-run vs NumPy/PyTorch)"
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1
+record differential $?
 
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

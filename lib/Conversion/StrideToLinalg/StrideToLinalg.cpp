@@ -271,12 +271,17 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
     viewInputs.push_back(view->view);
     maps.push_back(AffineMap::get(numLoops, 0, view->exprs, b.getContext()));
   }
+  // A tensor with no elements is never written, whatever its strides.
+  bool empty = llvm::any_of(sizes, [](OpFoldResult s) {
+    std::optional<int64_t> c = getConstantIntValue(s);
+    return c && *c == 0;
+  });
   for (auto [i, dest] : llvm::enumerate(dests)) {
     StridedMetadata meta = getStridedMetadata(b, loc, dest);
     for (auto [d, stride] : llvm::enumerate(meta.strides)) {
       std::optional<int64_t> s = getConstantIntValue(stride);
       std::optional<int64_t> n = getConstantIntValue(meta.sizes[d]);
-      if (s && *s <= 0 && (!n || *n > 1))
+      if (!empty && s && *s <= 0 && (!n || *n > 1))
         return op.emitOpError()
                << "destination #" << i << " has stride " << *s
                << " in dimension " << d

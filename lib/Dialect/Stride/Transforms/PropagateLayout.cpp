@@ -80,6 +80,48 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
   return LayoutAttr::getWithPerm(context, perm);
 }
 
+/// PyTorch allocates matmul results row-major. NumPy's matmul is a
+/// generalized ufunc: its batch (loop) dims are laid out in `order='K'` of the
+/// operands' batch dims and the core dims (m, n) are row-major inside. Null
+/// means row-major; shapes that are not static are taken as row-major too.
+LayoutAttr matmulLayout(layout::Policy policy, MatmulOp op,
+                        RankedTensorType result) {
+  if (policy != layout::Policy::Numpy || !result.hasStaticShape())
+    return {};
+  auto lhs = dyn_cast<RankedTensorType>(op.getLhs().getType());
+  auto rhs = dyn_cast<RankedTensorType>(op.getRhs().getType());
+  if (!lhs || !rhs || !lhs.hasStaticShape() || !rhs.hasStaticShape())
+    return {};
+  int64_t core = (lhs.getRank() > 1 ? 1 : 0) + (rhs.getRank() > 1 ? 1 : 0);
+  int64_t batchRank = result.getRank() - core;
+  if (batchRank <= 0)
+    return {};
+  layout::Shape batchShape(result.getShape().begin(),
+                           result.getShape().begin() + batchRank);
+  std::vector<layout::Operand> batchOperands;
+  for (RankedTensorType t : {lhs, rhs}) {
+    if (t.getRank() <= 2)
+      continue; // no batch dims: it broadcasts along all of them
+    SmallVector<int64_t> strides = getStridesOf(t);
+    int64_t n = t.getRank() - 2;
+    batchOperands.push_back(
+        {layout::Shape(t.getShape().begin(), t.getShape().begin() + n),
+         layout::Strides(strides.begin(), strides.begin() + n)});
+  }
+  layout::Strides batchStrides = layout::computeOutputStrides(
+      layout::Policy::Numpy, batchOperands, batchShape);
+  // Core dims are row-major; every batch stride scales by the core's size.
+  SmallVector<int64_t> strides(result.getRank());
+  int64_t running = 1;
+  for (int64_t d = result.getRank() - 1; d >= batchRank; --d) {
+    strides[d] = running;
+    running *= std::max<int64_t>(result.getDimSize(d), 1);
+  }
+  for (int64_t d = 0; d < batchRank; ++d)
+    strides[d] = batchStrides[d] * running;
+  return LayoutAttr::get(result.getContext(), strides);
+}
+
 /// Copies `value` into a new tensor of type `type` (same shape, another
 /// layout): a one-op stride.broadcast into a tensor.empty destination.
 Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
@@ -121,9 +163,9 @@ struct StridePropagateLayoutPass
 
   void propagate(layout::Policy policy, Operation *op) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
-      // Both libraries allocate matmul results row-major.
       if (auto type = dyn_cast<RankedTensorType>(matmul.getType()))
-        matmul.getResult().setType(withLayout(type, {}));
+        matmul.getResult().setType(
+            withLayout(type, matmulLayout(policy, matmul, type)));
       return;
     }
     ValueRange operands = op->getOperands();

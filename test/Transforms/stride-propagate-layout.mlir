@@ -174,3 +174,17 @@ func.func @keep(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor
   %0 = stride.exp %a : tensor<4x3xf32, #stride.layout<strides = [1, 4]>> -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// NumPy's matmul is a gufunc: batch dims in order K of the operands' batch
+// dims, core dims row-major inside (np.matmul on a (4,5,2,3) view with
+// strides (1,20,4,8) and a (3,2) matrix gives strides (16,64,8,4) bytes).
+// PyTorch allocates row-major.
+// CHECK-LABEL: func.func @matmul_batch_order
+// NUMPY: stride.matmul {{.*}} -> tensor<4x5x2x2xf32, #stride.layout<strides = [4, 16, 2, 1]>>
+// TORCH: stride.matmul {{.*}} -> tensor<4x5x2x2xf32>
+func.func @matmul_batch_order(%a: tensor<4x5x2x3xf32, #stride.layout<strides = [1, 20, 4, 8]>>, %b: tensor<3x2xf32>) {
+  %0 = stride.matmul %a, %b : tensor<4x5x2x3xf32, #stride.layout<strides = [1, 20, 4, 8]>>, tensor<3x2xf32> -> tensor<4x5x2x2xf32>
+  return
+}

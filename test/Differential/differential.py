@@ -1018,6 +1018,13 @@ def main():
     opts = ap.parse_args()
 
     indices = opts.case if opts.case else list(range(opts.count))
+    # Relative default paths also work from outside the repository root.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for attr in ("stride_run", "stride_opt"):
+        path = getattr(opts, attr)
+        if not os.path.isabs(path) and not os.path.exists(path) \
+                and os.path.exists(os.path.join(root, path)):
+            setattr(opts, attr, os.path.join(root, path))
     tool = opts.stride_opt if opts.layout_only else opts.stride_run
     if not opts.self_check and not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
         print(f"differential: {tool} not found or not executable", file=sys.stderr)

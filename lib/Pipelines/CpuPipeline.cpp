@@ -21,6 +21,8 @@ void mlir::stride::buildStrideToLinalgPipeline(
   pm.addPass(createStridePropagateLayout(
       StridePropagateLayoutOptions{options.policy, /*keepResultLayouts=*/false}));
   pm.addPass(createStrideGeneralize());
+  if (options.fuse)
+    pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());
   pm.addPass(createConvertStrideToLinalg());
   pm.addPass(createCanonicalizerPass());

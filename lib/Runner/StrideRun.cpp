@@ -186,6 +186,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       cl::desc("Compile the function as written (dynamic dims stay dynamic) "
                "instead of specializing it to the inputs' shapes and strides"),
       cl::cat(category));
+  static cl::opt<bool> noFuse(
+      "no-fuse",
+      cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
+      cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "Stride JIT runner\n");
 
@@ -366,6 +370,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
 
   CpuPipelineOptions options;
   options.policy = policy;
+  options.fuse = !noFuse;
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
   std::string probeDiagnostics;
   if (dynamicShapes) {

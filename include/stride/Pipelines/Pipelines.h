@@ -13,10 +13,16 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "policy",
       llvm::cl::desc("Output strides of: torch, numpy or contiguous"),
       llvm::cl::init("torch")};
+  PassOptions::Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Fuse elementwise expressions into one kernel "
+                     "(stride-fuse)"),
+      llvm::cl::init(true)};
 };
 
 /// Stride ops on tensors to linalg on strided memrefs: shape inference,
-/// layout propagation, generalization, coalescing, convert-stride-to-linalg.
+/// layout propagation, generalization, fusion (unless disabled), coalescing,
+/// convert-stride-to-linalg.
 void buildStrideToLinalgPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options);
 /// Linalg on memrefs to the LLVM dialect: loops, strided metadata, math

@@ -172,6 +172,16 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
   SmallVector<OpFoldResult> sizes;
   SmallVector<Value> dests;
   if (!op.getInits().empty()) {
+    // The result is written into the destination's buffer, so the old value
+    // must not be read afterwards.
+    for (auto [i, init] : llvm::enumerate(op.getInits()))
+      for (Operation *user : init.getUsers())
+        if (user != op && user->getBlock() == op->getBlock() &&
+            op->isBeforeInBlock(user))
+          return op.emitOpError()
+                 << "overwrites destination #" << i
+                 << " in place, but the old value is used afterwards (by "
+                 << user->getName() << "); use this op's result instead";
     for (Value init : op.getInits())
       dests.push_back(mapping.lookup(init));
     sizes = sizesOf(dests.front());

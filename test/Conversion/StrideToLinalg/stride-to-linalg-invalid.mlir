@@ -87,3 +87,16 @@ func.func @foreign(%x: tensor<4xf32>) -> tensor<2xf32> {
   %0 = tensor.extract_slice %x[0] [2] [1] : tensor<4xf32> to tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// Writing in place into a value that is read afterwards would change what
+// the later reader sees.
+func.func @read_after_overwrite(%x: tensor<4xf32>, %d: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // expected-error @+1 {{'stride.broadcast' op overwrites destination #0 in place, but the old value is used afterwards (by func.return); use this op's result instead}}
+  %0 = stride.broadcast ins(%x : tensor<4xf32>) outs(%d : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return %0, %d : tensor<4xf32>, tensor<4xf32>
+}

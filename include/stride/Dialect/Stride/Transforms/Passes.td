@@ -84,6 +84,44 @@ def StridePropagateLayout : Pass<"stride-propagate-layout"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def StrideFuse : Pass<"stride-fuse"> {
+  let summary = "Fuse elementwise producers into their consumers (Julia's dot fusion)";
+  let description = [{
+    Merges a `stride.broadcast` producer into each `stride.broadcast` that
+    consumes it, as Julia's `Broadcasted` tree turns `2 .* (x .+ 1) .* y .-
+    exp.(x)` into one loop: the consumer takes the producer's inputs as its
+    own and computes the producer's scalar function inline, so after
+    lowering the whole expression is one loop nest with no intermediate
+    buffer. Run it after `stride-generalize` (only `stride.broadcast` fuses)
+    and after `stride-propagate-layout`: result types, and so output strides,
+    are never changed by fusion.
+
+    Broadcasting composes: if `x` broadcasts to the producer's shape and that
+    to the consumer's, `x` broadcasts to the consumer's shape with the same
+    element mapping, so feeding `x` to the consumer is exact. As in Julia, a
+    producer whose result the consumer broadcasts is evaluated once per
+    consumer element. Inputs that become duplicated (the same value reaching
+    the consumer twice) are read once: they share one block argument.
+
+    Rules:
+    - A producer with destinations (`outs`), with several results, or whose
+      result has a use that is not an input of a `stride.broadcast` (a
+      `stride.matmul`, a `func.return`, another op) is kept: fusion never
+      crosses a matmul and never drops a value someone else reads.
+    - A producer with one use is always fused.
+    - A producer with several uses is recomputed in every consumer when it is
+      cheap — at most `recompute-limit` operations in its body, none from the
+      `math` dialect (transcendentals cost more than a load) — and kept
+      otherwise. `recompute-limit=0` keeps every shared producer.
+  }];
+  let options = [
+    Option<"recomputeLimit", "recompute-limit", "unsigned", /*default=*/"2",
+           "Largest body (in operations) of a shared producer that is "
+           "recomputed in each consumer">,
+  ];
+  let dependentDialects = ["::mlir::stride::StrideDialect"];
+}
+
 def StrideCoalesce : Pass<"stride-coalesce"> {
   let summary = "Choose the loop order and merge contiguous dimensions";
   let description = [{

@@ -1,0 +1,207 @@
+// RUN: stride-opt %s --stride-fuse --split-input-file | FileCheck %s
+// RUN: stride-opt %s '--stride-fuse=recompute-limit=0' --split-input-file | FileCheck %s --check-prefix=NORECOMPUTE
+
+// A chain and a tree become one op; x, read by two producers, is one input.
+// CHECK-LABEL: func.func @expression
+// CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[Y:.*]]: tensor<8xf32>)
+// CHECK: %[[R:.*]] = stride.broadcast ins(%[[Y]], %{{.*}}, %[[X]], %{{.*}} : tensor<8xf32>, f32, tensor<8xf32>, f32) -> tensor<8xf32> {
+// CHECK-NEXT: ^bb0(%[[YE:.*]]: f32, %[[TWO:.*]]: f32, %[[XE:.*]]: f32, %[[ONE:.*]]: f32):
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[XE]]
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[XE]], %[[ONE]]
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[TWO]], %[[S]]
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[M]], %[[YE]]
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[P]], %[[E]]
+// CHECK-NEXT: stride.yield %[[D]]
+// CHECK-NOT: stride.broadcast
+// CHECK: return %[[R]]
+func.func @expression(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %0 = stride.broadcast ins(%x, %one : tensor<8xf32>, f32) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    stride.yield %r : f32
+  }
+  %1 = stride.broadcast ins(%two, %0 : f32, tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.mulf %a, %b : f32
+    stride.yield %r : f32
+  }
+  %2 = stride.broadcast ins(%1, %y : tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.mulf %a, %b : f32
+    stride.yield %r : f32
+  }
+  %3 = stride.broadcast ins(%x : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32):
+    %r = math.exp %a : f32
+    stride.yield %r : f32
+  }
+  %4 = stride.broadcast ins(%2, %3 : tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.subf %a, %b : f32
+    stride.yield %r : f32
+  }
+  return %4 : tensor<8xf32>
+}
+
+// -----
+
+// A broadcast producer fuses too (evaluated once per consumer element, as in
+// Julia); types and layouts stay as they were.
+// CHECK-LABEL: func.func @broadcast_producer
+// CHECK: stride.broadcast ins(%{{.*}}, %{{.*}} : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, tensor<3xf32>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+// CHECK: math.tanh
+// CHECK: arith.addf
+// CHECK-NOT: stride.broadcast
+func.func @broadcast_producer(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, %b: tensor<3xf32>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> {
+  %0 = stride.broadcast ins(%b : tensor<3xf32>) -> tensor<3xf32> {
+  ^bb0(%x: f32):
+    %t = math.tanh %x : f32
+    stride.yield %t : f32
+  }
+  %1 = stride.broadcast ins(%a, %0 : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, tensor<3xf32>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    stride.yield %s : f32
+  }
+  return %1 : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+}
+
+// -----
+
+// A cheap shared producer is recomputed in each consumer; with
+// recompute-limit=0 it is kept and both consumers read it.
+// CHECK-LABEL: func.func @shared_cheap
+// CHECK-COUNT-2: arith.negf
+// CHECK-NOT: stride.broadcast ins(%{{.*}} : tensor<8xf32>) -> tensor<8xf32> {
+// NORECOMPUTE-LABEL: func.func @shared_cheap
+// NORECOMPUTE: %[[N:.*]] = stride.broadcast
+// NORECOMPUTE: arith.negf
+// NORECOMPUTE: stride.broadcast ins(%[[N]]
+// NORECOMPUTE: stride.broadcast ins(%[[N]]
+func.func @shared_cheap(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = stride.broadcast ins(%x : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32):
+    %n = arith.negf %a : f32
+    stride.yield %n : f32
+  }
+  %1 = stride.broadcast ins(%0 : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32):
+    %m = arith.mulf %a, %a : f32
+    stride.yield %m : f32
+  }
+  %2 = stride.broadcast ins(%0, %x : tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    stride.yield %s : f32
+  }
+  return %1, %2 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A shared transcendental producer is kept (computed once, read twice).
+// CHECK-LABEL: func.func @shared_expensive
+// CHECK: %[[E:.*]] = stride.broadcast ins(%{{.*}} : tensor<8xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: math.exp
+// CHECK: stride.broadcast ins(%[[E]]
+// CHECK: stride.broadcast ins(%[[E]]
+func.func @shared_expensive(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = stride.broadcast ins(%x : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32):
+    %e = math.exp %a : f32
+    stride.yield %e : f32
+  }
+  %1 = stride.broadcast ins(%0 : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32):
+    %m = arith.mulf %a, %a : f32
+    stride.yield %m : f32
+  }
+  %2 = stride.broadcast ins(%0 : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32):
+    %s = arith.addf %a, %a : f32
+    stride.yield %s : f32
+  }
+  return %1, %2 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Never across a matmul; a producer also returned, or used as a destination,
+// is kept; a producer with a destination is kept.
+// CHECK-LABEL: func.func @kept
+// CHECK: %[[A:.*]] = stride.broadcast ins(%{{.*}} : tensor<4x4xf32>)
+// CHECK: %[[M:.*]] = stride.matmul %[[A]], %[[A]]
+// CHECK: %[[B:.*]] = stride.broadcast ins(%[[M]]
+// CHECK: %[[C:.*]] = stride.broadcast ins(%{{.*}} : tensor<4x4xf32>) outs(%{{.*}} : tensor<4x4xf32>)
+// CHECK: stride.broadcast ins(%[[B]], %[[C]]
+// CHECK: return %[[B]]
+func.func @kept(%x: tensor<4x4xf32>, %d: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %0 = stride.broadcast ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: f32):
+    %n = arith.negf %a : f32
+    stride.yield %n : f32
+  }
+  %1 = stride.matmul %0, %0 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  %2 = stride.broadcast ins(%1 : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: f32):
+    %e = math.exp %a : f32
+    stride.yield %e : f32
+  }
+  %3 = stride.broadcast ins(%x : tensor<4x4xf32>) outs(%d : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: f32):
+    %n = arith.negf %a : f32
+    stride.yield %n : f32
+  }
+  %4 = stride.broadcast ins(%2, %3 : tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    stride.yield %s : f32
+  }
+  return %2, %4 : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Scalars anywhere, the first included; a consumer with a destination takes
+// its producers in (materialize! of a fused expression).
+// CHECK-LABEL: func.func @in_place
+// CHECK: stride.broadcast ins(%{{.*}}, %{{.*}} : f32, tensor<8xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: stride.broadcast
+func.func @in_place(%s: f32, %x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stride.broadcast ins(%s, %x : f32, tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %b : f32
+    stride.yield %m : f32
+  }
+  %1 = stride.broadcast ins(%0, %s : tensor<8xf32>, f32) outs(%y : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    stride.yield %r : f32
+  }
+  return %1 : tensor<8xf32>
+}
+
+// -----
+
+// A broadcast of scalars alone (0-d) fuses into its consumer.
+// CHECK-LABEL: func.func @all_scalar
+// CHECK: stride.broadcast ins(%{{.*}}, %{{.*}} : tensor<3xf32>, f32) -> tensor<3xf32>
+// CHECK-NOT: stride.broadcast
+func.func @all_scalar(%x: tensor<3xf32>, %s: f32) -> tensor<3xf32> {
+  %0 = stride.broadcast ins(%s : f32) -> tensor<f32> {
+  ^bb0(%a: f32):
+    %n = arith.negf %a : f32
+    stride.yield %n : f32
+  }
+  %1 = stride.broadcast ins(%x, %0 : tensor<3xf32>, tensor<f32>) -> tensor<3xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    stride.yield %r : f32
+  }
+  return %1 : tensor<3xf32>
+}

@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
 using namespace mlir;
@@ -89,12 +90,29 @@ JitKernel::compile(ModuleOp module, StringRef entry,
     error = "lowering to LLVM failed";
     return nullptr;
   }
+  // Optimize for this very CPU: without a target machine LLVM's cost model
+  // reports no vector registers and the loop vectorizer does nothing.
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    error = "cannot describe the host CPU: " +
+            llvm::toString(builder.takeError());
+    return nullptr;
+  }
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto targetMachine = builder->createTargetMachine();
+  if (!targetMachine) {
+    error = "cannot create a target machine for the host CPU: " +
+            llvm::toString(targetMachine.takeError());
+    return nullptr;
+  }
   auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
                                                /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
+                                               targetMachine->get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
-  auto engine = ExecutionEngine::create(module, engineOptions);
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine =
+      ExecutionEngine::create(module, engineOptions, std::move(*targetMachine));
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     return nullptr;

@@ -31,6 +31,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <malloc.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -192,6 +193,12 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "Stride JIT runner\n");
+
+  // Kernels allocate their intermediates with malloc on every call. Keep
+  // large blocks in the heap instead of fresh mmaps, so that repeated calls
+  // (--bench) reuse warm pages rather than page-faulting 64 MiB temporaries.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
 
   if (!::stride::layout::parsePolicy(policy))
     return fail("unknown --policy '" + policy +

@@ -2,7 +2,7 @@
 
 #include "stride/Runner/JitKernel.h"
 
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -24,6 +24,62 @@ void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   registry.insert<StrideDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+}
+
+LogicalResult
+mlir::stride::specializeEntry(func::FuncOp entry,
+                              ArrayRef<std::optional<ArgLayout>> args,
+                              std::string &error) {
+  if (args.size() != entry.getNumArguments()) {
+    error = "@" + entry.getName().str() + " takes " +
+            std::to_string(entry.getNumArguments()) + " arguments, got " +
+            std::to_string(args.size());
+    return failure();
+  }
+  SmallVector<Type> types;
+  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    std::string what = "argument #" + std::to_string(i);
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if (isa<UnrankedTensorType>(type)) {
+      error = what + " is unranked; give its rank";
+      return failure();
+    }
+    if (!tensorType) {
+      if (args[i]) {
+        error = what + " is a scalar but an array was given";
+        return failure();
+      }
+      types.push_back(type);
+      continue;
+    }
+    if (!args[i]) {
+      error = what + " is a tensor but a scalar was given";
+      return failure();
+    }
+    const ArgLayout &arg = *args[i];
+    bool fits = static_cast<int64_t>(arg.shape.size()) == tensorType.getRank() &&
+                arg.strides.size() == arg.shape.size();
+    for (int64_t d = 0; fits && d < tensorType.getRank(); ++d)
+      fits = tensorType.isDynamicDim(d) ||
+             tensorType.getDimSize(d) == arg.shape[d];
+    if (!fits) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << what << " has type " << type << " but the given array has shape (";
+      llvm::interleaveComma(arg.shape, os);
+      os << ")";
+      error = text;
+      return failure();
+    }
+    auto concrete = RankedTensorType::get(arg.shape, tensorType.getElementType());
+    concrete = withLayout(concrete, LayoutAttr::get(entry.getContext(),
+                                                    ArrayRef<int64_t>(arg.strides)));
+    entry.getArgument(i).setType(concrete);
+    types.push_back(concrete);
+  }
+  entry.setType(FunctionType::get(entry.getContext(), types,
+                                  entry.getResultTypes()));
+  return success();
 }
 
 static KernelParam paramFor(Type type) {

@@ -359,21 +359,14 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   OwningOpRef<ModuleOp> specialized = module->clone();
   auto specializedEntry =
       specialized->lookupSymbol<func::FuncOp>(entry.getName());
-  SmallVector<Type> specializedTypes;
-  for (auto [i, type] : llvm::enumerate(argTypes)) {
-    auto tensorType = dyn_cast<RankedTensorType>(type);
-    if (!tensorType) {
-      specializedTypes.push_back(type);
-      continue;
-    }
-    auto concrete = RankedTensorType::get(args[i].shape,
-                                          tensorType.getElementType());
-    concrete = withLayout(concrete, LayoutAttr::get(&context, args[i].strides));
-    specializedEntry.getArgument(i).setType(concrete);
-    specializedTypes.push_back(concrete);
-  }
-  specializedEntry.setType(FunctionType::get(
-      &context, specializedTypes, specializedEntry.getResultTypes()));
+  std::vector<std::optional<ArgLayout>> layouts;
+  for (PreparedArg &arg : args)
+    layouts.push_back(arg.buffer ? std::optional<ArgLayout>(
+                                       ArgLayout{arg.shape, arg.strides})
+                                 : std::nullopt);
+  std::string specializeError;
+  if (failed(specializeEntry(specializedEntry, layouts, specializeError)))
+    return fail(specializeError);
 
   CpuPipelineOptions options;
   options.policy = policy;

@@ -12,9 +12,11 @@
 #include "stride/Pipelines/Pipelines.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,19 @@ private:
   std::string name;
   std::vector<KernelParam> inputParams, outputParams;
 };
+
+/// The concrete shape and element strides of one tensor argument.
+struct ArgLayout {
+  std::vector<int64_t> shape, strides;
+};
+
+/// Specializes `entry` to concrete arguments: each tensor argument (an
+/// ArgLayout; scalars are nullopt) gets its static shape and exactly these
+/// strides as its layout. Fails with `error` when an argument does not fit
+/// the declared type (rank, static sizes) or is unranked.
+LogicalResult specializeEntry(func::FuncOp entry,
+                              ArrayRef<std::optional<ArgLayout>> args,
+                              std::string &error);
 
 /// Registers everything a JIT context needs: Stride, the dialects the
 /// pipeline produces, and the LLVM IR translations.

@@ -19,7 +19,7 @@ void mlir::stride::buildStrideToLinalgPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addPass(createStrideInferShapes());
   pm.addPass(createStridePropagateLayout(
-      StridePropagateLayoutOptions{options.policy, /*keepResultLayouts=*/false}));
+      StridePropagateLayoutOptions{options.policy, options.keepResultLayouts}));
   pm.addPass(createStrideGeneralize());
   if (options.fuse)
     pm.addPass(createStrideFuse());

@@ -18,6 +18,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Fuse elementwise expressions into one kernel "
                      "(stride-fuse)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> keepResultLayouts{
+      *this, "keep-result-layouts",
+      llvm::cl::desc("Keep the layouts declared on function results (the "
+                     "caller's destination buffers) instead of propagating"),
+      llvm::cl::init(false)};
 };
 
 /// Stride ops on tensors to linalg on strided memrefs: shape inference,

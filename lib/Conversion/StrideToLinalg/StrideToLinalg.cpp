@@ -171,7 +171,10 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
     inputs.push_back(mapping.lookup(v));
   SmallVector<OpFoldResult> sizes;
   SmallVector<Value> dests;
-  if (!op.getInits().empty()) {
+  bool intoEmpty = llvm::all_of(op.getInits(), [](Value init) {
+    return init.getDefiningOp<tensor::EmptyOp>();
+  });
+  if (!op.getInits().empty() && !intoEmpty) {
     // The result is written into the destination's buffer, so the old value
     // must not be read afterwards.
     for (auto [i, init] : llvm::enumerate(op.getInits()))
@@ -420,6 +423,17 @@ LogicalResult FunctionLowering::lowerMatmul(MatmulOp op) {
     return op.emitOpError() << "an operand has a negative stride along a "
                                "dimension of dynamic size, which is not "
                                "supported";
+  // linalg needs every loop as a plain index somewhere. If k is mirrored in
+  // both operands, walk it backwards in both instead: the same products,
+  // summed in the opposite order (NumPy leaves the order to BLAS too).
+  auto isMirrored = [&](const LoopView &v, size_t i) {
+    return !isa<AffineDimExpr>(v.exprs[i]);
+  };
+  size_t lhsK = lv->exprs.size() - 1, rhsK = rv->exprs.size() - 2;
+  if (isMirrored(*lv, lhsK) && isMirrored(*rv, rhsK)) {
+    lv->exprs[lhsK] = b.getAffineDimExpr(kLoop);
+    rv->exprs[rhsK] = b.getAffineDimExpr(kLoop);
+  }
   Type element = resultType.getElementType();
   Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
   linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{dest});
@@ -477,6 +491,14 @@ LogicalResult FunctionLowering::lowerOp(Operation *op) {
     return op->emitOpError()
            << "must be generalized first (run stride-generalize)";
   if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
+    // An empty tensor that only serves as destinations needs no buffer of
+    // its own: each broadcast writes where its result goes.
+    if (llvm::all_of(empty->getUses(), [](OpOperand &use) {
+          auto broadcast = dyn_cast<BroadcastOp>(use.getOwner());
+          return broadcast && use.getOperandNumber() >=
+                                  broadcast.getInputs().size();
+        }))
+      return success();
     SmallVector<OpFoldResult> sizes = empty.getMixedSizes();
     for (OpFoldResult &s : sizes)
       if (auto v = dyn_cast<Value>(s))

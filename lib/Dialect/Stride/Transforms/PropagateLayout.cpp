@@ -82,8 +82,9 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
 
 /// PyTorch allocates matmul results row-major. NumPy's matmul is a
 /// generalized ufunc: its batch (loop) dims are laid out in `order='K'` of the
-/// operands' batch dims and the core dims (m, n) are row-major inside. Null
-/// means row-major; shapes that are not static are taken as row-major too.
+/// operands' batch dims and the core dims (m, n) are row-major inside; an
+/// empty result has all-zero strides. Null means row-major; shapes that are
+/// not static are taken as row-major too.
 LayoutAttr matmulLayout(layout::Policy policy, MatmulOp op,
                         RankedTensorType result) {
   if (policy != layout::Policy::Numpy || !result.hasStaticShape())
@@ -94,6 +95,9 @@ LayoutAttr matmulLayout(layout::Policy policy, MatmulOp op,
     return {};
   int64_t core = (lhs.getRank() > 1 ? 1 : 0) + (rhs.getRank() > 1 ? 1 : 0);
   int64_t batchRank = result.getRank() - core;
+  if (result.getNumElements() == 0 && result.getRank() > 0)
+    return LayoutAttr::get(result.getContext(),
+                           SmallVector<int64_t>(result.getRank(), 0));
   if (batchRank <= 0)
     return {};
   layout::Shape batchShape(result.getShape().begin(),

@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake ninja-build ccache g++ git llvm-22-dev libmlir-22-dev mlir-22-tools
-          llvm-22-tools libgtest-dev pybind11-dev python3-numpy python3-pytest
-          python3-torch)
+          llvm-22-tools libgtest-dev pybind11-dev python3-dev python3-numpy
+          python3-pytest python3-torch)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -27,3 +27,11 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
 fi
 ninja -C "$BUILD_DIR" -j"${STRIDE_JOBS:-2}" ${STRIDE_TARGETS:-all}
+
+# Make `import stride` work with Debian's /usr/bin/python3: a .pth file in
+# its site directory points at the built package (build/python).
+SITE=$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_path("purelib", "posix_local"))' 2>/dev/null || true)
+if [ -n "$SITE" ] && [ -d "$BUILD_DIR/python/stride" ]; then
+  mkdir -p "$SITE" 2>/dev/null && \
+    echo "$(cd "$BUILD_DIR/python" && pwd)" > "$SITE/stride-build.pth" 2>/dev/null || true
+fi

@@ -33,6 +33,10 @@ for corpus in ../shared/layout-corpus.jsonl ../shared/layout-corpus-numpy.jsonl;
   fi
 done
 
+echo "== pytest (python/tests, the stride package)"
+PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 -m pytest python/tests -q -p no:cacheprovider
+record pytest $?
+
 echo "== differential test (random programs through stride-run vs NumPy/PyTorch)"
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1

@@ -82,15 +82,41 @@ mlir::stride::specializeEntry(func::FuncOp entry,
   return success();
 }
 
+ElementKind mlir::stride::elementKindOf(Type type) {
+  if (type.isF32())
+    return ElementKind::F32;
+  if (type.isF64())
+    return ElementKind::F64;
+  if (type.isInteger(32))
+    return ElementKind::I32;
+  if (type.isInteger(64))
+    return ElementKind::I64;
+  if (type.isInteger(1))
+    return ElementKind::I1;
+  return ElementKind::Unsupported;
+}
+
+const char *mlir::stride::elementKindName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32: return "f32";
+  case ElementKind::F64: return "f64";
+  case ElementKind::I32: return "i32";
+  case ElementKind::I64: return "i64";
+  case ElementKind::I1: return "i1";
+  case ElementKind::Unsupported: break;
+  }
+  return "unsupported";
+}
+
 static KernelParam paramFor(Type type) {
   KernelParam param;
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref) {
-    param.elementType = type;
+  Type element = memref ? memref.getElementType() : type;
+  param.element = elementKindOf(element);
+  llvm::raw_string_ostream(param.typeName) << element;
+  if (!memref)
     return param;
-  }
   param.isBuffer = true;
-  param.elementType = memref.getElementType();
   param.shape.assign(memref.getShape().begin(), memref.getShape().end());
   auto [strides, offset] = memref.getStridesAndOffset();
   param.strides.assign(strides.begin(), strides.end());

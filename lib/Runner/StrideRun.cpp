@@ -424,10 +424,11 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       shape = outputShapes[j];
       strides = outputStrides[j];
     }
-    std::optional<rt::DType> dtype = dtypeOf(param.elementType);
+    std::optional<rt::DType> dtype =
+        rt::parseDType(elementKindName(param.element));
     if (!dtype)
       return fail("result #" + std::to_string(j) + " has element type " +
-                  typeName(param.elementType) +
+                  param.typeName +
                   ", which stride-run does not support");
     auto buffer = rt::StridedBuffer::create(*dtype, shape, strides);
     if (auto *error = std::get_if<std::string>(&buffer))

@@ -39,10 +39,17 @@ union ScalarArg {
   bool i1;
 };
 
+/// Element types a kernel can take and return. Kept as plain values: a
+/// kernel outlives the MLIRContext it was compiled in.
+enum class ElementKind { F32, F64, I32, I64, I1, Unsupported };
+ElementKind elementKindOf(Type type);
+const char *elementKindName(ElementKind kind); // "f32", ..., "i1"
+
 /// One parameter of the lowered kernel.
 struct KernelParam {
   bool isBuffer = false;
-  Type elementType;              // element type, or the scalar type
+  ElementKind element = ElementKind::Unsupported; // element or scalar type
+  std::string typeName;          // as MLIR prints it, for messages
   std::vector<int64_t> shape;    // buffers; kDynamic where unknown
   std::vector<int64_t> strides;  // buffers; kDynamic where unknown
 };

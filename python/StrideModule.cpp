@@ -1,0 +1,285 @@
+//===- StrideModule.cpp - The stride._stride Python extension -------------===//
+//
+// Compiles Stride functions with the CPU pipeline and calls them on NumPy
+// arrays without copying: an array's data pointer and strides become the
+// kernel's memref descriptor as they are.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Runner/JitKernel.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+
+py::dtype numpyDtype(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32: return py::dtype::of<float>();
+  case ElementKind::F64: return py::dtype::of<double>();
+  case ElementKind::I32: return py::dtype::of<int32_t>();
+  case ElementKind::I64: return py::dtype::of<int64_t>();
+  case ElementKind::I1: return py::dtype::of<bool>();
+  case ElementKind::Unsupported: break;
+  }
+  throw py::type_error("the kernel uses an element type NumPy cannot hold");
+}
+
+py::tuple toTuple(const std::vector<int64_t> &values) {
+  py::tuple t(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    t[i] = ShapedType::isDynamic(values[i]) ? -1 : values[i];
+  return t;
+}
+
+/// A compiled kernel; owns its JIT engine.
+class PyKernel {
+public:
+  PyKernel(std::unique_ptr<JitKernel> kernel, double seconds)
+      : kernel(std::move(kernel)), compileSeconds(seconds) {}
+
+  py::list params(bool outputs) const {
+    py::list list;
+    for (const KernelParam &p :
+         outputs ? kernel->outputs() : kernel->inputs()) {
+      py::dict d;
+      if (!outputs)
+        d["kind"] = p.isBuffer ? "buffer" : "scalar";
+      d["dtype"] = elementKindName(p.element);
+      d["shape"] = toTuple(p.shape);
+      d["strides"] = toTuple(p.strides);
+      list.append(d);
+    }
+    return list;
+  }
+
+  void call(py::list inputs, py::list outputs) {
+    ArrayRef<KernelParam> ins = kernel->inputs(), outs = kernel->outputs();
+    if (inputs.size() != ins.size())
+      throw py::value_error("the kernel takes " + std::to_string(ins.size()) +
+                            " inputs, got " + std::to_string(inputs.size()));
+    if (outputs.size() != outs.size())
+      throw py::value_error("the kernel has " + std::to_string(outs.size()) +
+                            " outputs, got " + std::to_string(outputs.size()) +
+                            " arrays for them");
+    std::vector<BufferArg> buffers;
+    std::vector<ScalarArg> scalars;
+    std::vector<py::array> keepAlive;
+    buffers.reserve(ins.size() + outs.size());
+    scalars.reserve(ins.size());
+    for (size_t i = 0; i < ins.size(); ++i) {
+      std::string what = "input #" + std::to_string(i);
+      if (ins[i].isBuffer)
+        buffers.push_back(describe(inputs[i], ins[i], what, false, keepAlive));
+      else
+        scalars.push_back(scalar(inputs[i], ins[i], what));
+    }
+    for (size_t j = 0; j < outs.size(); ++j)
+      buffers.push_back(describe(outputs[j], outs[j],
+                                 "output #" + std::to_string(j), true,
+                                 keepAlive));
+    std::vector<BufferArg *> bufferPtrs;
+    for (BufferArg &b : buffers)
+      bufferPtrs.push_back(&b);
+    std::vector<ScalarArg *> scalarPtrs;
+    for (ScalarArg &s : scalars)
+      scalarPtrs.push_back(&s);
+    std::string error;
+    {
+      py::gil_scoped_release release;
+      error = kernel->invoke(bufferPtrs, scalarPtrs);
+    }
+    if (!error.empty())
+      throw std::runtime_error("calling the kernel failed: " + error);
+  }
+
+  double compileSeconds;
+
+private:
+  /// The memref descriptor of `object`, which must match `param` exactly.
+  BufferArg describe(py::handle object, const KernelParam &param,
+                     const std::string &what, bool writable,
+                     std::vector<py::array> &keepAlive) {
+    if (!py::isinstance<py::array>(object))
+      throw py::type_error(what + " must be a numpy.ndarray");
+    auto array = py::reinterpret_borrow<py::array>(object);
+    if (!array.dtype().is(numpyDtype(param.element)))
+      throw py::type_error(what + " has dtype " +
+                           py::str(array.dtype()).cast<std::string>() +
+                           " but the kernel expects " +
+                           elementKindName(param.element));
+    if (static_cast<size_t>(array.ndim()) != param.shape.size())
+      throw py::value_error(what + " has " + std::to_string(array.ndim()) +
+                            " dims but the kernel expects " +
+                            std::to_string(param.shape.size()));
+    if (writable && !array.writeable())
+      throw py::value_error(what + " is read-only");
+    BufferArg d;
+    ssize_t itemsize = array.itemsize();
+    auto *data = static_cast<char *>(const_cast<void *>(array.data()));
+    char *lowest = data;
+    for (ssize_t i = 0; i < array.ndim(); ++i) {
+      ssize_t size = array.shape(i), stride = array.strides(i);
+      if (stride % itemsize != 0)
+        throw py::value_error(what + " has a stride of " +
+                              std::to_string(stride) +
+                              " bytes, not a multiple of its item size");
+      int64_t elements = stride / itemsize;
+      if ((!ShapedType::isDynamic(param.shape[i]) &&
+           param.shape[i] != size) ||
+          (!ShapedType::isDynamic(param.strides[i]) &&
+           param.strides[i] != elements && size > 1))
+        throw py::value_error(
+            what + " does not have the shape and strides the kernel was "
+                   "specialized to (dim " +
+            std::to_string(i) + ": size " + std::to_string(size) +
+            ", stride " + std::to_string(elements) + ")");
+      if (!ShapedType::isDynamic(param.strides[i]) && size <= 1)
+        elements = param.strides[i]; // any stride addresses a size-1 dim
+      if (ShapedType::isDynamic(param.strides[i]) && elements < 0)
+        throw py::value_error(what + " has a negative stride in dim " +
+                              std::to_string(i) +
+                              ", which this kernel was not compiled for");
+      d.sizes.push_back(size);
+      d.strides.push_back(elements);
+      if (size > 0 && stride < 0)
+        lowest += (size - 1) * stride;
+    }
+    // The kernel addresses every element as base + offset + sum(i * stride)
+    // with a non-negative total: the base is the lowest address touched.
+    d.allocated = d.aligned = lowest;
+    d.offset = (data - lowest) / itemsize;
+    keepAlive.push_back(array);
+    return d;
+  }
+
+  ScalarArg scalar(py::handle object, const KernelParam &param,
+                   const std::string &what) {
+    ScalarArg s{};
+    try {
+      switch (param.element) {
+      case ElementKind::F32: s.f32 = object.cast<float>(); break;
+      case ElementKind::F64: s.f64 = object.cast<double>(); break;
+      case ElementKind::I32: s.i32 = object.cast<int32_t>(); break;
+      case ElementKind::I64: s.i64 = object.cast<int64_t>(); break;
+      case ElementKind::I1: s.i1 = object.cast<bool>(); break;
+      case ElementKind::Unsupported:
+        throw py::type_error(what + " has an unsupported type " +
+                             param.typeName);
+      }
+    } catch (const py::cast_error &) {
+      throw py::type_error(what + " must be a scalar convertible to " +
+                           std::string(elementKindName(param.element)));
+    }
+    return s;
+  }
+
+  std::unique_ptr<JitKernel> kernel;
+};
+
+/// Raised for IR that does not parse, verify or lower; carries diagnostics.
+PyObject *compileError = nullptr;
+
+std::unique_ptr<PyKernel> compile(const std::string &text,
+                                  const std::string &entry,
+                                  std::optional<py::list> args,
+                                  const std::string &policy, bool fuse,
+                                  bool keepResultLayouts) {
+  auto start = std::chrono::steady_clock::now();
+  // One context per kernel: the engine does not need it afterwards, and
+  // attributes do not pile up in a long-lived context.
+  static const DialectRegistry registry = [] {
+    DialectRegistry r;
+    registerJitDialects(r);
+    return r;
+  }();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "<stdin>"), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnosticStream);
+  auto fail = [&](const std::string &message) {
+    std::string full = message;
+    if (!diagnostics.empty())
+      full += ":\n" + diagnostics;
+    PyErr_SetString(compileError, full.c_str());
+    throw py::error_already_set();
+  };
+
+  std::unique_ptr<JitKernel> kernel;
+  {
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      fail("the IR does not parse");
+    auto func = module->lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isExternal())
+      fail("no function @" + entry + " with a body");
+    if (args) {
+      std::vector<std::optional<ArgLayout>> layouts;
+      for (py::handle item : *args) {
+        if (item.is_none()) {
+          layouts.push_back(std::nullopt);
+          continue;
+        }
+        auto pair = item.cast<std::pair<std::vector<int64_t>, std::vector<int64_t>>>();
+        layouts.push_back(ArgLayout{pair.first, pair.second});
+      }
+      std::string error;
+      if (failed(specializeEntry(func, layouts, error)))
+        fail(error);
+    }
+    CpuPipelineOptions options;
+    options.policy = policy;
+    options.fuse = fuse;
+    options.keepResultLayouts = keepResultLayouts;
+    std::string error;
+    kernel = JitKernel::compile(*module, entry, options, error);
+    if (!kernel)
+      fail("cannot compile @" + entry + ": " + error);
+  }
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  return std::make_unique<PyKernel>(std::move(kernel), seconds);
+}
+
+} // namespace
+
+PYBIND11_MODULE(_stride, m) {
+  m.doc() = "Stride's compiler and JIT, for the stride package";
+  compileError = PyErr_NewExceptionWithDoc(
+      "stride._stride.CompileError",
+      "The IR did not parse, verify or lower; the message holds the "
+      "diagnostics.",
+      PyExc_ValueError, nullptr);
+  m.attr("CompileError") = py::handle(compileError);
+
+  py::class_<PyKernel>(m, "Kernel")
+      .def_property_readonly("inputs",
+                             [](const PyKernel &k) { return k.params(false); })
+      .def_property_readonly("outputs",
+                             [](const PyKernel &k) { return k.params(true); })
+      .def_readonly("compile_seconds", &PyKernel::compileSeconds)
+      .def("__call__", &PyKernel::call, py::arg("inputs"), py::arg("outputs"));
+
+  m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),
+        py::arg("args") = py::none(), py::arg("policy") = "torch",
+        py::arg("fuse") = true, py::arg("keep_result_layouts") = false,
+        "Compiles function `entry` of `mlir_text` (specialized to `args`: per "
+        "argument None for a scalar or (shape, strides) in elements).");
+}

@@ -27,6 +27,9 @@ for corpus in ../shared/layout-corpus.jsonl ../shared/layout-corpus-numpy.jsonl;
   if [ -f "$corpus" ]; then
     /usr/bin/python3 utils/check-corpus --stride-opt "$BUILD_DIR/bin/stride-opt" "$corpus"
     record "corpus $(basename "$corpus")" $?
+    echo "== corpus $corpus after fusion and coalescing (layouts must not change)"
+    /usr/bin/python3 utils/check-corpus --fuse --stride-opt "$BUILD_DIR/bin/stride-opt" "$corpus"
+    record "corpus $(basename "$corpus") --fuse" $?
   else
     echo "corpus $corpus not found (it lives in the project's shared/ folder)"
     record "corpus $(basename "$corpus")" 1
@@ -41,6 +44,10 @@ echo "== differential test (random programs through stride-run vs NumPy/PyTorch)
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1
 record differential $?
+echo "== differential test without fusion (fusion must not change values or strides)"
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1 --no-fuse
+record "differential --no-fuse" $?
 
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

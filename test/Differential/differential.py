@@ -895,6 +895,8 @@ def check_case(case, opts, workdir):
         os.makedirs(outdir, exist_ok=True)
         cmd = [opts.stride_run, mlir_path, "--entry", "main",
                "--policy", case.policy, "--output-dir", outdir]
+        if opts.no_fuse:
+            cmd.append("--no-fuse")
         for p in inputs:
             cmd += ["--input", p]
     with open(os.path.join(d, "cmd.sh"), "w") as f:
@@ -1025,6 +1027,9 @@ def main():
     ap.add_argument("--keep", metavar="DIR",
                     help="keep every generated case under DIR")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--no-fuse", action="store_true",
+                    help="compile with one kernel per op: fusion must not "
+                         "change any value or stride")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--self-check", action="store_true",

@@ -1,0 +1,29 @@
+"""Stride: lazy broadcast expressions over NumPy arrays, compiled by the
+Stride MLIR pipeline into one fused kernel, cached, and run zero-copy.
+
+    import numpy as np, stride
+    x = stride.lazy(np.random.rand(1000, 3).astype(np.float32).T)  # any strides
+    y = stride.materialize(2 * stride.exp(x) + 1)   # one kernel, PyTorch's strides
+
+See docs/python.md.
+"""
+from ._cache import CacheInfo, cache_info, clear_cache, set_cache_limit
+from ._expr import (Expr, absolute, exp, lazy, log, matmul, maximum, minimum,
+                    negative, sigmoid, sqrt, tanh, where)
+from ._run import Function, compile, materialize
+
+abs = absolute  # stride.abs, like numpy.abs (shadows the builtin only here)
+
+
+def __getattr__(name):
+    # CompileError lives in the extension, imported only when first needed.
+    if name == "CompileError":
+        from ._stride import CompileError
+        return CompileError
+    raise AttributeError(f"module 'stride' has no attribute {name!r}")
+
+
+__all__ = ["lazy", "materialize", "compile", "matmul", "where", "exp", "log",
+           "sqrt", "tanh", "abs", "absolute", "negative", "sigmoid", "maximum",
+           "minimum", "cache_info", "set_cache_limit", "clear_cache",
+           "CacheInfo", "CompileError", "Expr", "Function"]

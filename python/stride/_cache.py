@@ -1,0 +1,94 @@
+"""A bounded LRU cache of compiled kernels. Each Kernel owns a JIT engine
+(machine code and its memory), so evicting one frees it; an unbounded cache
+would leak memory in programs that see many shapes."""
+import collections
+import os
+import threading
+
+CacheInfo = collections.namedtuple(
+    "CacheInfo", "hits misses compile_seconds size limit")
+
+DEFAULT_LIMIT = 256
+
+
+class KernelCache:
+    def __init__(self, limit):
+        self._lock = threading.Lock()
+        self._kernels = collections.OrderedDict()
+        self._limit = _check_limit(limit)
+        self.hits = self.misses = 0
+        self.compile_seconds = 0.0
+
+    def get(self, key, compile_fn):
+        with self._lock:
+            kernel = self._kernels.get(key)
+            if kernel is not None:
+                self._kernels.move_to_end(key)
+                self.hits += 1
+                return kernel
+            self.misses += 1
+        # Compile outside the lock: a failing compile must not poison the
+        # cache, and another thread's hit need not wait for it.
+        kernel = compile_fn()
+        with self._lock:
+            self.compile_seconds += kernel.compile_seconds
+            self._kernels[key] = kernel
+            self._kernels.move_to_end(key)
+            self._evict()
+        return kernel
+
+    def _evict(self):
+        while len(self._kernels) > self._limit:
+            self._kernels.popitem(last=False)
+
+    def info(self):
+        with self._lock:
+            return CacheInfo(self.hits, self.misses, self.compile_seconds,
+                             len(self._kernels), self._limit)
+
+    def set_limit(self, limit):
+        with self._lock:
+            old, self._limit = self._limit, _check_limit(limit)
+            self._evict()
+            return old
+
+    def clear(self):
+        with self._lock:
+            self._kernels.clear()
+            self.hits = self.misses = 0
+            self.compile_seconds = 0.0
+
+
+def _check_limit(limit):
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"the cache limit must be an int >= 0, got {limit!r}")
+    return limit
+
+
+def _default_limit():
+    text = os.environ.get("STRIDE_CACHE_SIZE")
+    if text is None:
+        return DEFAULT_LIMIT
+    try:
+        return _check_limit(int(text))
+    except ValueError:
+        raise ValueError(f"STRIDE_CACHE_SIZE must be an int >= 0, got {text!r}") from None
+
+
+CACHE = KernelCache(_default_limit())
+
+
+def cache_info():
+    """hits, misses, compile_seconds (total), size and limit of the kernel cache."""
+    return CACHE.info()
+
+
+def set_cache_limit(limit):
+    """Sets how many kernels the cache keeps (0 disables caching); evicts the
+    least recently used beyond it. Returns the previous limit."""
+    return CACHE.set_limit(limit)
+
+
+def clear_cache():
+    """Drops every cached kernel and resets the counters."""
+    CACHE.clear()

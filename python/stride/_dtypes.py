@@ -1,0 +1,65 @@
+"""Element types Stride supports and NumPy's promotion rules for them."""
+import numpy as np
+
+# NumPy dtype -> MLIR element type. Only these five: the kernels are
+# generated for exactly these, and every other dtype is rejected up front
+# rather than silently converted (a silent copy would break zero-copy).
+MLIR_TYPES = {
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float64): "f64",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+    np.dtype(np.bool_): "i1",
+}
+NUMPY_TYPES = {v: k for k, v in MLIR_TYPES.items()}
+
+FLOAT64 = np.dtype(np.float64)
+BOOL = np.dtype(np.bool_)
+
+
+def check(dtype, what="array"):
+    """Returns `dtype` if Stride supports it, else raises TypeError naming it."""
+    dtype = np.dtype(dtype)
+    if dtype not in MLIR_TYPES:
+        if dtype.kind in "fiub" and not dtype.isnative:
+            raise TypeError(
+                f"{what} has non-native byte order dtype {dtype.str!r}; "
+                "Stride supports native float32, float64, int32, int64 and "
+                "bool (use .astype(dtype.newbyteorder('=')))")
+        raise TypeError(
+            f"{what} has unsupported dtype {dtype}; Stride supports float32, "
+            "float64, int32, int64 and bool")
+    return dtype
+
+
+def mlir(dtype):
+    return MLIR_TYPES[np.dtype(dtype)]
+
+
+def is_scalar(value):
+    """Python and NumPy scalars are weak operands: they become scalar
+    arguments of the kernel rather than arrays."""
+    return isinstance(value, (bool, int, float, np.generic))
+
+
+def scalar_operand(value):
+    """What np.result_type should see for a scalar: its value, so NumPy 1.24's
+    value-based casting picks the dtype (x_int32 + 2 stays int32,
+    x_int32 + 2**40 becomes int64)."""
+    if isinstance(value, np.generic):
+        check(value.dtype, f"scalar {value!r}")
+    elif not isinstance(value, (bool, int, float)):
+        raise TypeError(f"unsupported scalar {value!r} of type "
+                        f"{type(value).__name__}")
+    return value
+
+
+def promote(strong, weak=()):
+    """NumPy's result type for arrays of dtypes `strong` and scalar values
+    `weak`. Arrays count by dtype alone (0-d ones too: passing dtypes, not
+    arrays, keeps their values out of it), scalars by value."""
+    try:
+        result = np.result_type(*strong, *weak)
+    except TypeError as e:
+        raise TypeError(f"cannot promote {list(strong) + list(weak)}: {e}")
+    return check(result, "the result")

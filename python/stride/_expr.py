@@ -1,0 +1,276 @@
+"""Lazy expressions over NumPy arrays: a DAG of Stride ops whose leaves are
+arrays (by reference, never copied) and scalars. Shapes and dtypes are
+decided when a node is built, so errors surface at the line that made them."""
+import numpy as np
+
+from . import _dtypes, _shapes
+
+BOOL = _dtypes.BOOL
+
+
+class Scalar:
+    """A Python or NumPy scalar operand. It becomes a scalar argument of the
+    kernel, typed by the op that reads it, so 2*x and 3*x share a kernel."""
+    __slots__ = ("value",)
+    shape = ()
+
+    def __init__(self, value):
+        self.value = _dtypes.scalar_operand(value)
+
+
+class Expr:
+    """A lazy array-valued expression. Build with stride.lazy, operators and
+    the stride functions; run with stride.materialize."""
+    __slots__ = ("shape", "dtype", "__weakref__")
+    # Make NumPy defer: ndarray + expr calls expr.__radd__ instead of trying
+    # to treat the expression as an object array.
+    __array_ufunc__ = None
+    __hash__ = None  # == builds an expression, so value hashing makes no sense
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def __bool__(self):
+        raise TypeError("the truth value of a lazy stride expression is "
+                        "undefined; materialize it first")
+
+    def __array__(self, dtype=None):
+        from ._run import materialize
+        result = materialize(self)
+        return result if dtype is None else result.astype(dtype, copy=False)
+
+    def astype(self, dtype):
+        """A lazy cast (stride.cast: floats to integers truncate, anything to
+        bool tests nonzero), like ndarray.astype with casting='unsafe'."""
+        dtype = _dtypes.check(dtype, "astype target")
+        if dtype == self.dtype:
+            return self
+        return Op("cast", (self,), (self.dtype,), dtype, self.shape)
+
+    def __repr__(self):
+        return (f"<stride.{type(self).__name__} {self.describe()} "
+                f"shape={_shapes.fmt(self.shape)} dtype={self.dtype}>")
+
+    # Arithmetic. Unsupported operand types give NotImplemented so that
+    # Python's own TypeError (or the other operand's method) takes over.
+    def __add__(self, other): return _binary_op("add", self, other)
+    def __radd__(self, other): return _binary_op("add", other, self)
+    def __sub__(self, other): return _binary_op("sub", self, other)
+    def __rsub__(self, other): return _binary_op("sub", other, self)
+    def __mul__(self, other): return _binary_op("mul", self, other)
+    def __rmul__(self, other): return _binary_op("mul", other, self)
+    def __truediv__(self, other): return _binary_op("div", self, other)
+    def __rtruediv__(self, other): return _binary_op("div", other, self)
+    def __pow__(self, other): return _binary_op("pow", self, other)
+    def __rpow__(self, other): return _binary_op("pow", other, self)
+    def __matmul__(self, other): return _binary_op("matmul", self, other)
+    def __rmatmul__(self, other): return _binary_op("matmul", other, self)
+    def __lt__(self, other): return _binary_op("lt", self, other)
+    def __le__(self, other): return _binary_op("le", self, other)
+    def __gt__(self, other): return _binary_op("gt", self, other)
+    def __ge__(self, other): return _binary_op("ge", self, other)
+    def __eq__(self, other): return _binary_op("eq", self, other)
+    def __ne__(self, other): return _binary_op("ne", self, other)
+    def __neg__(self): return negative(self)
+    def __abs__(self): return absolute(self)
+
+
+class Leaf(Expr):
+    """An array operand, held by reference: the kernel reads its memory as it
+    is, with its own strides."""
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+        self.shape = tuple(array.shape)
+        self.dtype = _dtypes.check(array.dtype)
+
+    def describe(self):
+        return "array"
+
+
+class Op(Expr):
+    """One Stride op. `in_dtypes[i]` is the element type operand i is
+    converted to before the op (a stride.cast, or the scalar argument's
+    type); `attr` is the cmp predicate or a stride.broadcast body op."""
+    __slots__ = ("kind", "operands", "in_dtypes", "attr")
+
+    def __init__(self, kind, operands, in_dtypes, dtype, shape, attr=None):
+        self.kind, self.operands, self.in_dtypes = kind, operands, in_dtypes
+        self.dtype, self.shape, self.attr = dtype, shape, attr
+
+    def describe(self):
+        return self.kind if self.attr is None else f"{self.kind}[{self.attr}]"
+
+
+def lazy(a):
+    """Wraps a NumPy array (any strides, 0-d, zero-size) without copying."""
+    if isinstance(a, Expr):
+        return a
+    if isinstance(a, np.ma.MaskedArray):
+        raise TypeError("masked arrays are not supported: the mask would be "
+                        "ignored")
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"stride.lazy expects a numpy.ndarray, got "
+                        f"{type(a).__name__} (use numpy.asarray first)")
+    return Leaf(a)
+
+
+def _operand(x):
+    """An Expr or Scalar for `x`, or None when `x` cannot be an operand."""
+    if isinstance(x, Expr):
+        return x
+    if isinstance(x, np.ndarray):
+        return lazy(x)
+    if _dtypes.is_scalar(x):
+        return Scalar(x)
+    return None
+
+
+def _operands(args, name):
+    ops = []
+    for x in args:
+        op = _operand(x)
+        if op is None:
+            raise TypeError(f"stride.{name}: unsupported operand of type "
+                            f"{type(x).__name__}")
+        ops.append(op)
+    return tuple(ops)
+
+
+def _promote(ops):
+    return _dtypes.promote([o.dtype for o in ops if isinstance(o, Expr)],
+                           [o.value for o in ops if isinstance(o, Scalar)])
+
+
+def _elementwise(kind, ops, in_dtype, dtype, attr=None, in_dtypes=None):
+    shape = _shapes.broadcast(*(o.shape for o in ops))
+    return Op(kind, ops, in_dtypes or (in_dtype,) * len(ops), dtype, shape, attr)
+
+
+# Bool arithmetic follows NumPy (+ and maximum are "or", * and minimum "and"),
+# which the integer ops on i1 would not give (i1 add wraps like xor, and
+# signed i1 max treats true as -1): those become a stride.broadcast whose body
+# is the logical op.
+_BOOL_ARITH = {"add": "ori", "mul": "andi", "maximum": "ori", "minimum": "andi"}
+_COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
+
+
+def _binary(kind, ops):
+    if kind == "matmul":
+        return _matmul(ops)
+    dtype = _promote(ops)
+    if kind in _COMPARISONS:
+        return _elementwise("cmp", ops, dtype, BOOL, attr=kind)
+    if dtype == BOOL:
+        if kind in _BOOL_ARITH:
+            return _elementwise("bool", ops, BOOL, BOOL, attr=_BOOL_ARITH[kind])
+        if kind == "sub":
+            raise TypeError("numpy boolean subtract, the `-` operator, is not "
+                            "supported (as in NumPy)")
+        if kind == "pow":
+            raise TypeError("power of bool operands gives int8 in NumPy, a "
+                            "dtype Stride does not support")
+    if kind == "div" and dtype.kind in "biu":
+        # True division as in NumPy; stride.div on integers would truncate.
+        dtype = _dtypes.FLOAT64
+    return _elementwise(kind, ops, dtype, dtype)
+
+
+def _binary_op(kind, a, b):
+    ops = (_operand(a), _operand(b))
+    if ops[0] is None or ops[1] is None:
+        return NotImplemented
+    return _binary(kind, ops)
+
+
+def _matmul(ops):
+    for i, o in enumerate(ops):
+        if isinstance(o, Scalar):
+            raise ValueError(f"matmul: operand {i} is a scalar; matmul needs "
+                             "at least one dimension per operand")
+    shape = _shapes.matmul(ops[0].shape, ops[1].shape)
+    dtype = _promote(ops)
+    if dtype == BOOL:
+        # NumPy's bool matmul is "any of (a and b)": count in i64, then test
+        # nonzero (i1 multiply-add would wrap like xor).
+        counts = Op("matmul", ops, (np.dtype(np.int64),) * 2,
+                    np.dtype(np.int64), shape)
+        return Op("cast", (counts,), (counts.dtype,), BOOL, shape)
+    return Op("matmul", ops, (dtype, dtype), dtype, shape)
+
+
+def _float_unary(kind):
+    def fn(x):
+        ops = _operands((x,), kind)
+        dtype = _promote(ops)
+        if dtype == BOOL:
+            raise TypeError(f"stride.{kind} of a bool operand gives float16 "
+                            "in NumPy, a dtype Stride does not support")
+        # exp of an integer array is float64 in NumPy.
+        result = _dtypes.FLOAT64 if dtype.kind in "iu" else dtype
+        return _elementwise(kind, ops, result, result)
+    fn.__name__ = kind
+    fn.__doc__ = f"Lazy elementwise {kind} (integers go through float64, as in NumPy)."
+    return fn
+
+
+exp = _float_unary("exp")
+log = _float_unary("log")
+sqrt = _float_unary("sqrt")
+tanh = _float_unary("tanh")
+sigmoid = _float_unary("sigmoid")
+
+
+def negative(x):
+    """Lazy -x."""
+    ops = _operands((x,), "negative")
+    dtype = _promote(ops)
+    if dtype == BOOL:
+        raise TypeError("the numpy boolean negative, the `-` operator, is not "
+                        "supported (as in NumPy)")
+    return _elementwise("neg", ops, dtype, dtype)
+
+
+def absolute(x):
+    """Lazy abs(x); abs of bool is the identity, as in NumPy."""
+    ops = _operands((x,), "abs")
+    dtype = _promote(ops)
+    return _elementwise("copy" if dtype == BOOL else "abs", ops, dtype, dtype)
+
+
+def maximum(a, b):
+    """Lazy elementwise maximum, propagating NaN like numpy.maximum."""
+    return _binary("maximum", _operands((a, b), "maximum"))
+
+
+def minimum(a, b):
+    """Lazy elementwise minimum, propagating NaN like numpy.minimum."""
+    return _binary("minimum", _operands((a, b), "minimum"))
+
+
+def matmul(a, b):
+    """Lazy numpy.matmul: 1-D operands promoted, batch dims broadcast."""
+    return _matmul(_operands((a, b), "matmul"))
+
+
+def where(condition, x, y):
+    """Lazy numpy.where(condition, x, y); a non-bool condition tests nonzero."""
+    ops = _operands((condition, x, y), "where")
+    dtype = _promote(ops[1:])
+    return _elementwise("select", ops, None, dtype,
+                        in_dtypes=(BOOL, dtype, dtype))
+
+
+def as_root(x):
+    """The expression materialize runs: a bare array or scalar becomes a copy
+    so that every kernel has one op producing its result."""
+    op = _operand(x)
+    if op is None:
+        raise TypeError(f"cannot materialize an object of type "
+                        f"{type(x).__name__}")
+    if isinstance(op, Op):
+        return op
+    dtype = _promote((op,))
+    return _elementwise("copy", (op,), dtype, dtype)

@@ -1,0 +1,264 @@
+"""Running expressions and hand-written IR: specialization, the kernel
+cache, output allocation in the compiler's layout, and the rules for
+writing into a caller's array."""
+import numpy as np
+
+from . import _codegen, _dtypes, _expr, _shapes
+from ._cache import CACHE
+
+POLICIES = ("torch", "numpy", "contiguous")
+
+
+def _ext():
+    # Imported on first use so that building expressions (and their errors)
+    # works even where the extension is missing.
+    from . import _stride
+    return _stride
+
+
+def _check_policy(policy):
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; expected one of "
+                         + ", ".join(POLICIES))
+
+
+def element_strides(a):
+    return tuple(s // a.itemsize for s in a.strides)
+
+
+def kernel_ready(a):
+    """Whether the kernel can address `a` in place: element-aligned data and
+    strides that are whole elements (views of structured arrays or odd
+    as_strided calls may be neither, and a misaligned load could fault)."""
+    return a.flags.aligned and all(s % a.itemsize == 0 for s in a.strides)
+
+
+def _prepare(a):
+    """The array handed to a kernel: `a` itself (zero-copy) whenever possible,
+    else an aligned copy in the same memory order."""
+    return a if kernel_ready(a) else np.array(a, order="K", copy=True)
+
+
+def allocate(param):
+    """A writable array with exactly the kernel's reported output layout."""
+    dtype = _dtypes.NUMPY_TYPES[param["dtype"]]
+    shape, strides = tuple(param["shape"]), tuple(param["strides"])
+    if -1 in shape or -1 in strides:
+        raise RuntimeError(f"the kernel reports a dynamic output layout "
+                           f"{shape}:{strides}; cannot allocate it")
+    if 0 in shape:
+        span, offset = 0, 0
+    else:
+        span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides))
+        offset = sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
+    if span and strides == _c_strides(shape):
+        return np.empty(shape, dtype)  # (NumPy zeroes the strides of empty arrays)
+    base = np.empty(max(span, 1), dtype)[offset:]
+    return np.lib.stride_tricks.as_strided(
+        base, shape, tuple(s * dtype.itemsize for s in strides), writeable=True)
+
+
+def _c_strides(shape):
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def _call_args(args):
+    """Kernel inputs and compile-time layouts for codegen's argument list."""
+    inputs, layouts = [], []
+    for arg in args:
+        if isinstance(arg, np.ndarray):
+            a = _prepare(arg)
+            inputs.append(a)
+            layouts.append((a.shape, element_strides(a)))
+        else:
+            value, dtype = arg
+            inputs.append(dtype.type(value).item())
+            layouts.append(None)
+    return inputs, tuple(layouts)
+
+
+def _run(root, policy, out=None, generated=None):
+    """Compiles (or finds) and calls the kernel of `root`; writes into `out`
+    (kept layout) or a new array in the policy's layout."""
+    if generated is None:
+        generated = _generate(root, out)
+    text, args = generated
+    inputs, layouts = _call_args(args)
+    keep = out is not None
+    # The exact cache key; docs/python.md documents it.
+    key = ("expr", text, layouts, policy, keep)
+    kernel = CACHE.get(key, lambda: _ext().compile(
+        text, _codegen.ENTRY, list(layouts), policy=policy,
+        keep_result_layouts=keep))
+    result = allocate(kernel.outputs[0]) if out is None else out
+    if result.shape != root.shape or result.dtype != root.dtype:
+        raise RuntimeError(  # a disagreement between this package and the compiler
+            f"internal error: the kernel produces {result.dtype} "
+            f"{_shapes.fmt(result.shape)}, expected {root.dtype} "
+            f"{_shapes.fmt(root.shape)}")
+    kernel(inputs, [result])
+    return result
+
+
+def _generate(root, out):
+    if out is None:
+        return _codegen.generate(root)
+    return _codegen.generate(root, out.shape, element_strides(out))
+
+
+def materialize(expr, policy="torch", out=None):
+    """Compiles the whole expression into one kernel (cached), runs it, and
+    returns the result: a new array with the policy's strides, or `out`
+    written in place with its own strides."""
+    _check_policy(policy)
+    root = _expr.as_root(expr)
+    if out is None:
+        return _run(root, policy)
+    _check_out(root, out)
+    direct = not any(s < 0 for s in out.strides) and kernel_ready(out)
+    generated = _generate(root, out if direct else None)
+    aliased = _check_aliasing(generated[1], out)
+    if not direct or (aliased and root.kind == "matmul"):
+        # Negative or misaligned destinations, and a matmul writing over its
+        # own operand (it reads whole rows and columns, not element for
+        # element), go through a temporary.
+        np.copyto(out, _run(root, policy, None, generated), casting="no")
+        return out
+    return _run(root, policy, out, generated)
+
+
+def _check_out(root, out):
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
+    if out.dtype != root.dtype:
+        raise TypeError(f"out has dtype {out.dtype} but the expression gives "
+                        f"{root.dtype}")
+    if out.shape != root.shape:
+        raise ValueError(f"out has shape {_shapes.fmt(out.shape)} but the "
+                         f"expression gives shape {_shapes.fmt(root.shape)}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+    for d, (n, s) in enumerate(zip(out.shape, out.strides)):
+        if s == 0 and n > 1:
+            raise ValueError(f"out has stride 0 in dim {d} (size {n}): several "
+                             "results would go to one element")
+    if _self_overlapping(out):
+        raise ValueError(f"out (shape {_shapes.fmt(out.shape)}, byte strides "
+                         f"{out.strides}) overlaps itself")
+
+
+def _self_overlapping(a):
+    """Whether two elements of `a` share memory. Cheap sufficient test first
+    (each dim's stride clears the extent of the smaller ones), then an exact
+    count of distinct offsets for the rare interleaved layouts."""
+    if a.size <= 1:
+        return False
+    dims = sorted((abs(s), n) for n, s in zip(a.shape, a.strides) if n > 1)
+    extent = a.itemsize
+    for s, n in dims:
+        if s < extent:
+            break
+        extent += s * (n - 1)
+    else:
+        return False
+    if a.size > 1 << 22:
+        return True  # too large to check exactly; refuse rather than guess
+    offsets = np.zeros(1, np.int64)
+    for n, s in zip(a.shape, a.strides):
+        offsets = (offsets[:, None] + np.arange(n, dtype=np.int64) * s).ravel()
+    offsets = np.sort(offsets)
+    return bool(np.any(np.diff(offsets) < a.itemsize))
+
+
+def _same_elements(a, out):
+    """`a` is `out` element for element (any dtype of the same size)."""
+    if a.shape != out.shape or a.itemsize != out.itemsize:
+        return False
+    if (a.__array_interface__["data"][0]
+            != out.__array_interface__["data"][0]):
+        return False
+    return all(sa == so for n, sa, so in zip(a.shape, a.strides, out.strides)
+               if n > 1)
+
+
+def _check_aliasing(args, out):
+    """Every element is read before it is written within one loop iteration,
+    so an input that *is* out is fine; any other overlap would read elements
+    already overwritten. Returns whether some input is out."""
+    aliased = False
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    for i, a in enumerate(arrays):
+        if not np.may_share_memory(a, out):
+            continue
+        if _same_elements(a, out):
+            aliased = True
+            continue
+        try:
+            overlap = np.shares_memory(a, out)
+        except np.TooHardError:
+            overlap = True
+        if overlap:
+            raise ValueError(
+                f"input #{i} (shape {_shapes.fmt(a.shape)}, byte strides "
+                f"{a.strides}) partially overlaps out (shape "
+                f"{_shapes.fmt(out.shape)}, byte strides {out.strides}); only "
+                "an input that is out element for element may share its memory")
+    return aliased
+
+
+class Function:
+    """A function of hand-written Stride IR, callable on NumPy arrays and
+    scalars. Each call specializes it to the arrays' exact shapes and strides
+    (one cached kernel per distinct layout) and returns its results: one
+    array, a tuple of arrays for several results, or None for none."""
+
+    def __init__(self, mlir_text, entry, policy="torch", fuse=True,
+                 keep_result_layouts=False):
+        _check_policy(policy)
+        if not isinstance(mlir_text, str) or not isinstance(entry, str):
+            raise TypeError("stride.compile expects the IR text and the entry "
+                            "function's name as strings")
+        self.mlir_text, self.entry = mlir_text, entry.lstrip("@")
+        self.policy, self.fuse = policy, bool(fuse)
+        self.keep_result_layouts = bool(keep_result_layouts)
+
+    def __call__(self, *args):
+        inputs, layouts = [], []
+        for i, a in enumerate(args):
+            if isinstance(a, np.ndarray):
+                _dtypes.check(a.dtype, f"argument #{i}")
+                a = _prepare(a)
+                inputs.append(a)
+                layouts.append((a.dtype.str, a.shape, element_strides(a)))
+            elif _dtypes.is_scalar(a):
+                # The IR declares the scalar's type; the extension converts.
+                inputs.append(a.item() if isinstance(a, np.generic) else a)
+                layouts.append(None)
+            else:
+                raise TypeError(f"argument #{i}: expected a numpy.ndarray or "
+                                f"a scalar, got {type(a).__name__}")
+        layouts = tuple(layouts)
+        key = ("ir", self.mlir_text, self.entry, layouts, self.policy,
+               self.fuse, self.keep_result_layouts)
+        specialization = [None if l is None else l[1:] for l in layouts]
+        kernel = CACHE.get(key, lambda: _ext().compile(
+            self.mlir_text, self.entry, specialization, policy=self.policy,
+            fuse=self.fuse, keep_result_layouts=self.keep_result_layouts))
+        outputs = [allocate(p) for p in kernel.outputs]
+        kernel(inputs, outputs)
+        if not outputs:
+            return None
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def __repr__(self):
+        return f"<stride.Function @{self.entry} policy={self.policy}>"
+
+
+def compile(mlir_text, entry, policy="torch", fuse=True,
+            keep_result_layouts=False):
+    """A callable for function `entry` of hand-written Stride IR; see Function."""
+    return Function(mlir_text, entry, policy, fuse, keep_result_layouts)

@@ -1,0 +1,93 @@
+"""Shared test helpers: strided views that exist both as NumPy arrays and as
+PyTorch tensors over the same memory, and oracle strides."""
+import numpy as np
+
+try:
+    import torch
+except ImportError:  # the torch-stride tests skip without it
+    torch = None
+
+
+class View:
+    """One logical array with a chosen memory layout: `np` is a NumPy view
+    (zero-copy into `base`), `torch()` the PyTorch tensor with the same
+    strides (only for non-negative strides)."""
+
+    def __init__(self, base, shape, strides, offset):
+        self.base, self.shape, self.strides, self.offset = base, shape, strides, offset
+        item = base.itemsize
+        self.np = np.lib.stride_tricks.as_strided(
+            base[offset:], shape, tuple(s * item for s in strides))
+
+    def torch(self):
+        return torch.as_strided(torch.from_numpy(self.base), self.shape,
+                                self.strides, self.offset)
+
+
+def make_view(rng, shape, layout, dtype=np.float32):
+    """A view of `shape` with layout 'c', 'perm', 'sliced', 'broadcast',
+    'size1' (odd strides on size-1 dims), 'negative' or 'mixed'."""
+    shape = tuple(shape)
+    rank = len(shape)
+    order = list(range(rank))[::-1]          # innermost first
+    steps = [1] * rank
+    if layout in ("perm", "mixed", "negative"):
+        rng.shuffle(order)
+    if layout in ("sliced", "mixed"):
+        steps = [int(rng.integers(1, 4)) for _ in range(rank)]
+    strides = [0] * rank
+    acc = 1
+    for d in order:
+        strides[d] = acc * steps[d]
+        acc = acc * steps[d] * max(shape[d], 1) + (int(rng.integers(0, 3)) if layout in ("sliced", "mixed") else 0)
+    if layout in ("broadcast", "mixed"):
+        for d in range(rank):
+            if shape[d] > 1 and rng.random() < 0.5:
+                strides[d] = 0
+    if layout in ("size1", "mixed"):
+        for d in range(rank):
+            if shape[d] == 1:
+                strides[d] = int(rng.integers(0, 9))
+    if layout == "negative":
+        flipped = [d for d in range(rank) if shape[d] > 1 and rng.random() < 0.6]
+        if not flipped and any(n > 1 for n in shape):
+            flipped = [max(range(rank), key=lambda d: shape[d])]
+        for d in flipped:
+            strides[d] = -strides[d]
+    if 0 in shape:
+        span, offset = 1, 0
+    else:
+        span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides))
+        offset = sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
+    base = random_values(rng, span + 2, dtype)
+    return View(base, shape, tuple(strides), offset)
+
+
+def random_values(rng, n, dtype):
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.random(n) < 0.5
+    if dtype.kind == "i":
+        return rng.integers(-5, 6, n).astype(dtype)
+    return rng.uniform(-1, 1, n).astype(dtype)
+
+
+def elem_strides(a):
+    if isinstance(a, np.ndarray):
+        return tuple(s // a.itemsize for s in a.strides)
+    return tuple(a.stride())
+
+
+def random_shapes(rng, count, max_rank=4, allow_zero=True):
+    """An output shape and `count` operand shapes that broadcast to it."""
+    rank = int(rng.integers(0, max_rank + 1))
+    out = []
+    for _ in range(rank):
+        r = rng.random()
+        out.append(0 if (allow_zero and r < 0.05) else 1 if r < 0.25 else int(rng.integers(2, 6)))
+    shapes = []
+    for _ in range(count):
+        k = int(rng.integers(0, rank + 1)) if rng.random() < 0.4 else rank
+        s = [1 if rng.random() < 0.25 else n for n in out[rank - k:]]
+        shapes.append(tuple(s))
+    return tuple(out), shapes

@@ -172,6 +172,11 @@ def _binary(kind, ops):
         if kind == "pow":
             raise TypeError("power of bool operands gives int8 in NumPy, a "
                             "dtype Stride does not support")
+    if kind == "pow" and dtype.kind in "iu":
+        e = ops[1]
+        if isinstance(e, Scalar) and not isinstance(e.value, bool) and e.value < 0:
+            # NumPy refuses this too; an array exponent is not checked.
+            raise ValueError("Integers to negative integer powers are not allowed.")
     if kind == "div" and dtype.kind in "biu":
         # True division as in NumPy; stride.div on integers would truncate.
         dtype = _dtypes.FLOAT64

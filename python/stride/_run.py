@@ -119,6 +119,8 @@ def materialize(expr, policy="torch", out=None):
     if out is None:
         return _run(root, policy)
     _check_out(root, out)
+    if out.size == 0:
+        return out  # nothing to write (NumPy gives empty arrays zero strides)
     direct = not any(s < 0 for s in out.strides) and kernel_ready(out)
     generated = _generate(root, out if direct else None)
     aliased = _check_aliasing(generated[1], out)
@@ -142,6 +144,8 @@ def _check_out(root, out):
                          f"expression gives shape {_shapes.fmt(root.shape)}")
     if not out.flags.writeable:
         raise ValueError("out is read-only")
+    if out.size == 0:
+        return
     for d, (n, s) in enumerate(zip(out.shape, out.strides)):
         if s == 0 and n > 1:
             raise ValueError(f"out has stride 0 in dim {d} (size {n}): several "

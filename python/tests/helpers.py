@@ -73,6 +73,8 @@ def random_values(rng, n, dtype):
 
 
 def elem_strides(a):
+    if isinstance(a, np.generic):  # NumPy returns 0-d results as scalars
+        return ()
     if isinstance(a, np.ndarray):
         return tuple(s // a.itemsize for s in a.strides)
     return tuple(a.stride())

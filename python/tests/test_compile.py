@@ -1,0 +1,84 @@
+"""stride.compile: hand-written IR called on NumPy arrays and scalars."""
+import numpy as np
+import pytest
+
+import stride
+from helpers import elem_strides
+
+IR = """
+func.func @f(%x: tensor<?x?xf32>, %y: tensor<?xf32>, %s: f32) -> (tensor<*xf32>, tensor<*xi1>) {
+  %0 = stride.mul %s, %x : f32, tensor<?x?xf32> -> tensor<*xf32>
+  %1 = stride.add %0, %y : tensor<*xf32>, tensor<?xf32> -> tensor<*xf32>
+  %2 = stride.cmp gt, %x, %y : tensor<?x?xf32>, tensor<?xf32> -> tensor<*xi1>
+  return %1, %2 : tensor<*xf32>, tensor<*xi1>
+}
+
+func.func @g(%x: tensor<3x4xi32>) -> tensor<*xf64> {
+  %0 = stride.cast %x : tensor<3x4xi32> -> tensor<*xf64>
+  %1 = stride.sqrt %0 : tensor<*xf64> -> tensor<*xf64>
+  return %1 : tensor<*xf64>
+}
+"""
+
+
+def test_two_results_and_a_scalar():
+    f = stride.compile(IR, "f")
+    x = np.arange(12, dtype=np.float32).reshape(4, 3).T     # (3,4), strides (1,3)
+    y = np.linspace(0, 3, 4, dtype=np.float32)
+    r, c = f(x, y, 2.0)
+    np.testing.assert_allclose(r, 2 * x + y)
+    np.testing.assert_array_equal(c, x > y)
+    assert c.dtype == np.bool_
+    assert elem_strides(r) == (1, 3)                        # torch keeps the permutation
+    r2, _ = stride.compile(IR, "@f", policy="contiguous")(x, y, np.float32(3))
+    np.testing.assert_allclose(r2, 3 * x + y)
+    assert r2.flags.c_contiguous
+
+
+def test_specializes_per_layout_and_caches():
+    f = stride.compile(IR, "f")
+    x = np.ones((2, 5), np.float32)
+    y = np.ones(5, np.float32)
+    f(x, y, 1.0)
+    before = stride.cache_info()
+    f(x, y, 7.0)                                            # same layouts: a hit
+    after = stride.cache_info()
+    assert after.hits == before.hits + 1 and after.misses == before.misses
+    f(x[:, ::2], y[::2], 1.0)                               # new strides: compiles
+    assert stride.cache_info().misses == after.misses + 1
+
+
+def test_static_function_and_single_result():
+    g = stride.compile(IR, "g")
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    r = g(x)
+    assert isinstance(r, np.ndarray) and r.dtype == np.float64
+    np.testing.assert_allclose(r, np.sqrt(x))
+
+
+def test_compile_errors():
+    bad = """func.func @h(%a: tensor<3x4xf32>, %b: tensor<5xf32>) -> tensor<*xf32> {
+  %0 = stride.add %a, %b : tensor<3x4xf32>, tensor<5xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}"""
+    with pytest.raises(stride.CompileError, match="cannot broadcast operand 0 of shape 3x4 and operand 1 of shape 5"):
+        stride.compile(bad, "h")(np.ones((3, 4), np.float32), np.ones(5, np.float32))
+    assert issubclass(stride.CompileError, ValueError)
+    with pytest.raises(stride.CompileError, match="does not parse"):
+        stride.compile("func.func @x(", "x")(np.ones(2))
+    with pytest.raises(stride.CompileError, match="no function @nope"):
+        stride.compile(IR, "nope")()
+
+
+def test_call_errors():
+    g = stride.compile(IR, "g")
+    with pytest.raises(stride.CompileError, match="has type tensor<3x4xi32> but the given array has shape"):
+        g(np.ones((4, 3), np.int32))
+    with pytest.raises(TypeError, match="dtype"):
+        g(np.ones((3, 4), np.float32))
+    with pytest.raises(TypeError, match="unsupported dtype complex128"):
+        g(np.ones((3, 4), np.complex128))
+    with pytest.raises(TypeError, match="expected a numpy.ndarray or a scalar"):
+        g([[1] * 4] * 3)
+    with pytest.raises(stride.CompileError, match="takes 1 arguments, got 2"):
+        g(np.ones((3, 4), np.int32), 1.0)

@@ -49,5 +49,35 @@ echo "== differential test without fusion (fusion must not change values or stri
   --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1 --no-fuse
 record "differential --no-fuse" $?
 
+if [ -z "${STRIDE_QUICK:-}" ]; then
+  # Reliability: the libraries and tools built with clang under ASan+UBSan
+  # run the lit suite, and the libFuzzer target runs for a bounded time on
+  # seeds cut from the lit tests. STRIDE_QUICK=1 skips both.
+  SAN_DIR=${STRIDE_SAN_BUILD_DIR:-build-san}
+  echo "== sanitizer build ($SAN_DIR: clang-22, ASan+UBSan, libFuzzer)"
+  if [ ! -f "$SAN_DIR/build.ninja" ]; then
+    cmake -G Ninja -S . -B "$SAN_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+      -DSTRIDE_SANITIZE=ON -DSTRIDE_ENABLE_FUZZER=ON -DSTRIDE_ENABLE_PYTHON=OFF >/dev/null
+  fi
+  ninja -C "$SAN_DIR" -j"${STRIDE_JOBS:-2}" >/dev/null
+  record "sanitizer build" $?
+  echo "== lit under ASan+UBSan"
+  lit -s "$SAN_DIR/test"
+  record "lit (ASan+UBSan)" $?
+  echo "== fuzzing stride-fuzz for ${STRIDE_FUZZ_SECONDS:-60} s"
+  corpus=$(mktemp -d); work=$(mktemp -d)
+  /usr/bin/python3 utils/make-fuzz-corpus "$corpus" test
+  (cd "$work" && "$OLDPWD/$SAN_DIR/bin/stride-fuzz" -max_total_time="${STRIDE_FUZZ_SECONDS:-60}" \
+      -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 "$corpus" > fuzz.log 2>&1)
+  status=$?
+  grep -E "^stat::number_of_executed_units|ERROR|SUMMARY" "$work/fuzz.log"
+  if [ $status != 0 ]; then
+    tail -40 "$work/fuzz.log"; ls "$work"/crash-* "$work"/timeout-* 2>/dev/null
+  fi
+  record "fuzzing" $status
+  rm -rf "$corpus" "$work"
+fi
+
 echo "suites: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -208,14 +208,14 @@ std::string StridedBuffer::fill(const Array &values) {
 
   uint8_t *out = static_cast<uint8_t *>(origin());
   forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
-    std::memcpy(out + position * itemSize, in + flat * itemSize, itemSize);
+    std::memcpy(out + position * static_cast<int64_t>(itemSize), in + flat * itemSize, itemSize);
   });
 
   // Nonzero strides can alias too (e.g. shape 2x2, strides [1, 1]); then the
   // last write wins, which shows up as a value that does not read back.
   std::string error;
   forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
-    if (error.empty() && std::memcmp(out + position * itemSize,
+    if (error.empty() && std::memcmp(out + position * static_cast<int64_t>(itemSize),
                                      in + flat * itemSize, itemSize) != 0)
       error = "the layout maps several elements to the same memory and the "
               "input gives them different values: element " +
@@ -232,7 +232,7 @@ Array StridedBuffer::gather() const {
   const uint8_t *in = static_cast<const uint8_t *>(origin());
   uint8_t *out = result.data.data();
   forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
-    std::memcpy(out + flat * itemSize, in + position * itemSize, itemSize);
+    std::memcpy(out + flat * itemSize, in + position * static_cast<int64_t>(itemSize), itemSize);
   });
   return result;
 }

@@ -1,0 +1,66 @@
+//===- stride-fuzz.cpp - libFuzzer target for the Stride compiler ---------===//
+//
+// Feeds each input through parse, verify and the Stride CPU pipeline (both
+// halves). Only diagnostics are allowed: a crash, an assertion, a sanitizer
+// report or a hang is a bug. Inputs with ops outside the dialects a Stride
+// program uses are dropped, so the fuzzer spends its time on Stride's code
+// rather than on upstream passes fed IR they were never meant to see.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Pipelines/Pipelines.h"
+#include "stride/Runner/JitKernel.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+static bool isStrideProgram(ModuleOp module) {
+  static const llvm::StringSet<> allowed = {"builtin", "func", "arith",
+                                            "math", "stride", "cf"};
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if (!allowed.contains(dialect) &&
+        !isa<tensor::EmptyOp, tensor::DimOp, tensor::CastOp>(op))
+      ok = false;
+  });
+  return ok;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static const DialectRegistry registry = [] {
+    DialectRegistry r;
+    stride::registerJitDialects(r);
+    return r;
+  }();
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
+  // The MLIR lexer reads up to a terminating NUL, which fuzzer data lacks.
+  std::string text(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  if (!module || failed(verify(*module)) || !isStrideProgram(*module))
+    return 0;
+  // The first byte picks the policy and whether to fuse, so every option's
+  // code path is reached.
+  stride::CpuPipelineOptions options;
+  static const char *policies[] = {"torch", "numpy", "contiguous"};
+  options.policy = policies[size % 3];
+  options.fuse = (size / 3) % 2 == 0;
+  PassManager toLinalg(&context);
+  stride::buildStrideToLinalgPipeline(toLinalg, options);
+  if (failed(toLinalg.run(*module)))
+    return 0;
+  PassManager toLLVM(&context);
+  stride::buildLinalgToLLVMPipeline(toLLVM);
+  (void)toLLVM.run(*module);
+  return 0;
+}

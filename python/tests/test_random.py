@@ -185,3 +185,19 @@ def test_random_expression(seed, policy):
             expected = [elem_strides(np.asarray(evaluate(tree, "numpy", leaves, dtype, c)))
                         for c in (False, True)]  # np.where or a 3-operand ufunc
     assert elem_strides(got) in expected, (tree, [(v.shape, v.strides) for v in leaves])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_expression_into_out(seed):
+    """materialize(..., out=) with a random destination layout: values, and
+    the destination keeps its strides."""
+    rng = np.random.default_rng(10_000 + seed)
+    leaves, tree, dtype = make_case(10_000 + seed, "numpy")
+    with np.errstate(all="ignore"):
+        want = np.asarray(evaluate(tree, "numpy", leaves, dtype))
+        layout = ["c", "perm", "sliced", "negative", "size1"][seed % 5]
+        out = make_view(rng, want.shape, layout, want.dtype).np
+        strides = out.strides
+        stride.materialize(evaluate(tree, "stride", leaves, dtype), out=out)
+    assert out.strides == strides
+    np.testing.assert_allclose(out, want, rtol=2e-4, atol=2e-5)

@@ -35,9 +35,9 @@ class Expr:
         raise TypeError("the truth value of a lazy stride expression is "
                         "undefined; materialize it first")
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype=None, copy=None):
         from ._run import materialize
-        result = materialize(self)
+        result = materialize(self)  # a new array: no copy is ever needed
         return result if dtype is None else result.astype(dtype, copy=False)
 
     def astype(self, dtype):

@@ -124,13 +124,14 @@ def materialize(expr, policy="torch", out=None):
     direct = not any(s < 0 for s in out.strides) and kernel_ready(out)
     generated = _generate(root, out if direct else None)
     aliased = _check_aliasing(generated[1], out)
-    if not direct or (aliased and root.kind == "matmul"):
-        # Negative or misaligned destinations, and a matmul writing over its
-        # own operand (it reads whole rows and columns, not element for
-        # element), go through a temporary.
-        np.copyto(out, _run(root, policy, None, generated), casting="no")
-        return out
-    return _run(root, policy, out, generated)
+    if direct and not (aliased and root.kind == "matmul"):
+        return _run(root, policy, out, generated)
+    # Negative or misaligned destinations, and a matmul writing over its own
+    # operand (it reads whole rows and columns, not element for element), go
+    # through a temporary in the policy's layout.
+    tmp = _run(root, policy, None, None if direct else generated)
+    np.copyto(out, tmp, casting="no")
+    return out
 
 
 def _check_out(root, out):
@@ -201,14 +202,16 @@ def _check_aliasing(args, out):
         if _same_elements(a, out):
             aliased = True
             continue
+        how = "partially overlaps"
         try:
-            overlap = np.shares_memory(a, out)
+            # Bounded: the exact problem is NP-hard for odd strides.
+            overlap = np.shares_memory(a, out, max_work=1 << 20)
         except np.TooHardError:
-            overlap = True
+            overlap, how = True, "may overlap (too costly to decide)"
         if overlap:
             raise ValueError(
                 f"input #{i} (shape {_shapes.fmt(a.shape)}, byte strides "
-                f"{a.strides}) partially overlaps out (shape "
+                f"{a.strides}) {how} out (shape "
                 f"{_shapes.fmt(out.shape)}, byte strides {out.strides}); only "
                 "an input that is out element for element may share its memory")
     return aliased

@@ -295,3 +295,96 @@ func.func @matmul_result(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
   %0 = stride.matmul %a, %b : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x1xf32>
   return
 }
+
+// -----
+
+// A perm takes no '?': only strides may be unknown.
+// expected-error @+1 {{expected integer value}}
+func.func @perm_dynamic(%a: tensor<2x2xf32, #stride.layout<perm = [0, ?]>>) { return }
+
+// -----
+
+// An empty 'iteration' group is not a loop.
+func.func @iteration_empty_group(%a: tensor<3x2xf32>) {
+  // expected-error @+1 {{'stride.broadcast' op 'iteration' must hold non-empty arrays of result dimensions}}
+  %0 = stride.broadcast ins(%a : tensor<3x2xf32>) -> tensor<3x2xf32> attributes {iteration = [array<i64: 0, 1>, array<i64>]} {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// 'iteration' names only dims the result has.
+func.func @iteration_out_of_range(%a: tensor<3x2xf32>) {
+  // expected-error @+1 {{'stride.broadcast' op 'iteration' must cover each result dimension exactly once}}
+  %0 = stride.broadcast ins(%a : tensor<3x2xf32>) -> tensor<3x2xf32> attributes {iteration = [array<i64: 0, 2>]} {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// An unranked result has no dims to order, so any 'iteration' is rejected
+// (with the same message).
+func.func @iteration_unranked(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'stride.broadcast' op 'iteration' must cover each result dimension exactly once}}
+  %0 = stride.broadcast ins(%a : tensor<3xf32>) -> tensor<*xf32> attributes {iteration = [array<i64: 0>]} {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// 'iteration' is an array (a message generated from the op definition).
+func.func @iteration_not_array(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'stride.broadcast' op attribute 'iteration' failed to satisfy constraint: array attribute}}
+  %0 = stride.broadcast ins(%a : tensor<3xf32>) -> tensor<3xf32> attributes {iteration = 5} {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// Operands are integer or float tensors or scalars (a message generated
+// from the op definition; it does not say the element type is the problem).
+func.func @complex_operand(%a: tensor<3xcomplex<f32>>) {
+  // expected-error @+1 {{'stride.neg' op operand #0 must be tensor or scalar, but got 'tensor<3xcomplex<f32>>'}}
+  %0 = "stride.neg"(%a) : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>
+  return
+}
+
+// -----
+
+// Comparison predicates are the six of stride.cmp (generated messages).
+func.func @cmp_predicate(%a: tensor<3xf32>) {
+  // expected-error @+2 {{expected ::mlir::stride::CmpPredicate to be one of: eq, ne, lt, le, gt, ge}}
+  // expected-error @+1 {{failed to parse Stride_CmpPredicateAttr parameter 'value'}}
+  %0 = stride.cmp foo, %a, %a : tensor<3xf32>, tensor<3xf32> -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// Three operands that do not broadcast: every shape is named.
+func.func @select_shapes(%c: tensor<4x1xi1>, %a: tensor<2x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'stride.select' op cannot broadcast operand 0 of shape 4x1, operand 1 of shape 2x3 and operand 2 of shape 3: result dim 0 has size 4 in operand 0 (its dim 0) but size 2 in operand 1 (its dim 0)}}
+  %0 = stride.select %c, %a, %b : tensor<4x1xi1>, tensor<2x3xf32>, tensor<3xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// A 0-d rhs is named as such.
+func.func @matmul_scalar_rhs(%a: tensor<3xf32>, %b: tensor<f32>) {
+  // expected-error @+1 {{'stride.matmul' op matmul needs operands of rank 1 or more, but rhs is 0-d (lhs 3, rhs 0-d)}}
+  %0 = stride.matmul %a, %b : tensor<3xf32>, tensor<f32> -> tensor<*xf32>
+  return
+}

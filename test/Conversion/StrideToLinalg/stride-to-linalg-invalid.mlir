@@ -100,3 +100,74 @@ func.func @read_after_overwrite(%x: tensor<4xf32>, %d: tensor<4xf32>) -> (tensor
   }
   return %0, %d : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A merged group must be one progression in the destination too.
+func.func @bad_destination_group(%a: tensor<4x3xf32>, %d: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> {
+  // expected-error @+1 {{'stride.broadcast' op destination #0 cannot be viewed with the loops of 'iteration': a merged group of dims is not one progression in it, or a negative stride meets a dynamic size}}
+  %0 = stride.broadcast ins(%a : tensor<4x3xf32>) outs(%d : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> attributes {iteration = [array<i64: 0, 1>]} {
+  ^bb0(%x: f32):
+    stride.yield %x : f32
+  }
+  return %0 : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+}
+
+// -----
+
+// A destination with a negative stride would be written in reverse.
+func.func @reversed_destination(%x: tensor<4xf32>, %d: tensor<4xf32, #stride.layout<strides = [-1]>>) -> tensor<4xf32, #stride.layout<strides = [-1]>> {
+  // expected-error @+1 {{'stride.broadcast' op destination #0 has stride -1 in dimension 0; a destination must not repeat or reverse elements}}
+  %0 = stride.broadcast ins(%x : tensor<4xf32>) outs(%d : tensor<4xf32, #stride.layout<strides = [-1]>>) -> tensor<4xf32, #stride.layout<strides = [-1]>> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return %0 : tensor<4xf32, #stride.layout<strides = [-1]>>
+}
+
+// -----
+
+// A matmul needs known shapes too.
+func.func @matmul_unranked(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) {
+  // expected-error @+1 {{'stride.matmul' op shapes are unknown; run stride-infer-shapes before convert-stride-to-linalg}}
+  %0 = stride.matmul %a, %b : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+// A matmul operand with a negative stride along a dynamic dim cannot be
+// flipped.
+func.func @matmul_negative_dynamic(%a: tensor<?x3xf32, #stride.layout<strides = [-3, 1]>>, %b: tensor<3x2xf32>) -> tensor<?x2xf32> {
+  // expected-error @+1 {{'stride.matmul' op an operand has a negative stride along a dimension of dynamic size, which is not supported}}
+  %0 = stride.matmul %a, %b : tensor<?x3xf32, #stride.layout<strides = [-3, 1]>>, tensor<3x2xf32> -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+// A tensor.cast to an unranked type has no memref counterpart.
+func.func @unranked_cast(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tensor.cast' op cannot be lowered to a memref cast}}
+  %0 = tensor.cast %x : tensor<4xf32> to tensor<*xf32>
+  return
+}
+
+// -----
+
+// Nor does a cast that changes the layout.
+func.func @layout_cast(%x: tensor<4xf32, #stride.layout<strides = [2]>>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tensor.cast' op cannot be lowered to a memref cast}}
+  %0 = tensor.cast %x : tensor<4xf32, #stride.layout<strides = [2]>> to tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Functions with control flow are not lowered.
+// expected-error @+1 {{'func.func' op has several blocks; convert-stride-to-linalg needs one}}
+func.func @blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
+  cf.br ^next
+^next:
+  return %x : tensor<4xf32>
+}

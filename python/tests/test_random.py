@@ -162,7 +162,8 @@ def scalars_only(t):
     if t[0] == "scalar":
         return True
     kids = t[2:] if t[0] in ("un", "bin", "cmp") else t[1:]
-    return all(k[0] == "scalar" for k in kids) or any(
+    values = kids if t[0] != "where" else kids[1:]   # where's dtype is its values'
+    return all(k[0] == "scalar" for k in values) or any(
         k[0] != "scalar" and scalars_only(k) for k in kids)
 
 
@@ -201,3 +202,19 @@ def test_random_expression_into_out(seed):
         stride.materialize(evaluate(tree, "stride", leaves, dtype), out=out)
     assert out.strides == strides
     np.testing.assert_allclose(out, want, rtol=2e-4, atol=2e-5)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_expression_in_place_over_an_input(seed):
+    """out= is the expression's first array, element for element (x = f(x, ...))."""
+    rng = np.random.default_rng(seed)
+    leaves, tree, dtype = make_case(50_000 + seed, "numpy")
+    shape = np.broadcast_shapes(*(v.shape for v in leaves))
+    v = make_view(rng, shape, ["c", "perm", "sliced", "negative"][seed % 4], dtype)
+    leaves = [v] + leaves[1:]
+    with np.errstate(all="ignore"):
+        want = np.asarray(evaluate(tree, "numpy", leaves, dtype))
+        if want.shape != v.shape or want.dtype != v.np.dtype:
+            pytest.skip("the expression does not give the first array's shape")
+        stride.materialize(evaluate(tree, "stride", leaves, dtype), out=v.np)
+    np.testing.assert_allclose(v.np, want, rtol=2e-4, atol=2e-5)

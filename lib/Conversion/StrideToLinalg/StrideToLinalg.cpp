@@ -294,17 +294,35 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
     for (auto [d, stride] : llvm::enumerate(meta.strides)) {
       std::optional<int64_t> s = getConstantIntValue(stride);
       std::optional<int64_t> n = getConstantIntValue(meta.sizes[d]);
-      if (!empty && s && *s <= 0 && (!n || *n > 1))
+      if (!empty && s && *s == 0 && (!n || *n > 1))
         return op.emitOpError()
-               << "destination #" << i << " has stride " << *s
-               << " in dimension " << d
-               << "; a destination must not repeat or reverse elements";
+               << "destination #" << i << " has stride 0 in dimension " << d
+               << "; a destination must not repeat elements";
     }
     FailureOr<LoopView> view = viewOf(dest);
     if (failed(view))
       return viewError("destination", i);
     viewOutputs.push_back(view->view);
     maps.push_back(AffineMap::get(numLoops, 0, view->exprs, b.getContext()));
+  }
+  // linalg needs every loop as a plain index in some operand. A loop that
+  // only appears mirrored (every view along it reversed, a destination
+  // included) is walked backwards instead: the loops are parallel, so the
+  // order is free, and each element is still read and written once.
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    AffineExpr index = b.getAffineDimExpr(loop);
+    bool plain = false;
+    for (AffineMap map : maps)
+      plain |= llvm::is_contained(map.getResults(), index);
+    if (plain)
+      continue;
+    for (AffineMap &map : maps) {
+      SmallVector<AffineExpr> exprs(map.getResults());
+      for (AffineExpr &e : exprs)
+        if (e.isFunctionOfDim(loop))
+          e = index;
+      map = AffineMap::get(numLoops, 0, exprs, b.getContext());
+    }
   }
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::parallel);

@@ -139,3 +139,20 @@ func.func @in_place(%x: tensor<4xf32>, %d: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A reversed destination: a loop that appears only mirrored is walked
+// backwards, so every loop is a plain index somewhere.
+// CHECK-DAG: #[[PLAIN:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[FLIPPED:.*]] = affine_map<(d0, d1) -> (-d0 + 2, d1)>
+// CHECK-LABEL: func.func @reversed_destination
+// CHECK: linalg.generic {indexing_maps = [#[[FLIPPED]], #[[PLAIN]]]
+func.func @reversed_destination(%x: tensor<4x3xf32, #stride.layout<strides = [-3, -1]>>, %d: tensor<4x3xf32, #stride.layout<strides = [-1, 4]>>) -> tensor<4x3xf32, #stride.layout<strides = [-1, 4]>> {
+  %0 = stride.broadcast ins(%x : tensor<4x3xf32, #stride.layout<strides = [-3, -1]>>) outs(%d : tensor<4x3xf32, #stride.layout<strides = [-1, 4]>>) -> tensor<4x3xf32, #stride.layout<strides = [-1, 4]>> {
+  ^bb0(%a: f32):
+    %n = arith.negf %a : f32
+    stride.yield %n : f32
+  }
+  return %0 : tensor<4x3xf32, #stride.layout<strides = [-1, 4]>>
+}

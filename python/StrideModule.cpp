@@ -57,6 +57,7 @@ public:
       if (!outputs)
         d["kind"] = p.isBuffer ? "buffer" : "scalar";
       d["dtype"] = elementKindName(p.element);
+      d["type"] = p.typeName;
       d["shape"] = toTuple(p.shape);
       d["strides"] = toTuple(p.strides);
       list.append(d);
@@ -225,7 +226,7 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
   {
     OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (!module)
-      fail("the IR does not parse");
+      fail("the IR does not parse or verify");
     auto func = module->lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal())
       fail("no function @" + entry + " with a body");

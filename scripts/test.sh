@@ -54,6 +54,11 @@ if [ -z "${STRIDE_QUICK:-}" ]; then
   # run the lit suite, and the libFuzzer target runs for a bounded time on
   # seeds cut from the lit tests. STRIDE_QUICK=1 skips both.
   SAN_DIR=${STRIDE_SAN_BUILD_DIR:-build-san}
+  # libMLIR is not instrumented: LLVM's allocators inlined into our code
+  # poison slabs that libMLIR then hands out without unpoisoning, so manual
+  # poisoning would report false use-after-poison errors.
+  export ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=1
+  export UBSAN_OPTIONS=print_stacktrace=1
   echo "== sanitizer build ($SAN_DIR: clang-22, ASan+UBSan, libFuzzer)"
   if [ ! -f "$SAN_DIR/build.ninja" ]; then
     cmake -G Ninja -S . -B "$SAN_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -73,7 +78,11 @@ if [ -z "${STRIDE_QUICK:-}" ]; then
   status=$?
   grep -E "^stat::number_of_executed_units|ERROR|SUMMARY" "$work/fuzz.log"
   if [ $status != 0 ]; then
-    tail -40 "$work/fuzz.log"; ls "$work"/crash-* "$work"/timeout-* 2>/dev/null
+    # Keep what the fuzzer found: each becomes a regression test.
+    mkdir -p "$SAN_DIR/fuzz-findings"
+    cp "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$SAN_DIR/fuzz-findings/" 2>/dev/null
+    tail -60 "$work/fuzz.log"
+    for f in "$SAN_DIR"/fuzz-findings/*; do echo "--- $f"; head -c 3000 "$f"; echo; done
   fi
   record "fuzzing" $status
   rm -rf "$corpus" "$work"

@@ -21,6 +21,8 @@ config.substitutions.append(
     ("%npy_fixtures", os.path.join(config.test_source_root, "Inputs", "npy")))
 
 llvm_config.use_default_substitutions()
+# Sanitizer builds are configured through the environment (scripts/test.sh).
+llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]

@@ -156,8 +156,8 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   if (auto attr = func->getAttrOfType<IntegerAttr>("stride.num_outputs"))
     numOutputs = attr.getInt();
   if (func.getNumResults() != 0) {
-    error = "the entry function returns non-tensor values, which stride-run "
-            "cannot receive";
+    error = "the entry function returns non-tensor values; only tensor "
+            "results can be handed back (as output buffers)";
     return nullptr;
   }
   TypeRange argTypes = func.getArgumentTypes();

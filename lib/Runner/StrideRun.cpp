@@ -236,6 +236,8 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
     std::string names;
     for (func::FuncOp f : funcs)
       names += (names.empty() ? "@" : ", @") + f.getName().str();
+    if (wanted.empty() && funcs.empty())
+      return fail("'" + inputFile + "' has no functions");
     if (wanted.empty())
       return fail("'" + inputFile + "' has several functions (" + names +
                   "); choose one with --entry");

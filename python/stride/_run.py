@@ -41,6 +41,11 @@ def _prepare(a):
 
 def allocate(param):
     """A writable array with exactly the kernel's reported output layout."""
+    if param["dtype"] not in _dtypes.NUMPY_TYPES:
+        raise TypeError(f"the kernel returns element type "
+                        f"{param.get('type', param['dtype'])}, "
+                        f"which NumPy arrays from stride cannot hold "
+                        f"(float32, float64, int32, int64, bool)")
     dtype = _dtypes.NUMPY_TYPES[param["dtype"]]
     shape, strides = tuple(param["shape"]), tuple(param["strides"])
     if -1 in shape or -1 in strides:

@@ -30,9 +30,8 @@
 // EXTERNAL: stride-run: error: no function @external with a body in '{{.*}}stride-run-errors-usage.mlir' (functions: @external, @pair, @dynamic, @far, @overlap, @scalar_result, @half_result, @huge_result, @in_place)
 func.func private @external(tensor<3xf32>) -> tensor<3xf32>
 
-// A file without functions. Without --entry the message speaks of "several
-// functions" (an empty list); with --entry it says "none".
-// NO-FUNCTIONS: stride-run: error: '{{.*}}empty.mlir' has several functions (); choose one with --entry
+// A file without functions says so; with --entry the list says "none".
+// NO-FUNCTIONS: stride-run: error: '{{.*}}empty.mlir' has no functions
 // FUNCTIONS-NONE: stride-run: error: no function @main with a body in '{{.*}}empty.mlir' (functions: none)
 
 // --shape: one per argument, each fitting the signature (0-d is spelled so).
@@ -74,7 +73,7 @@ func.func @overlap(%a: tensor<2x2xf32, #stride.layout<strides = [1, 1]>>) -> ten
 }
 
 // stride-run receives tensors only.
-// SCALAR-RESULT: stride-run: error: cannot compile @scalar_result: the entry function returns non-tensor values, which stride-run cannot receive
+// SCALAR-RESULT: stride-run: error: cannot compile @scalar_result: the entry function returns non-tensor values; only tensor results can be handed back (as output buffers)
 func.func @scalar_result(%a: tensor<3xf32>, %s: f32) -> (tensor<*xf32>, f32) {
   %0 = stride.neg %a : tensor<3xf32> -> tensor<*xf32>
   return %0, %s : tensor<*xf32>, f32

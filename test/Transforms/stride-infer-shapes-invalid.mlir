@@ -48,3 +48,14 @@ func.func @late_select(%c: tensor<4x1xi1>, %a: tensor<2x3xf32>, %b: tensor<3xf32
   %1 = stride.select %c, %0, %b : tensor<4x1xi1>, tensor<*xf32>, tensor<3xf32> -> tensor<*xf32>
   return
 }
+
+// -----
+
+// A declared result shape that the refined operands contradict is an error,
+// not silently replaced.
+func.func @late_result(%a: tensor<3x4xf32>) {
+  %0 = stride.neg %a : tensor<3x4xf32> -> tensor<*xf32>
+  // expected-error @+1 {{'stride.exp' op result #0 has type 'tensor<5x4xf32>' but the operands give shape 3x4}}
+  %1 = stride.exp %0 : tensor<*xf32> -> tensor<5x4xf32>
+  return
+}

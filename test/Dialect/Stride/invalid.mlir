@@ -1,7 +1,7 @@
 // RUN: stride-opt %s -split-input-file -verify-diagnostics
 
 // A perm must be a permutation.
-// expected-error @+1 {{layout 'perm = [0, 0]' is not a permutation of 0..2}}
+// expected-error @+1 {{layout 'perm = [0, 0]' is not a permutation of 0..1}}
 func.func @bad_perm(%a: tensor<2x2xf32, #stride.layout<perm = [0, 0]>>) { return }
 
 // -----

@@ -66,7 +66,8 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "layout has both 'strides' and 'perm'; give one";
   if (!isPermutationOf(perm, perm.size()))
     return emitError() << "layout 'perm = [" << perm
-                       << "]' is not a permutation of 0.." << perm.size();
+                       << "]' is not a permutation of 0.."
+                       << static_cast<int64_t>(perm.size()) - 1;
   return success();
 }
 

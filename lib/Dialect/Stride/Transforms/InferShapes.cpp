@@ -20,12 +20,35 @@ using namespace mlir::stride;
 static constexpr StringLiteral kCheckedAttr = "stride.shape_checked";
 
 namespace {
-/// The most refined type that agrees with both `declared` and `inferred`.
-RankedTensorType refine(Type declared, RankedTensorType inferred) {
+/// The most refined type that agrees with both the declared result type and
+/// the inferred one; a declared type that contradicts the operands is an
+/// error (the verifier's, once the operands' shapes are known).
+FailureOr<RankedTensorType> refine(Operation *op, unsigned index,
+                                   Type declared, RankedTensorType inferred) {
   auto ranked = dyn_cast<RankedTensorType>(declared);
-  if (!ranked || ranked.getRank() != inferred.getRank())
+  if (!ranked)
     return RankedTensorType::get(inferred.getShape(),
                                  cast<ShapedType>(declared).getElementType());
+  bool agrees = ranked.getRank() == inferred.getRank();
+  for (int64_t i = 0; agrees && i < ranked.getRank(); ++i)
+    agrees = ranked.isDynamicDim(i) || inferred.isDynamicDim(i) ||
+             ranked.getDimSize(i) == inferred.getDimSize(i);
+  if (!agrees) {
+    std::string shape;
+    llvm::raw_string_ostream os(shape);
+    llvm::interleave(
+        inferred.getShape(), os,
+        [&](int64_t s) {
+          if (ShapedType::isDynamic(s))
+            os << "?";
+          else
+            os << s;
+        },
+        "x");
+    return op->emitOpError() << "result #" << index << " has type "
+                             << declared << " but the operands give shape "
+                             << (inferred.getRank() == 0 ? "0-d" : shape);
+  }
   SmallVector<int64_t> shape(inferred.getShape());
   for (auto [i, size] : llvm::enumerate(shape))
     if (ShapedType::isDynamic(size))
@@ -255,7 +278,11 @@ struct StrideInferShapesPass
         return failure();
       if (!*inferred)
         return success();
-      setResultType(matmul->getResult(0), refine(matmul.getType(), *inferred));
+      FailureOr<RankedTensorType> refined =
+          refine(op, 0, matmul.getType(), *inferred);
+      if (failed(refined))
+        return failure();
+      setResultType(matmul->getResult(0), *refined);
       if (hasDynamicOperand(op->getOperands()) && !op->hasAttr(kCheckedAttr)) {
         insertMatmulChecks(matmul);
         op->setAttr(kCheckedAttr, UnitAttr::get(op->getContext()));
@@ -280,7 +307,11 @@ struct StrideInferShapesPass
       // A destination fixes its result's type.
       if (broadcast && !broadcast.getInits().empty())
         continue;
-      setResultType(result, refine(result.getType(), *inferred));
+      FailureOr<RankedTensorType> refined = refine(
+          op, result.getResultNumber(), result.getType(), *inferred);
+      if (failed(refined))
+        return failure();
+      setResultType(result, *refined);
     }
     if ((hasDynamicOperand(operands) || hasDynamicOperand(inits)) &&
         !op->hasAttr(kCheckedAttr)) {

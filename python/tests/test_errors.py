@@ -77,3 +77,22 @@ def test_errors_leave_the_cache_usable():
         stride.materialize(stride.lazy(x) + np.ones(3, np.float32))
     assert stride.cache_info().misses == before.misses    # nothing compiled
     np.testing.assert_array_equal(stride.materialize(stride.lazy(x) + 1), x + 1)
+
+
+def test_compile_result_type_numpy_cannot_hold_is_a_type_error():
+    ir = """func.func @f(%a: tensor<3xf32>) -> tensor<*xf16> {
+      %0 = stride.cast %a : tensor<3xf32> -> tensor<*xf16>
+      return %0 : tensor<*xf16>
+    }"""
+    f = stride.compile(ir, "f")
+    with pytest.raises(TypeError, match="element type f16"):
+        f(np.ones(3, np.float32))
+
+
+def test_verifier_errors_are_compile_errors():
+    ir = """func.func @f(%a: tensor<3xf32>) -> tensor<*xf32> {
+      %0 = stride.exp %a : tensor<3xf32> -> tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }"""
+    with pytest.raises(stride.CompileError, match="does not parse or verify"):
+        stride.compile(ir, "f")(np.ones(3, np.float32))

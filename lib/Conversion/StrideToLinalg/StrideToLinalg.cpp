@@ -392,8 +392,10 @@ LogicalResult FunctionLowering::lowerMatmul(MatmulOp op) {
   mapping.map(op.getResult(), dest);
   StridedMetadata o = getStridedMetadata(b, loc, dest);
 
-  // Loops: batch..., m, n, k.
-  unsigned mLoop = batch, nLoop = batch + 1, kLoop = batch + 2;
+  // Loops batch..., m, k, n: n innermost walks the rhs and the output rows
+  // contiguously, so the inner loop vectorizes (k innermost would be a
+  // strided dot product).
+  unsigned mLoop = batch, kLoop = batch + 1, nLoop = batch + 2;
   auto batchDims = [&](const StridedMetadata &meta, int64_t rank,
                        SmallVectorImpl<ViewDim> &dims) {
     for (int64_t j = 0; j < batch; ++j) {

@@ -104,18 +104,19 @@ func.func @dynamic(%a: tensor<?x4xf32>, %b: tensor<?xf32>) -> tensor<?x4xf32> {
 
 // -----
 
-// Matmul with a batch and a 1-D rhs: a fill and a generic with a reduction
-// loop; the rhs has no batch dims and its promoted n has stride 0, as has
-// the dropped n of the output.
-// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
-// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// Matmul with a batch and a 1-D rhs: a fill and a generic with loops
+// (batch, m, k, n), k the reduction and n innermost so that the inner loop
+// walks rows; the rhs has no batch dims and its promoted n has stride 0, as
+// has the dropped n of the output.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-LABEL: func.func @matmul
 // CHECK: memref.reinterpret_cast %{{.*}} sizes: [2, 3, 4], strides: [12, 4, 1]
 // CHECK: memref.reinterpret_cast %{{.*}} sizes: [4, 1], strides: [1, 0]
 // CHECK: memref.reinterpret_cast %{{.*}} sizes: [2, 3, 1], strides: [3, 1, 0]
 // CHECK: linalg.fill
-// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
 // CHECK: arith.mulf
 // CHECK: arith.addf
 func.func @matmul(%a: tensor<2x3x4xf32>, %v: tensor<4xf32>) -> tensor<2x3xf32> {

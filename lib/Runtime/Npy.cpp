@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Runtime/Npy.h"
+#include "stride/Layout/Shape.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -105,15 +106,8 @@ std::optional<int64_t> checkedByteSize(DType dtype,
 }
 
 std::string formatShape(const std::vector<int64_t> &shape) {
-  if (shape.empty())
-    return "0-d";
-  std::string text;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i)
-      text += 'x';
-    text += std::to_string(shape[i]);
-  }
-  return text;
+  // One spelling of shapes across the project, diagnostics included.
+  return layout::formatShape(shape);
 }
 
 Array zeros(DType dtype, const std::vector<int64_t> &shape) {

@@ -2,8 +2,8 @@
 //
 // The host-side array type of the runtime and its .npy reader/writer, used by
 // stride-run (inputs, outputs, reference checks) and the Python package's
-// tests. Plain C++17 with no LLVM/MLIR dependency, so that programs which
-// only run precompiled kernels can link it.
+// tests. Plain C++17 with no LLVM/MLIR dependency (only the std-only layout
+// algebra), so that programs which only run precompiled kernels can link it.
 //
 // The reader treats every file as untrusted: a malformed, truncated or lying
 // file gives an error message naming the file and the problem, never a crash,
@@ -52,8 +52,8 @@ struct Array {
 std::optional<int64_t> checkedByteSize(DType dtype,
                                        const std::vector<int64_t> &shape);
 
-/// "4x2x3", "7", "0x3", and "0-d" for rank 0 (same spelling as the layout
-/// library's diagnostics).
+/// "4x2x3", "7", "0x3", and "0-d" for rank 0: layout::formatShape, the
+/// spelling of the diagnostics too.
 std::string formatShape(const std::vector<int64_t> &shape);
 
 /// An all-zero array. Precondition: checkedByteSize(dtype, shape) succeeds.

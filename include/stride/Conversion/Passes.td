@@ -26,8 +26,9 @@ def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp">
       of dynamic size that is 1 at run time gets stride 0 by an `arith.select`.
       Nothing is materialized.
     - `stride.matmul` becomes `linalg.fill` plus a `linalg.generic` with loops
-      (batch..., m, n, k); broadcast batch dims and promoted 1-D operands are
-      views with stride 0 (burn#1679), never copies.
+      (batch..., m, k, n) — n innermost, so that the inner loop walks rows of
+      the rhs and the output and vectorizes; broadcast batch dims and promoted
+      1-D operands are views with stride 0 (burn#1679), never copies.
     - Results that are returned are computed directly into the output
       arguments; other intermediates get `memref.alloc` in their propagated
       layout and `memref.dealloc` before the return.
@@ -37,7 +38,11 @@ def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp">
     a negative stride reads it flipped, as NumPy does — the view's offset moves
     to the last element, its stride becomes positive and the loop index is
     mirrored in the indexing map. This needs the loop's size to be static; a
-    negative stride along a dynamic dim is a diagnostic.
+    negative stride along a dynamic dim is a diagnostic. Destinations may be
+    reversed too; a loop that appears only mirrored (in every operand) is
+    walked backwards instead, as linalg needs each loop as a plain index
+    somewhere and elementwise loops may run in any order. A destination with
+    a stride-0 dim (that would write one element several times) is refused.
 
     Named elementwise ops must have been generalized first
     (`stride-generalize`).

@@ -67,8 +67,13 @@ def StridePropagateLayout : Pass<"stride-propagate-layout"> {
     Static sizes get explicit strides; where sizes are dynamic the layout is
     the `perm` form computed from the operands' dimension orders, assuming the
     dynamic dims are neither 1 nor broadcast. A destination (`outs`) keeps its
-    own layout, and `stride.matmul` results are row-major, as in both
-    libraries. Function results take the propagated layout and the signature
+    own layout. `stride.matmul` results are row-major under `torch` and
+    `contiguous`; under `numpy` they are laid out as NumPy's matmul gufunc
+    allocates them: batch dims in `order='K'` of the operands' batch dims,
+    the core (m, n) dims row-major inside, all-zero strides when empty.
+    (PyTorch's matmul can leave other strides on size-1 dims, artifacts of
+    its internal paths; they address no memory differently and are not
+    reproduced.) Function results take the propagated layout and the signature
     is updated, unless `keep-result-layouts` is set: then a declared result
     layout is kept and a copy (`stride.broadcast` into a `tensor.empty` of
     that layout) is inserted before the return.

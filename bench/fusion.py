@@ -57,6 +57,9 @@ def main():
         with open(path, "w") as f:
             f.write(PROGRAM)
         fused = stride_run(args.stride_run, path, args.runs, [])
+        threads = os.cpu_count()
+        fused_mt = stride_run(args.stride_run, path, args.runs,
+                              ["--num-threads", str(threads)])
         unfused = stride_run(args.stride_run, path, args.runs, ["--no-fuse"])
 
     rng = np.random.default_rng(1)
@@ -69,6 +72,7 @@ def main():
 
     print("4-op chain (x*y + 1)*x - y on 4096x4096 f32, median (min) ms")
     for name, (med, low) in [("stride fused", fused),
+                             (f"stride fused, {threads} threads", fused_mt),
                              ("stride unfused", unfused),
                              ("numpy", numpy),
                              ("numpy copy (bandwidth)", copy)]:

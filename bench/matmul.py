@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Benchmark: stride.matmul against OpenBLAS sgemm and NumPy's matmul.
 
-For each case the same product runs through `stride-run --bench` (one
-thread: Stride's CPU kernels are single-threaded), OpenBLAS's cblas_sgemm
+For each case the same product runs through `stride-run --bench` on one
+thread and on all cores (`--num-threads`), OpenBLAS's cblas_sgemm
 called through ctypes with one thread and with all cores, and np.matmul (whose
 BLAS is whatever Debian's libblas.so.3 alternative points to). Prints medians
 in ms, GFLOP/s and ratios.
@@ -34,14 +34,15 @@ def type_of(shape):
     return "tensor<" + "x".join(map(str, shape)) + "xf32>"
 
 
-def stride_ms(binary, lhs, rhs, runs):
+def stride_ms(binary, lhs, rhs, runs, threads=1):
     program = (f"func.func @mm(%a: {type_of(lhs)}, %b: {type_of(rhs)}) -> tensor<*xf32> {{\n"
                f"  %0 = stride.matmul %a, %b : {type_of(lhs)}, {type_of(rhs)} -> tensor<*xf32>\n"
                f"  return %0 : tensor<*xf32>\n}}\n")
     with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
         f.write(program)
         f.flush()
-        out = subprocess.run([binary, f.name, "--random-inputs", "--bench", str(runs)],
+        out = subprocess.run([binary, f.name, "--random-inputs", "--bench", str(runs),
+                              "--num-threads", str(threads)],
                              capture_output=True, text=True, check=True).stdout
     return float(re.search(r"median ([0-9.]+) us", out).group(1)) / 1e3
 
@@ -82,8 +83,9 @@ def main():
     lib = ctypes.CDLL(OPENBLAS) if os.path.exists(OPENBLAS) else None
     cores = os.cpu_count()
     fmt = lambda v: "n/a" if v is None else f"{v:8.3f}"
-    print(f"{'case':34s} {'stride':>8s} {'blas 1t':>8s} {'blas ' + str(cores) + 't':>8s} "
-          f"{'numpy':>8s}  stride GFLOP/s  stride/blas-1t")
+    print(f"{'case':34s} {'stride':>8s} {'str ' + str(cores) + 't':>8s} {'blas 1t':>8s} "
+          f"{'blas ' + str(cores) + 't':>8s} {'numpy':>8s}  stride GFLOP/s  "
+          f"stride/blas-1t  stride-{cores}t/blas-{cores}t")
     rng = np.random.default_rng(1)
     for lhs, rhs in CASES:
         a = rng.random(lhs, dtype=np.float32)
@@ -91,13 +93,15 @@ def main():
         out_shape = np.matmul(a, b).shape
         flops = 2 * np.prod(out_shape) * lhs[-1]
         ours = stride_ms(args.stride_run, lhs, rhs, args.runs)
+        ours_mt = stride_ms(args.stride_run, lhs, rhs, args.runs, cores)
         one = openblas_ms(lib, 1, a, b, args.runs)
         many = openblas_ms(lib, cores, a, b, args.runs)
         numpy = median_ms(lambda: np.matmul(a, b), args.runs)
         ratio = "n/a" if one is None else f"{ours / one:.2f}"
+        ratio_mt = "n/a" if many is None else f"{ours_mt / many:.2f}"
         name = f"{lhs} @ {rhs}"
-        print(f"{name:34s} {fmt(ours)} {fmt(one)} {fmt(many)} {fmt(numpy)}  "
-              f"{flops / ours / 1e6:14.1f}  {ratio}")
+        print(f"{name:34s} {fmt(ours)} {fmt(ours_mt)} {fmt(one)} {fmt(many)} {fmt(numpy)}  "
+              f"{flops / ours / 1e6:14.1f}  {ratio:>14s}  {ratio_mt:>16s}")
     return 0
 
 

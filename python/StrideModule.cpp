@@ -196,7 +196,7 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
                                   const std::string &entry,
                                   std::optional<py::list> args,
                                   const std::string &policy, bool fuse,
-                                  bool keepResultLayouts) {
+                                  bool keepResultLayouts, unsigned threads) {
   auto start = std::chrono::steady_clock::now();
   // One context per kernel: the engine does not need it afterwards, and
   // attributes do not pile up in a long-lived context.
@@ -248,6 +248,7 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
     options.policy = policy;
     options.fuse = fuse;
     options.keepResultLayouts = keepResultLayouts;
+    options.threads = std::max(1u, threads);
     std::string error;
     kernel = JitKernel::compile(*module, entry, options, error);
     if (!kernel)
@@ -281,6 +282,7 @@ PYBIND11_MODULE(_stride, m) {
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),
         py::arg("args") = py::none(), py::arg("policy") = "torch",
         py::arg("fuse") = true, py::arg("keep_result_layouts") = false,
+        py::arg("threads") = 1,
         "Compiles function `entry` of `mlir_text` (specialized to `args`: per "
         "argument None for a scalar or (shape, strides) in elements).");
 }

@@ -24,23 +24,31 @@ void mlir::stride::buildStrideToLinalgPipeline(
   if (options.fuse)
     pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());
-  pm.addPass(createConvertStrideToLinalg());
+  pm.addPass(createConvertStrideToLinalg(
+      ConvertStrideToLinalgOptions{options.threads}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
-void mlir::stride::buildLinalgToLLVMPipeline(OpPassManager &pm) {
+void mlir::stride::buildLinalgToLLVMPipeline(
+    OpPassManager &pm, const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (options.threads > 1)
+    pm.addPass(createConvertSCFToOpenMPPass(
+        ConvertSCFToOpenMPPassOptions{options.threads}));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // Memrefs before scf: the memref.alloca_scope that scf-to-openmp puts
+  // around a threaded loop body must still hold a single block.
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
@@ -49,7 +57,7 @@ void mlir::stride::buildLinalgToLLVMPipeline(OpPassManager &pm) {
 void mlir::stride::buildStrideCpuPipeline(OpPassManager &pm,
                                           const CpuPipelineOptions &options) {
   buildStrideToLinalgPipeline(pm, options);
-  buildLinalgToLLVMPipeline(pm);
+  buildLinalgToLLVMPipeline(pm, options);
 }
 
 void mlir::stride::registerStridePipelines() {

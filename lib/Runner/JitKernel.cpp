@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -24,6 +25,7 @@ void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   registry.insert<StrideDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
 }
 
 LogicalResult
@@ -167,7 +169,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
         .push_back(paramFor(type));
 
   PassManager toLLVM(module.getContext());
-  buildLinalgToLLVMPipeline(toLLVM);
+  buildLinalgToLLVMPipeline(toLLVM, options);
   if (failed(toLLVM.run(module))) {
     error = "lowering to LLVM failed";
     return nullptr;
@@ -193,6 +195,11 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // Threaded kernels call the OpenMP runtime.
+  SmallVector<StringRef> libraries;
+  if (options.threads > 1)
+    libraries.push_back(STRIDE_OMP_LIBRARY);
+  engineOptions.sharedLibPaths = libraries;
   auto engine =
       ExecutionEngine::create(module, engineOptions, std::move(*targetMachine));
   if (!engine) {

@@ -187,6 +187,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       cl::desc("Compile the function as written (dynamic dims stay dynamic) "
                "instead of specializing it to the inputs' shapes and strides"),
       cl::cat(category));
+  static cl::opt<unsigned> threads(
+      "num-threads",
+      cl::desc("Run large kernels on this many threads (OpenMP; default 1)"),
+      cl::init(1), cl::cat(category));
   static cl::opt<bool> noFuse(
       "no-fuse",
       cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
@@ -373,6 +377,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   CpuPipelineOptions options;
   options.policy = policy;
   options.fuse = !noFuse;
+  options.threads = std::max(1u, threads.getValue());
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
   std::string probeDiagnostics;
   if (dynamicShapes) {

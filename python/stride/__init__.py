@@ -10,7 +10,7 @@ See docs/python.md.
 from ._cache import CacheInfo, cache_info, clear_cache, set_cache_limit
 from ._expr import (Expr, absolute, exp, lazy, log, matmul, maximum, minimum,
                     negative, sigmoid, sqrt, tanh, where)
-from ._run import Function, compile, materialize
+from ._run import Function, compile, get_threads, materialize, set_threads
 
 abs = absolute  # stride.abs, like numpy.abs (shadows the builtin only here)
 
@@ -26,4 +26,5 @@ def __getattr__(name):
 __all__ = ["lazy", "materialize", "compile", "matmul", "where", "exp", "log",
            "sqrt", "tanh", "abs", "absolute", "negative", "sigmoid", "maximum",
            "minimum", "cache_info", "set_cache_limit", "clear_cache",
+           "set_threads", "get_threads",
            "CacheInfo", "CompileError", "Expr", "Function"]

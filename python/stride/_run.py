@@ -86,6 +86,23 @@ def _call_args(args):
     return inputs, tuple(layouts)
 
 
+_threads = 1
+
+
+def set_threads(n):
+    """Run large kernels (64K+ points) on `n` OpenMP threads; 1 (the default)
+    keeps every kernel single-threaded. Part of the cache key."""
+    global _threads
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ValueError(f"set_threads expects an int >= 1, got {n!r}")
+    _threads = n
+
+
+def get_threads():
+    """The thread count set by set_threads."""
+    return _threads
+
+
 def _run(root, policy, out=None, generated=None):
     """Compiles (or finds) and calls the kernel of `root`; writes into `out`
     (kept layout) or a new array in the policy's layout."""
@@ -95,10 +112,11 @@ def _run(root, policy, out=None, generated=None):
     inputs, layouts = _call_args(args)
     keep = out is not None
     # The exact cache key; docs/python.md documents it.
-    key = ("expr", text, layouts, policy, keep)
+    threads = get_threads()
+    key = ("expr", text, layouts, policy, keep, threads)
     kernel = CACHE.get(key, lambda: _ext().compile(
         text, _codegen.ENTRY, list(layouts), policy=policy,
-        keep_result_layouts=keep))
+        keep_result_layouts=keep, threads=threads))
     result = allocate(kernel.outputs[0]) if out is None else out
     if result.shape != root.shape or result.dtype != root.dtype:
         raise RuntimeError(  # a disagreement between this package and the compiler
@@ -254,12 +272,14 @@ class Function:
                 raise TypeError(f"argument #{i}: expected a numpy.ndarray or "
                                 f"a scalar, got {type(a).__name__}")
         layouts = tuple(layouts)
+        threads = get_threads()
         key = ("ir", self.mlir_text, self.entry, layouts, self.policy,
-               self.fuse, self.keep_result_layouts)
+               self.fuse, self.keep_result_layouts, threads)
         specialization = [None if l is None else l[1:] for l in layouts]
         kernel = CACHE.get(key, lambda: _ext().compile(
             self.mlir_text, self.entry, specialization, policy=self.policy,
-            fuse=self.fuse, keep_result_layouts=self.keep_result_layouts))
+            fuse=self.fuse, keep_result_layouts=self.keep_result_layouts,
+            threads=threads))
         outputs = [allocate(p) for p in kernel.outputs]
         kernel(inputs, outputs)
         if not outputs:

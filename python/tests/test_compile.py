@@ -82,3 +82,24 @@ def test_call_errors():
         g([[1] * 4] * 3)
     with pytest.raises(stride.CompileError, match="takes 1 arguments, got 2"):
         g(np.ones((3, 4), np.int32), 1.0)
+
+
+def test_threads_give_the_same_values_and_are_part_of_the_key():
+    rng = np.random.default_rng(5)
+    a = rng.random((300, 257), dtype=np.float32)[:, ::-1]
+    b = rng.random(257, dtype=np.float32)
+    expr = stride.tanh(stride.lazy(a)) * b + 1
+    single = stride.materialize(expr)
+    try:
+        stride.set_threads(2)
+        misses = stride.cache_info().misses
+        threaded = stride.materialize(expr)
+        assert stride.cache_info().misses == misses + 1
+        m = stride.materialize(stride.matmul(a[:200, :100].copy(), b[:100]))
+    finally:
+        stride.set_threads(1)
+    np.testing.assert_allclose(threaded, single, rtol=1e-6)
+    assert threaded.strides == single.strides
+    np.testing.assert_allclose(m, a[:200, :100] @ b[:100], rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="set_threads expects an int >= 1"):
+        stride.set_threads(0)

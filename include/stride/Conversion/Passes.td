@@ -44,13 +44,24 @@ def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp">
     somewhere and elementwise loops may run in any order. A destination with
     a stride-0 dim (that would write one element several times) is refused.
 
+    With `threads=N` (N > 1), a kernel whose first loop is parallel, a plain
+    index in every view that has it, and whose iteration space has at least
+    65536 points is split into N chunks of that loop under an `scf.parallel`
+    (each chunk a `linalg.generic` on subviews), for `convert-scf-to-openmp`.
+
     Named elementwise ops must have been generalized first
     (`stride-generalize`).
   }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Split large kernels into this many chunks of their outer loop, "
+           "run in parallel">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::affine::AffineDialect"];
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // STRIDE_CONVERSION_PASSES_TD

@@ -23,6 +23,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Keep the layouts declared on function results (the "
                      "caller's destination buffers) instead of propagating"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Run large kernels on this many threads (OpenMP)"),
+      llvm::cl::init(1)};
 };
 
 /// Stride ops on tensors to linalg on strided memrefs: shape inference,
@@ -30,9 +34,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// convert-stride-to-linalg.
 void buildStrideToLinalgPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options);
-/// Linalg on memrefs to the LLVM dialect: loops, strided metadata, math
-/// (intrinsics, libm, integer powers), memref, arith, cf and func to LLVM.
-void buildLinalgToLLVMPipeline(OpPassManager &pm);
+/// Linalg on memrefs to the LLVM dialect: loops (the chunks of threaded
+/// kernels to OpenMP), strided metadata, math (intrinsics, libm, integer
+/// powers), memref, arith, cf and func to LLVM.
+void buildLinalgToLLVMPipeline(OpPassManager &pm,
+                               const CpuPipelineOptions &options);
 /// Both halves: `stride-cpu-pipeline`.
 void buildStrideCpuPipeline(OpPassManager &pm,
                             const CpuPipelineOptions &options);

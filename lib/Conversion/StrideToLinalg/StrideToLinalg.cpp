@@ -7,6 +7,7 @@
 #include "stride/Layout/Shape.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
@@ -38,7 +39,8 @@ bool hasTensor(TypeRange types) {
 /// Lowers one function; see the pass description for the scheme.
 class FunctionLowering {
 public:
-  FunctionLowering(func::FuncOp oldFunc) : oldFunc(oldFunc), b(oldFunc) {}
+  FunctionLowering(func::FuncOp oldFunc, unsigned threads)
+      : oldFunc(oldFunc), b(oldFunc), threads(threads) {}
 
   LogicalResult run();
 
@@ -47,6 +49,12 @@ private:
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerMatmul(MatmulOp op);
   LogicalResult lowerReturn(func::ReturnOp op);
+  /// Emits the kernel's linalg.generic, in `threads` chunks of its first loop
+  /// when that pays off (see the pass description).
+  void emitGeneric(Location loc, ValueRange inputs, ValueRange outputs,
+                   ArrayRef<AffineMap> maps,
+                   ArrayRef<utils::IteratorType> iterators,
+                   function_ref<void(OpBuilder &, Location, ValueRange)> body);
 
   /// The buffer result `result` is computed into: a returned value goes
   /// straight to its output argument, anything else to a new allocation.
@@ -64,7 +72,12 @@ private:
   SmallVector<bool> outputWritten;     // computed in place already?
   DenseMap<Value, unsigned> returnedAt; // old value -> first output index
   SmallVector<Value> allocations;
+  unsigned threads;
 };
+
+/// Iteration spaces smaller than this run on one thread: the fork/join of
+/// OpenMP costs microseconds.
+constexpr int64_t kMinParallelPoints = 1 << 16;
 
 SmallVector<OpFoldResult> FunctionLowering::sizesOf(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
@@ -327,8 +340,8 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::parallel);
   Block &body = op.getBodyBlock();
-  linalg::GenericOp::create(
-      b, loc, TypeRange{}, viewInputs, viewOutputs, maps, iterators,
+  emitGeneric(
+      loc, viewInputs, viewOutputs, maps, iterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         IRMapping inner;
         for (auto [old, arg] : llvm::zip(body.getArguments(), args))
@@ -464,9 +477,9 @@ LogicalResult FunctionLowering::lowerMatmul(MatmulOp op) {
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::parallel);
   iterators[kLoop] = utils::IteratorType::reduction;
-  linalg::GenericOp::create(
-      b, loc, TypeRange{}, ValueRange{lv->view, rv->view}, ValueRange{ov->view},
-      ArrayRef<AffineMap>{mapOf(*lv), mapOf(*rv), mapOf(*ov)}, iterators,
+  emitGeneric(
+      loc, ValueRange{lv->view, rv->view}, ValueRange{ov->view},
+      {mapOf(*lv), mapOf(*rv), mapOf(*ov)}, iterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         Value sum;
         if (isa<FloatType>(element)) {
@@ -479,6 +492,81 @@ LogicalResult FunctionLowering::lowerMatmul(MatmulOp op) {
         linalg::YieldOp::create(nested, nestedLoc, sum);
       });
   return success();
+}
+
+void FunctionLowering::emitGeneric(
+    Location loc, ValueRange inputs, ValueRange outputs,
+    ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iterators,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  auto plain = [&]() -> LogicalResult {
+    if (threads <= 1 || iterators.empty() ||
+        iterators.front() != utils::IteratorType::parallel)
+      return failure();
+    // Loop 0 must be a plain index wherever it is used.
+    for (AffineMap map : maps)
+      for (AffineExpr e : map.getResults())
+        if (e.isFunctionOfDim(0) && e != b.getAffineDimExpr(0))
+          return failure();
+    return success();
+  };
+  // Each loop's size, from a view that indexes it plainly.
+  SmallVector<Value> operands(inputs);
+  llvm::append_range(operands, outputs);
+  SmallVector<OpFoldResult> loopSizes(iterators.size());
+  for (auto [operand, map] : llvm::zip(operands, maps))
+    for (auto [pos, e] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        if (!loopSizes[dim.getPosition()])
+          loopSizes[dim.getPosition()] =
+              memref::getMixedSize(b, loc, operand, pos);
+  int64_t points = 1;
+  for (OpFoldResult size : loopSizes) {
+    std::optional<int64_t> c = size ? getConstantIntValue(size) : std::nullopt;
+    points = c ? points * *c : kMinParallelPoints; // unknown: assume large
+  }
+  if (failed(plain()) || points < kMinParallelPoints || !loopSizes[0]) {
+    linalg::GenericOp::create(b, loc, TypeRange{}, inputs, outputs, maps,
+                              iterators, body);
+    return;
+  }
+  // scf.parallel over chunks of loop 0; each chunk a generic on subviews.
+  IndexMath math(b, loc);
+  Value size0 = math.value(loopSizes[0]);
+  Value count = arith::ConstantIndexOp::create(b, loc, threads);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value chunk = arith::CeilDivUIOp::create(b, loc, size0, count);
+  auto parallel = scf::ParallelOp::create(b, loc, ValueRange{zero},
+                                          ValueRange{count}, ValueRange{one});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(parallel.getBody());
+  Value lo = arith::MulIOp::create(b, loc, parallel.getInductionVars()[0],
+                                   chunk);
+  Value hi = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, lo, chunk), size0);
+  Value start = arith::MinUIOp::create(b, loc, lo, hi);
+  Value length = arith::SubIOp::create(b, loc, hi, start);
+  SmallVector<Value> sliced;
+  for (auto [operand, map] : llvm::zip(operands, maps)) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    std::optional<unsigned> pos =
+        map.getResultPosition(b.getAffineDimExpr(0));
+    if (!type || !pos) {
+      sliced.push_back(operand);
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(memref::getMixedSize(b, loc, operand, d));
+    offsets[*pos] = start;
+    sizes[*pos] = length;
+    sliced.push_back(
+        memref::SubViewOp::create(b, loc, operand, offsets, sizes, strides));
+  }
+  linalg::GenericOp::create(
+      b, loc, TypeRange{}, ArrayRef(sliced).take_front(inputs.size()),
+      ArrayRef(sliced).drop_front(inputs.size()), maps, iterators, body);
 }
 
 LogicalResult FunctionLowering::lowerReturn(func::ReturnOp op) {
@@ -623,7 +711,7 @@ struct ConvertStrideToLinalgPass
         funcs.push_back(func);
     });
     for (func::FuncOp func : funcs)
-      if (failed(FunctionLowering(func).run()))
+      if (failed(FunctionLowering(func, threads).run()))
         return signalPassFailure();
   }
 };

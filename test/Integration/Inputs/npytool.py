@@ -4,9 +4,11 @@
   npytool.py make DIR NAME=EXPR ...   evaluate each EXPR (NumPy, with rand(*shape)
                                       giving seeded float32 values in [-2, 2))
                                       and save it as DIR/NAME.npy
-  npytool.py check DIR EXPR OUT.npy   load every DIR/*.npy as a variable, evaluate
+  npytool.py check DIR EXPR OUT.npy [ATOL]
+                                      load every DIR/*.npy as a variable, evaluate
                                       EXPR and compare with OUT.npy (shape, dtype,
-                                      values: allclose for floats, exact otherwise)
+                                      values: allclose with rtol 1e-5 and ATOL,
+                                      default 1e-6, for floats; exact otherwise)
 """
 import glob
 import os
@@ -30,6 +32,8 @@ def main():
             np.save(os.path.join(directory, name + ".npy"), value)
         return 0
     expr, out = sys.argv[3], sys.argv[4]
+    # Long sums (matmul) cancel near zero: their callers pass a larger atol.
+    atol = float(sys.argv[5]) if len(sys.argv) > 5 else 1e-6
     env = {"np": np}
     for path in glob.glob(os.path.join(directory, "*.npy")):
         env[os.path.basename(path)[:-4]] = np.load(path)
@@ -41,7 +45,7 @@ def main():
               f"expected {expected.dtype} {expected.shape}")
         return 1
     if actual.dtype.kind == "f":
-        ok = np.allclose(actual, expected, rtol=1e-5, atol=1e-6, equal_nan=True)
+        ok = np.allclose(actual, expected, rtol=1e-5, atol=atol, equal_nan=True)
     else:
         ok = np.array_equal(actual, expected)
     if not ok:

@@ -49,18 +49,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module || failed(verify(*module)) || !isStrideProgram(*module))
     return 0;
-  // The first byte picks the policy and whether to fuse, so every option's
-  // code path is reached.
+  // The input's size picks the policy, fusion and threading, so that every
+  // option's code path is reached.
   stride::CpuPipelineOptions options;
   static const char *policies[] = {"torch", "numpy", "contiguous"};
   options.policy = policies[size % 3];
   options.fuse = (size / 3) % 2 == 0;
+  options.threads = (size / 6) % 2 + 1;
   PassManager toLinalg(&context);
   stride::buildStrideToLinalgPipeline(toLinalg, options);
   if (failed(toLinalg.run(*module)))
     return 0;
   PassManager toLLVM(&context);
-  stride::buildLinalgToLLVMPipeline(toLLVM);
+  stride::buildLinalgToLLVMPipeline(toLLVM, options);
   (void)toLLVM.run(*module);
   return 0;
 }

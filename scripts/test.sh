@@ -65,9 +65,9 @@ if [ -z "${STRIDE_QUICK:-}" ]; then
       -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
       -DSTRIDE_SANITIZE=ON -DSTRIDE_ENABLE_FUZZER=ON -DSTRIDE_ENABLE_PYTHON=OFF >/dev/null
   fi
-  ninja -C "$SAN_DIR" -j"${STRIDE_JOBS:-2}" > "$SAN_DIR.log" 2>&1
+  ninja -C "$SAN_DIR" -j"${STRIDE_JOBS:-2}" > "$SAN_DIR/ninja.log" 2>&1
   status=$?
-  [ $status = 0 ] || grep -E "error|FAILED" -A5 "$SAN_DIR.log" | head -40
+  [ $status = 0 ] || grep -E "error|FAILED" -A5 "$SAN_DIR/ninja.log" | head -40
   record "sanitizer build" $status
   echo "== lit under ASan+UBSan"
   lit -s "$SAN_DIR/test"

@@ -1,6 +1,8 @@
 """Errors are Python exceptions raised where the expression is built, with
 NumPy's wording where NumPy has one; nothing reaches a kernel that could
 crash the interpreter."""
+import os
+
 import numpy as np
 import pytest
 
@@ -96,3 +98,77 @@ def test_verifier_errors_are_compile_errors():
     }"""
     with pytest.raises(stride.CompileError, match="does not parse or verify"):
         stride.compile(ir, "f")(np.ones(3, np.float32))
+
+
+def test_astype_to_an_unsupported_dtype():
+    with pytest.raises(TypeError, match="astype target has unsupported dtype"):
+        stride.lazy(np.ones(3, np.float32)).astype(np.complex64)
+
+
+def test_cache_size_from_the_environment_is_checked():
+    import subprocess
+    import sys
+    env = dict(os.environ, STRIDE_CACHE_SIZE="many")
+    proc = subprocess.run([sys.executable, "-c", "import stride"], env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert "STRIDE_CACHE_SIZE must be an int >= 0, got 'many'" in proc.stderr
+
+
+def test_unknown_attribute():
+    with pytest.raises(AttributeError, match="module 'stride' has no attribute 'nope'"):
+        stride.nope
+
+
+def test_compile_arguments_must_be_strings():
+    with pytest.raises(TypeError, match="stride.compile expects the IR text"):
+        stride.compile(42, "f")
+
+
+SCALAR_IR = """func.func @f(%s: f32, %a: tensor<3xf32>) -> tensor<*xf32> {
+  %0 = stride.mul %s, %a : f32, tensor<3xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}"""
+
+
+def test_compile_argument_kinds_must_match():
+    f = stride.compile(SCALAR_IR, "f")
+    with pytest.raises(stride.CompileError, match="argument #0 is a scalar but an array was given"):
+        f(np.ones(3, np.float32), np.ones(3, np.float32))
+    with pytest.raises(stride.CompileError, match="argument #1 is a tensor but a scalar was given"):
+        f(2.0, 3.0)
+
+
+def test_compile_unranked_argument():
+    ir = """func.func @f(%a: tensor<*xf32>) -> tensor<*xf32> {
+      %0 = stride.neg %a : tensor<*xf32> -> tensor<*xf32>
+      return %0 : tensor<*xf32>
+    }"""
+    with pytest.raises(stride.CompileError, match="argument #0 is unranked"):
+        stride.compile(ir, "f")(np.ones(3, np.float32))
+
+
+def test_compile_lowering_failure_is_a_compile_error():
+    ir = """func.func @f(%x: tensor<4xf32>, %d: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+      %0 = stride.broadcast ins(%x : tensor<4xf32>) outs(%d : tensor<4xf32>) -> tensor<4xf32> {
+      ^bb0(%a: f32):
+        stride.yield %a : f32
+      }
+      return %0, %d : tensor<4xf32>, tensor<4xf32>
+    }"""
+    with pytest.raises(stride.CompileError, match="cannot compile @f: lowering to linalg failed"):
+        stride.compile(ir, "f")(np.ones(4, np.float32), np.ones(4, np.float32))
+
+
+def test_scalar_argument_of_the_wrong_kind():
+    ir = """func.func @f(%s: i32, %a: tensor<3xi32>) -> tensor<*xi32> {
+      %0 = stride.add %s, %a : i32, tensor<3xi32> -> tensor<*xi32>
+      return %0 : tensor<*xi32>
+    }"""
+    with pytest.raises(TypeError, match="must be a scalar convertible to i32"):
+        stride.compile(ir, "f")(2.5, np.ones(3, np.int32))
+
+
+def test_matmul_of_a_0d_rhs():
+    with pytest.raises(ValueError, match="operand 1 is a scalar; matmul needs at least one dimension per operand"):
+        stride.matmul(np.ones(3, np.float32), np.float32(2).reshape(()))

@@ -1,0 +1,96 @@
+"""The extension re-checks every call against the kernel's specialization, so
+that misuse of stride._stride raises instead of handing a kernel bad memory."""
+import numpy as np
+import pytest
+
+import stride
+from stride import _stride
+
+IR = """func.func @f(%a: tensor<4x3xf32>, %s: f32) -> tensor<*xf32> {
+  %0 = stride.mul %a, %s : tensor<4x3xf32>, f32 -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}"""
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    return _stride.compile(IR, "f", [((4, 3), (3, 1)), None])
+
+
+def test_a_matching_call_runs(kernel):
+    a = np.arange(12, dtype=np.float32).reshape(4, 3)
+    out = np.empty((4, 3), np.float32)
+    kernel([a, 2.0], [out])
+    np.testing.assert_array_equal(out, 2 * a)
+
+
+@pytest.mark.parametrize("inputs, outputs, error, message", [
+    (lambda a, o: [a], lambda a, o: [o], ValueError, "the kernel takes 2 inputs, got 1"),
+    (lambda a, o: [a, 1.0], lambda a, o: [], ValueError, "the kernel has 1 outputs, got 0 arrays for them"),
+    (lambda a, o: [a.tolist(), 1.0], lambda a, o: [o], TypeError, "input #0 must be a numpy.ndarray"),
+    (lambda a, o: [a.ravel(), 1.0], lambda a, o: [o], ValueError, "input #0 has 1 dims but the kernel expects 2"),
+    (lambda a, o: [a.astype(np.float64), 1.0], lambda a, o: [o], TypeError, "input #0 has dtype float64 but the kernel expects f32"),
+    (lambda a, o: [a.T.copy().T, 1.0], lambda a, o: [o], ValueError, "does not have the shape and strides the kernel was specialized to"),
+    (lambda a, o: [a, "x"], lambda a, o: [o], TypeError, "input #1 must be a scalar convertible to f32"),
+    (lambda a, o: [a, 1.0], lambda a, o: [o[::1].view()], None, None),
+])
+def test_calls_that_do_not_match_raise(kernel, inputs, outputs, error, message):
+    a = np.ones((4, 3), np.float32)
+    o = np.empty((4, 3), np.float32)
+    if error is None:
+        kernel(inputs(a, o), outputs(a, o))
+        return
+    with pytest.raises(error, match=message):
+        kernel(inputs(a, o), outputs(a, o))
+
+
+def test_read_only_output(kernel):
+    o = np.empty((4, 3), np.float32)
+    o.flags.writeable = False
+    with pytest.raises(ValueError, match="output #0 is read-only"):
+        kernel([np.ones((4, 3), np.float32), 1.0], [o])
+
+
+def test_unaligned_strides(kernel):
+    raw = np.zeros(4 * 3 * 4 + 2, np.uint8)[2:].view(np.float32).reshape(4, 3)
+    odd = np.lib.stride_tricks.as_strided(raw, (4, 3), (13, 4))
+    with pytest.raises(ValueError, match="not a multiple of its item size"):
+        kernel([odd, 1.0], [np.empty((4, 3), np.float32)])
+
+
+def test_dynamic_kernels_refuse_negative_strides():
+    ir = """func.func @g(%a: tensor<?xf32, #stride.layout<strides = [?]>>) -> tensor<?xf32> {
+      %0 = stride.neg %a : tensor<?xf32, #stride.layout<strides = [?]>> -> tensor<?xf32>
+      return %0 : tensor<?xf32>
+    }"""
+    k = _stride.compile(ir, "g", None)  # compiled as written: dynamic strides
+    a = np.arange(5, dtype=np.float32)
+    out = np.empty(5, np.float32)
+    k([a], [out])
+    np.testing.assert_array_equal(out, -a)
+    with pytest.raises(ValueError, match="negative stride in dim 0, which this kernel was not compiled for"):
+        k([a[::-1]], [out])
+
+
+def test_a_scalar_parameter_numpy_cannot_pass():
+    ir = """func.func @h(%s: f16, %a: tensor<3xf16>) -> tensor<*xf16> {
+      %0 = stride.add %s, %a : f16, tensor<3xf16> -> tensor<*xf16>
+      return %0 : tensor<*xf16>
+    }"""
+    k = _stride.compile(ir, "h", [None, ((3,), (1,))])
+    with pytest.raises(TypeError, match="input #0 has an unsupported type f16"):
+        k([1.0, np.ones(3, np.float32)], [np.empty(3, np.float32)])
+
+
+def test_a_result_whose_size_the_arguments_do_not_fix():
+    ir = """func.func @e(%n: i64, %x: tensor<1xf32>) -> tensor<?xf32> {
+      %i = arith.index_cast %n : i64 to index
+      %t = tensor.empty(%i) : tensor<?xf32>
+      %0 = stride.broadcast ins(%x : tensor<1xf32>) outs(%t : tensor<?xf32>) -> tensor<?xf32> {
+      ^bb0(%v: f32):
+        stride.yield %v : f32
+      }
+      return %0 : tensor<?xf32>
+    }"""
+    with pytest.raises(RuntimeError, match="the kernel reports a dynamic output layout"):
+        stride.compile(ir, "e")(4, np.ones(1, np.float32))

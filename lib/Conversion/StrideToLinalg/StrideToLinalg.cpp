@@ -32,6 +32,17 @@ MemRefType memrefTypeFor(RankedTensorType type) {
   return MemRefType::get(type.getShape(), type.getElementType(), layoutAttr);
 }
 
+/// The stride dim `d` of a view contributes where it is broadcast against a
+/// larger size: 0 if the dim has size 1 (at run time, for a dynamic size).
+/// A negative stride stays visible, so that makeView flips it or refuses.
+OpFoldResult broadcastStride(IndexMath &math, const StridedMetadata &meta,
+                             int64_t d) {
+  std::optional<int64_t> stride = getConstantIntValue(meta.strides[d]);
+  if (stride && *stride < 0 && !getConstantIntValue(meta.sizes[d]))
+    return meta.strides[d];
+  return math.selectIfOne(meta.sizes[d], math.constant(0), meta.strides[d]);
+}
+
 bool hasTensor(TypeRange types) {
   return llvm::any_of(types, [](Type t) { return isa<TensorType>(t); });
 }
@@ -234,12 +245,7 @@ LogicalResult FunctionLowering::lowerBroadcast(BroadcastOp op) {
       int64_t own = d - lead;
       if (own < 0)
         return math.constant(0);
-      // Keep a negative stride visible, so that makeView flips it or refuses.
-      std::optional<int64_t> stride = getConstantIntValue(meta.strides[own]);
-      if (stride && *stride < 0 && !getConstantIntValue(meta.sizes[own]))
-        return meta.strides[own];
-      return math.selectIfOne(meta.sizes[own], math.constant(0),
-                              meta.strides[own]);
+      return broadcastStride(math, meta, own);
     };
     SmallVector<ViewDim> dims;
     for (auto [loop, group] : llvm::enumerate(groups)) {
@@ -413,14 +419,8 @@ LogicalResult FunctionLowering::lowerMatmul(MatmulOp op) {
                        SmallVectorImpl<ViewDim> &dims) {
     for (int64_t j = 0; j < batch; ++j) {
       int64_t own = rank - 2 - (batch - j);
-      OpFoldResult stride = math.constant(0);
-      if (own >= 0) {
-        std::optional<int64_t> c = getConstantIntValue(meta.strides[own]);
-        stride = c && *c < 0 && !getConstantIntValue(meta.sizes[own])
-                     ? meta.strides[own]
-                     : math.selectIfOne(meta.sizes[own], math.constant(0),
-                                        meta.strides[own]);
-      }
+      OpFoldResult stride =
+          own >= 0 ? broadcastStride(math, meta, own) : math.constant(0);
       dims.push_back({batchSizes[j], stride, static_cast<unsigned>(j)});
     }
   };

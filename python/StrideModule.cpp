@@ -47,7 +47,7 @@ py::tuple toTuple(const std::vector<int64_t> &values) {
 class PyKernel {
 public:
   PyKernel(std::unique_ptr<JitKernel> kernel, double seconds)
-      : kernel(std::move(kernel)), compileSeconds(seconds) {}
+      : compileSeconds(seconds), kernel(std::move(kernel)) {}
 
   py::list params(bool outputs) const {
     py::list list;

@@ -219,7 +219,7 @@ static Value buildCompare(OpBuilder &b, Location loc, CmpPredicate pred,
   if (isa<FloatType>(lhs.getType())) {
     // Ordered predicates make every comparison with NaN false, except `ne`,
     // which is true, as in IEEE 754 and NumPy.
-    arith::CmpFPredicate p;
+    arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
     switch (pred) {
     case CmpPredicate::eq: p = arith::CmpFPredicate::OEQ; break;
     case CmpPredicate::ne: p = arith::CmpFPredicate::UNE; break;
@@ -232,7 +232,7 @@ static Value buildCompare(OpBuilder &b, Location loc, CmpPredicate pred,
   }
   // Booleans order false < true, so i1 compares unsigned.
   bool isBool = lhs.getType().isInteger(1);
-  arith::CmpIPredicate p;
+  arith::CmpIPredicate p = arith::CmpIPredicate::eq;
   switch (pred) {
   case CmpPredicate::eq: p = arith::CmpIPredicate::eq; break;
   case CmpPredicate::ne: p = arith::CmpIPredicate::ne; break;

@@ -6,6 +6,7 @@
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -24,8 +25,8 @@ void mlir::stride::buildStrideToLinalgPipeline(
   if (options.fuse)
     pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());
-  pm.addPass(createConvertStrideToLinalg(
-      ConvertStrideToLinalgOptions{options.threads}));
+  pm.addPass(createStrideBufferize(StrideBufferizeOptions{options.threads}));
+  bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

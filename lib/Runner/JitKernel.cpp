@@ -2,6 +2,7 @@
 
 #include "stride/Runner/JitKernel.h"
 
+#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,6 +24,7 @@ void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registry.insert<StrideDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
@@ -135,11 +137,12 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   }();
   (void)targetsReady;
 
-  // Keep only the entry: other functions need not lower.
-  for (func::FuncOp func :
-       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (func.getName() != entry)
-      func.erase();
+  // Only the entry is called from outside: other functions become private,
+  // so that the passes may refine their signatures and the entry alone
+  // takes its outputs as arguments.
+  for (func::FuncOp func : module.getOps<func::FuncOp>())
+    if (func.getName() != entry && !func.isExternal())
+      func.setPrivate();
 
   PassManager toLinalg(module.getContext());
   buildStrideToLinalgPipeline(toLinalg, options);

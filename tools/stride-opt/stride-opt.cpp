@@ -1,6 +1,7 @@
 //===- stride-opt.cpp - Stride optimizer driver ---------------------------===//
 
 #include "stride/Conversion/Passes.h"
+#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Pipelines/Pipelines.h"
@@ -21,6 +22,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::stride::StrideDialect>();
+  mlir::stride::registerBufferizableOpInterfaceExternalModels(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Stride optimizer driver\n", registry));

@@ -1,0 +1,205 @@
+//===- BufferizableOpInterfaceImpl.cpp - Stride ops in One-Shot Bufferize -===//
+//
+// Stride ops bufferize directly to strided-view kernels rather than going
+// through linalg on tensors first: a tensor-level linalg.generic cannot say
+// "read this operand with stride 0 / mirrored / with a run-time size-1
+// select", so those views only exist once there are buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+#include "Preparation.h"
+
+#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+using namespace mlir::bufferization;
+
+namespace {
+
+/// Destinations that are all tensor.empty carry only a shape: the result is
+/// a new buffer in its own layout (a tensor.empty would bufferize with the
+/// identity layout, losing the propagated strides).
+bool allocatesResults(BroadcastOp op) {
+  return llvm::all_of(op.getInits(), [](Value init) {
+    return init.getDefiningOp<tensor::EmptyOp>();
+  });
+}
+
+bool isInit(BroadcastOp op, OpOperand &operand) {
+  return operand.getOperandNumber() >= op.getInputs().size();
+}
+
+unsigned threadsOf(Operation *op) {
+  auto attr = op->getAttrOfType<IntegerAttr>(kThreadsAttr);
+  return attr ? std::max<int64_t>(attr.getInt(), 1) : 1;
+}
+
+FailureOr<BufferLikeType> allocatedType(Operation *op, Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return op->emitOpError()
+           << "result #" << cast<OpResult>(value).getResultNumber()
+           << " is unranked; run stride-infer-shapes before bufferization";
+  return cast<BufferLikeType>(memrefTypeFor(type));
+}
+
+/// The buffers of `values`: memrefs for tensors, scalars unchanged.
+FailureOr<SmallVector<Value>> buffersOf(RewriterBase &rewriter,
+                                        ValueRange values,
+                                        const BufferizationOptions &options,
+                                        const BufferizationState &state) {
+  SmallVector<Value> buffers;
+  for (Value v : values) {
+    if (!isa<TensorType>(v.getType())) {
+      buffers.push_back(v);
+      continue;
+    }
+    FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
+    if (failed(buffer))
+      return failure();
+    buffers.push_back(*buffer);
+  }
+  return buffers;
+}
+
+struct BroadcastOpInterface
+    : public BufferizableOpInterface::ExternalModel<BroadcastOpInterface,
+                                                    BroadcastOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &) const {
+    // The body sees only the inputs: destinations are written, never read.
+    return !isInit(cast<BroadcastOp>(op), operand);
+  }
+
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
+                               const AnalysisState &) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    return isInit(broadcast, operand) && !allocatesResults(broadcast);
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    if (!isInit(broadcast, operand) || allocatesResults(broadcast))
+      return {};
+    unsigned i = operand.getOperandNumber() - broadcast.getInputs().size();
+    return {{op->getResult(i), BufferRelation::Equivalent}};
+  }
+
+  bool bufferizesToAllocation(Operation *op, Value) const {
+    return allocatesResults(cast<BroadcastOp>(op));
+  }
+
+  FailureOr<BufferLikeType>
+  getBufferType(Operation *op, Value value, const BufferizationOptions &options,
+                const BufferizationState &state,
+                SmallVector<Value> &invocationStack) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    if (allocatesResults(broadcast))
+      return allocatedType(op, value);
+    Value init = broadcast.getInits()[cast<OpResult>(value).getResultNumber()];
+    return bufferization::getBufferType(init, options, state, invocationStack);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    auto resultType =
+        dyn_cast<RankedTensorType>(broadcast.getResult(0).getType());
+    if (!resultType)
+      return op->emitOpError() << "result shape is unknown; run "
+                                  "stride-infer-shapes before bufferization";
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> inputs =
+        buffersOf(rewriter, broadcast.getInputs(), options, state);
+    if (failed(inputs))
+      return failure();
+    KernelBuilder kernels(rewriter, threadsOf(op));
+    SmallVector<Value> dests;
+    SmallVector<OpFoldResult> sizes;
+    if (allocatesResults(broadcast)) {
+      sizes = kernels.broadcastSizes(op->getLoc(), resultType, *inputs);
+      for (Value result : broadcast.getResults())
+        dests.push_back(kernels.allocate(
+            op->getLoc(), cast<RankedTensorType>(result.getType()), sizes));
+    } else {
+      FailureOr<SmallVector<Value>> inits =
+          buffersOf(rewriter, broadcast.getInits(), options, state);
+      if (failed(inits))
+        return failure();
+      dests = std::move(*inits);
+      sizes = kernels.sizesOf(dests.front());
+    }
+    if (failed(kernels.emitBroadcast(broadcast, *inputs, dests, sizes)))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, dests);
+    return success();
+  }
+};
+
+struct MatmulOpInterface
+    : public BufferizableOpInterface::ExternalModel<MatmulOpInterface,
+                                                    MatmulOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+
+  FailureOr<BufferLikeType>
+  getBufferType(Operation *op, Value value, const BufferizationOptions &,
+                const BufferizationState &, SmallVector<Value> &) const {
+    return allocatedType(op, value);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto matmul = cast<MatmulOp>(op);
+    auto resultType = dyn_cast<RankedTensorType>(matmul.getType());
+    if (!resultType)
+      return op->emitOpError() << "shapes are unknown; run "
+                                  "stride-infer-shapes before bufferization";
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> operands = buffersOf(
+        rewriter, ValueRange{matmul.getLhs(), matmul.getRhs()}, options, state);
+    if (failed(operands))
+      return failure();
+    KernelBuilder kernels(rewriter, threadsOf(op));
+    Value dest;
+    if (failed(kernels.emitMatmul(
+            matmul, (*operands)[0], (*operands)[1],
+            [&](ArrayRef<OpFoldResult> sizes) {
+              dest = kernels.allocate(op->getLoc(), resultType, sizes);
+              return dest;
+            })))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, dest);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::stride::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, StrideDialect *) {
+    BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
+    MatmulOp::attachInterface<MatmulOpInterface>(*context);
+  });
+}

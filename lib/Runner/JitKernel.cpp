@@ -11,6 +11,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -145,6 +146,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
       func.setPrivate();
 
   PassManager toLinalg(module.getContext());
+  toLinalg.addPass(createSymbolDCEPass());
   buildStrideToLinalgPipeline(toLinalg, options);
   if (failed(toLinalg.run(module))) {
     error = "lowering to linalg failed";

@@ -44,6 +44,12 @@ struct StrideBufferizePass
     options.allowReturnAllocsFromLoops = true;
     options.setFunctionBoundaryTypeConversion(
         bufferization::LayoutMapOption::InferLayoutMap);
+    // linalg.copy lowers to loops; memref.copy of a strided buffer would
+    // call memrefCopy from a runtime library the JIT does not load.
+    options.memCpyFn = [](OpBuilder &b, Location loc, Value from, Value to) {
+      linalg::CopyOp::create(b, loc, from, to);
+      return success();
+    };
     bufferization::BufferizationState state;
     if (failed(bufferization::runOneShotModuleBufferize(module, options,
                                                         state)))

@@ -14,7 +14,6 @@
 #include "Kernels.h"
 #include "Preparation.h"
 
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -89,7 +88,7 @@ void mlir::stride::dropOutputResults(func::FuncOp func) {
     // One-Shot keeps the result in the argument's buffer; should its
     // analysis ever decide otherwise, the value still reaches the output.
     if (source != dest)
-      memref::CopyOp::create(b, ret.getLoc(), value, dest);
+      linalg::CopyOp::create(b, ret.getLoc(), value, dest);
   }
   func::ReturnOp::create(b, ret.getLoc(), kept);
   ret.erase();

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -22,13 +23,27 @@ using namespace mlir::bufferization;
 
 namespace {
 
-/// Destinations that are all tensor.empty carry only a shape: the result is
-/// a new buffer in its own layout (a tensor.empty would bufferize with the
-/// identity layout, losing the propagated strides).
+/// A destination that carries only a shape: a tensor.empty, an alloc_tensor
+/// without contents (One-Shot's out-of-place destination, since the kernel
+/// never reads it), or what those became once bufferized (a to_tensor of an
+/// allocation nothing else uses).
+bool isFresh(Value init) {
+  if (init.getDefiningOp<tensor::EmptyOp>())
+    return true;
+  if (auto alloc = init.getDefiningOp<AllocTensorOp>())
+    return !alloc.getCopy();
+  if (auto toTensor = init.getDefiningOp<ToTensorOp>()) {
+    auto alloc = toTensor.getBuffer().getDefiningOp<memref::AllocOp>();
+    return alloc && alloc->hasOneUse();
+  }
+  return false;
+}
+
+/// Destinations that only carry a shape make the results new buffers in
+/// their own layouts: such a destination bufferizes with the identity
+/// layout, which would lose the propagated strides.
 bool allocatesResults(BroadcastOp op) {
-  return llvm::all_of(op.getInits(), [](Value init) {
-    return init.getDefiningOp<tensor::EmptyOp>();
-  });
+  return llvm::all_of(op.getInits(), isFresh);
 }
 
 bool isInit(BroadcastOp op, OpOperand &operand) {

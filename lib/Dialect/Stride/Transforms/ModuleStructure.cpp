@@ -87,23 +87,34 @@ bool reconcileOperands(Operation *terminator, OperandRange operands,
   unsigned first = operands.getBeginOperandIndex();
   for (auto [i, type] : llvm::enumerate(types)) {
     OpOperand &operand = terminator->getOpOperand(first + i);
-    if (operand.get().getType() == type || !isa<TensorType>(type))
+    Value value = operand.get();
+    Value source = throughCasts(value);
+    if (!isa<TensorType>(type))
       continue;
-    Type have = throughCasts(operand.get()).getType();
-    auto haveTensor = dyn_cast<TensorType>(have);
+    if (source.getType() == type) {
+      if (value != source) {
+        operand.set(source);
+        changed = true;
+      }
+      continue;
+    }
+    auto haveTensor = dyn_cast<TensorType>(source.getType());
     auto wantTensor = cast<TensorType>(type);
     if (!haveTensor ||
         haveTensor.getElementType() != wantTensor.getElementType() ||
         failed(verifyCompatibleShape(haveTensor, wantTensor))) {
       terminator->emitOpError()
-          << "operand #" << first + i << " has type " << have
+          << "operand #" << first + i << " has type " << source.getType()
           << " but the region's value has type " << type
           << "; a loop-carried or yielded value keeps one shape";
       incompatibleYield = true;
       continue;
     }
-    operand.set(convert(b, terminator->getLoc(), operand.get(), type,
-                        refinement));
+    // A refined shape may stay behind its cast; another layout is copied.
+    if (value.getType() == type &&
+        (refinement == Refinement::Shape || value == source))
+      continue;
+    operand.set(convert(b, terminator->getLoc(), value, type, refinement));
     changed = true;
   }
   return changed;
@@ -127,7 +138,9 @@ bool refineCarried(ValueRange inits, MutableArrayRef<OpOperand> initOperands,
   return changed;
 }
 
-bool refineRegions(func::FuncOp func, Refinement refinement) {
+/// Before the function's ops are refined: loop-carried values take the
+/// types of the values that enter the loop.
+bool refineCarriedTypes(func::FuncOp func) {
   bool changed = false;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -147,7 +160,13 @@ bool refineRegions(func::FuncOp func, Refinement refinement) {
       }
     }
   });
-  // Yields, innermost first, once the bodies have their types.
+  return changed;
+}
+
+/// After the function's ops are refined: yields are brought to the types
+/// their regions carry, innermost first, and scf.if results refined.
+bool reconcileYields(func::FuncOp func, Refinement refinement) {
+  bool changed = false;
   func.walk([&](Operation *op) {
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       Operation *yield = loop.getBody()->getTerminator();
@@ -312,10 +331,10 @@ LogicalResult mlir::stride::refineModule(
       if (!func.isExternal()) {
         changed |= refineArguments(func, calls);
         FunctionType before = func.getFunctionType();
-        changed |= refineRegions(func, refinement);
+        changed |= refineCarriedTypes(func);
         if (failed(runOnFunction(func)))
           return failure();
-        changed |= refineRegions(func, refinement);
+        changed |= reconcileYields(func, refinement);
         changed |= func.getFunctionType() != before;
       }
       changed |= updateCalls(func, calls);

@@ -6,6 +6,7 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/InitAllDialects.h"
@@ -79,7 +80,17 @@ mlir::stride::specializeEntry(func::FuncOp entry,
     auto concrete = RankedTensorType::get(arg.shape, tensorType.getElementType());
     concrete = withLayout(concrete, LayoutAttr::get(entry.getContext(),
                                                     ArrayRef<int64_t>(arg.strides)));
-    entry.getArgument(i).setType(concrete);
+    BlockArgument argument = entry.getArgument(i);
+    argument.setType(concrete);
+    // Ops of other dialects (a call, a loop) may need the declared type
+    // exactly; the Stride passes look through the cast.
+    for (OpOperand &use : llvm::make_early_inc_range(argument.getUses())) {
+      Operation *user = use.getOwner();
+      if (isa<StrideDialect>(user->getDialect()) || type == concrete)
+        continue;
+      OpBuilder b(user);
+      use.set(tensor::CastOp::create(b, user->getLoc(), type, argument));
+    }
     types.push_back(concrete);
   }
   entry.setType(FunctionType::get(entry.getContext(), types,

@@ -36,6 +36,13 @@ What the programs contain
   remainders), operand shapes that broadcast. Inputs are written as C- or
   Fortran-ordered .npy files.
 * About 70% policy torch, 30% policy numpy.
+* Composition (issue 11), which changes the module but not what it means:
+  ~20% of programs sit in a private `@body` that `@main` calls, ~20% are
+  recomputed in a one-trip `scf.for` that carries the results (so the loop
+  carries their layouts); a row-major argument sometimes arrives as a
+  `tensor.extract_slice` of an argument one row larger (~20%) and/or through
+  a `linalg.generic` copy on tensors (~15%). These draw from their own
+  random stream, so the programs themselves are those of earlier versions.
 
 Oracles
 -------
@@ -168,6 +175,51 @@ class Node:
         self.layout = None          # arguments: encoding text or None
         self.fortran = False        # arguments: write the .npy F-ordered
         self.k = 0                  # matmul: contracted size
+        self.pad = False            # arguments: a slice of one more row
+        self.copy = False           # arguments: through a linalg.generic
+
+    def sig_name(self):
+        """The argument's name in @main's signature."""
+        return self.name + ("_full" if self.pad else
+                            "_in" if self.copy else "")
+
+    def full_type(self):
+        """The argument's type in @main's signature."""
+        if not self.pad:
+            return self.mlir_type()
+        shape = (self.shape[0] + 1,) + self.shape[1:]
+        return f"tensor<{'x'.join(map(str, shape))}x{self.dtype}>"
+
+    def entry_lines(self):
+        """@main's ops that make the argument's logical value: a
+        tensor.extract_slice of the padded argument, then a linalg.generic
+        copy (both of row-major tensors, so strides stay row-major)."""
+        lines = []
+        name = self.name
+        sizes = ", ".join(map(str, self.shape))
+        zeros = ", ".join("0" for _ in self.shape)
+        ones = ", ".join("1" for _ in self.shape)
+        if self.pad:
+            target = name if not self.copy else name + "_sl"
+            lines.append(f"  {target} = tensor.extract_slice {name}_full"
+                         f"[{zeros}] [{sizes}] [{ones}] : {self.full_type()} "
+                         f"to {self.mlir_type()}")
+            source = target
+        else:
+            source = name + "_in"
+        if self.copy:
+            dims = ", ".join(f"d{i}" for i in range(len(self.shape)))
+            amap = f"affine_map<({dims}) -> ({dims})>"
+            iters = ", ".join('"parallel"' for _ in self.shape)
+            t = self.mlir_type()
+            lines.append(f"  {name}_e = tensor.empty() : {t}")
+            lines.append(
+                f"  {name} = linalg.generic {{indexing_maps = [{amap}, {amap}], "
+                f"iterator_types = [{iters}]}} ins({source} : {t}) "
+                f"outs({name}_e : {t}) {{\n  ^bb0(%v: {self.dtype}, "
+                f"%o: {self.dtype}):\n    linalg.yield %v : {self.dtype}\n"
+                f"  }} -> {t}")
+        return lines
 
     def mlir_type(self):
         if self.scalar:
@@ -191,29 +243,74 @@ class Case:
         self.ops = []       # Nodes of kind "op", in SSA order
         self.results = []   # Nodes returned
         self.nnames = 0
+        self.wrap = "none"  # composition: none, call (in @body) or loop
 
     def fresh(self, prefix):
         self.nnames += 1
         return f"%{prefix}{self.nnames}"
 
+    def op_lines(self, suffix=""):
+        """The ops' lines; results inside a loop body get `suffix`."""
+        own = {n.name for n in self.ops}
+        name = lambda o: o.name + suffix if o.name in own else o.name
+        lines = []
+        for n in self.ops:
+            vals = ", ".join(name(o) for o in n.operands)
+            tys = ", ".join(o.mlir_type() for o in n.operands)
+            pred = f"{n.pred}, " if n.op == "cmp" else ""
+            lines.append(f"  {name(n)} = stride.{n.op} {pred}{vals} : {tys} "
+                         f"-> {n.mlir_type()}")
+        return lines
+
+    def const_lines(self):
+        return [f"  {c.name} = arith.constant "
+                f"{format_const(c.value, c.dtype)} : {c.dtype}"
+                for c in self.consts]
+
     def mlir(self):
-        sig = ", ".join(f"{a.name}: {a.mlir_type()}" for a in self.args)
         rtypes = [r.mlir_type() for r in self.results]
         rsig = rtypes[0] if len(rtypes) == 1 else f"({', '.join(rtypes)})"
         lines = [f"// differential case {self.index} of seed {self.seed}, "
-                 f"policy {self.policy}",
-                 f"func.func @main({sig}) -> {rsig} {{"]
-        for c in self.consts:
-            lines.append(f"  {c.name} = arith.constant "
-                         f"{format_const(c.value, c.dtype)} : {c.dtype}")
-        for n in self.ops:
-            vals = ", ".join(o.name for o in n.operands)
-            tys = ", ".join(o.mlir_type() for o in n.operands)
-            pred = f"{n.pred}, " if n.op == "cmp" else ""
-            lines.append(f"  {n.name} = stride.{n.op} {pred}{vals} : {tys} "
-                         f"-> {n.mlir_type()}")
-        lines.append(f"  return {', '.join(r.name for r in self.results)} : "
-                     f"{', '.join(rtypes)}")
+                 f"policy {self.policy}, composition {self.wrap}"]
+        if self.wrap == "call":
+            sig = ", ".join(f"{a.name}: {a.mlir_type()}" for a in self.args)
+            lines.append(f"func.func private @body({sig}) -> {rsig} {{")
+            lines += self.const_lines() + self.op_lines()
+            lines.append(f"  return {', '.join(r.name for r in self.results)}"
+                         f" : {', '.join(rtypes)}")
+            lines.append("}")
+        sig = ", ".join(f"{a.sig_name()}: {a.full_type()}"
+                        for a in self.args)
+        lines.append(f"func.func @main({sig}) -> {rsig} {{")
+        for a in self.args:
+            lines += a.entry_lines()
+        k = len(self.results)
+        many = f":{k}" if k > 1 else ""
+        got = [f"%res#{i}" if k > 1 else "%res" for i in range(k)]
+        if self.wrap == "call":
+            args = ", ".join(a.name for a in self.args)
+            atys = ", ".join(a.mlir_type() for a in self.args)
+            lines.append(f"  %res{many} = call @body({args}) : ({atys}) -> "
+                         f"{rsig}")
+        elif self.wrap == "loop":
+            # One iteration that recomputes the results from the same inputs:
+            # the values stay, and the loop carries the results' layouts.
+            lines += self.const_lines() + self.op_lines()
+            lines += ["  %lo = arith.constant 0 : index",
+                      "  %hi = arith.constant 1 : index"]
+            inits = ", ".join(f"%acc{i} = {r.name}"
+                              for i, r in enumerate(self.results))
+            lines.append(f"  %res{many} = scf.for %iv = %lo to %hi step %hi "
+                         f"iter_args({inits}) -> ({', '.join(rtypes)}) {{")
+            lines += ["  " + l for l in self.op_lines("_l")]
+            lines.append(f"    scf.yield "
+                         f"{', '.join(r.name + '_l' for r in self.results)} : "
+                         f"{', '.join(rtypes)}")
+            lines.append("  }")
+        else:
+            lines += self.const_lines() + self.op_lines()
+            got = [r.name for r in self.results]
+        lines.append(f"  return {', '.join(got)} : {', '.join(rtypes)}")
         lines.append("}")
         return "\n".join(lines) + "\n"
 
@@ -480,7 +577,22 @@ def generate(seed, index):
         gen_matmul(case, rng, nrng)
     else:
         gen_elementwise(case, rng, nrng)
+    compose(case, random.Random(f"stride-compose-{seed}-{index}"))
     return case
+
+
+def compose(case, rng):
+    """Puts the program in a larger module without changing what it means:
+    in a private function called from @main, or recomputed in a one-trip
+    scf.for that carries the results; row-major arguments sometimes arrive
+    as a tensor.extract_slice of a larger one and/or through a
+    linalg.generic copy."""
+    case.wrap = rng.choices(["none", "call", "loop"], [60, 20, 20])[0]
+    for a in case.args:
+        if a.scalar or a.layout or a.fortran or not a.shape or 0 in a.shape:
+            continue
+        a.pad = rng.random() < 0.2
+        a.copy = rng.random() < 0.15
 
 
 def gen_elementwise(case, rng, nrng):
@@ -849,6 +961,8 @@ def write_inputs(case, d):
     for i, a in enumerate(case.args):
         p = os.path.join(d, f"in{i}.npy")
         v = np.asarray(a.value, dtype=NP_DTYPES[a.dtype])
+        if a.pad:  # the slice takes all but the last row
+            v = np.concatenate([v, np.ones((1,) + v.shape[1:], v.dtype)])
         np.save(p, np.asfortranarray(v) if a.fortran else v)
         paths.append(p)
     return paths

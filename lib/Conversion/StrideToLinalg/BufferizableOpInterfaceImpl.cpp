@@ -83,6 +83,46 @@ FailureOr<SmallVector<Value>> buffersOf(RewriterBase &rewriter,
   return buffers;
 }
 
+/// The buffer `view` views when it is a whole new allocation made in
+/// `block` by KernelBuilder::allocate (a flat memref.alloc, reinterpreted,
+/// cast), else null.
+memref::AllocOp freshAllocation(Value view, Block *block) {
+  auto cast = view.getDefiningOp<memref::CastOp>();
+  auto reinterpret =
+      cast ? cast.getSource().getDefiningOp<memref::ReinterpretCastOp>()
+           : nullptr;
+  auto alloc = reinterpret
+                   ? reinterpret.getSource().getDefiningOp<memref::AllocOp>()
+                   : nullptr;
+  if (!alloc || alloc->getBlock() != block || !alloc->hasOneUse() ||
+      !reinterpret->hasOneUse())
+    return nullptr;
+  return alloc;
+}
+
+/// An output copy (see kOutputCopyAttr) whose input is a new allocation of
+/// the output's type: the producer writes the output argument instead and
+/// the copy disappears. Safe because the output argument is written by
+/// nothing else and read by nobody before the return.
+bool forwardIntoOutput(RewriterBase &rewriter, BroadcastOp op, Value input,
+                       Value dest) {
+  // Function arguments are still tensors while the body bufferizes.
+  Value argument = dest;
+  if (auto toBuffer = dest.getDefiningOp<ToBufferOp>())
+    argument = toBuffer.getTensor();
+  if (!op->hasAttr(kOutputCopyAttr) || input.getType() != dest.getType() ||
+      !isa<BlockArgument>(argument) || !freshAllocation(input, op->getBlock()))
+    return false;
+  Operation *cast = input.getDefiningOp();
+  Operation *reinterpret = cast->getOperand(0).getDefiningOp();
+  Operation *alloc = reinterpret->getOperand(0).getDefiningOp();
+  rewriter.replaceAllUsesWith(input, dest);
+  rewriter.eraseOp(cast);
+  rewriter.eraseOp(reinterpret);
+  rewriter.eraseOp(alloc);
+  return true;
+}
+
 struct BroadcastOpInterface
     : public BufferizableOpInterface::ExternalModel<BroadcastOpInterface,
                                                     BroadcastOp> {
@@ -139,6 +179,18 @@ struct BroadcastOpInterface
     KernelBuilder kernels(rewriter, threadsOf(op));
     SmallVector<Value> dests;
     SmallVector<OpFoldResult> sizes;
+    if (broadcast.getInputs().size() == 1 && broadcast.getNumResults() == 1 &&
+        !allocatesResults(broadcast) &&
+        isa<TensorType>(broadcast.getInputs()[0].getType())) {
+      FailureOr<Value> dest =
+          getBuffer(rewriter, broadcast.getInits()[0], options, state);
+      if (failed(dest))
+        return failure();
+      if (forwardIntoOutput(rewriter, broadcast, inputs->front(), *dest)) {
+        replaceOpWithBufferizedValues(rewriter, op, *dest);
+        return success();
+      }
+    }
     if (allocatesResults(broadcast)) {
       sizes = kernels.broadcastSizes(op->getLoc(), resultType, *inputs);
       for (Value result : broadcast.getResults())

@@ -63,7 +63,9 @@ void mlir::stride::resultsToDestinations(func::FuncOp func) {
       producer.getInitsMutable().assign(dest);
       continue;
     }
-    operand.set(copyInto(b, ret.getLoc(), value, dest));
+    Value copy = copyInto(b, ret.getLoc(), value, dest);
+    copy.getDefiningOp()->setAttr(kOutputCopyAttr, b.getUnitAttr());
+    operand.set(copy);
   }
 }
 

@@ -11,6 +11,9 @@ namespace mlir::stride {
 /// Discardable attribute on Stride ops: into how many chunks the kernel's
 /// outer loop may be split (see convert-stride-to-linalg's `threads`).
 constexpr llvm::StringLiteral kThreadsAttr = "stride.threads";
+/// Marks the copy resultsToDestinations puts before a return: its input may
+/// be computed in the output argument directly (see the broadcast model).
+constexpr llvm::StringLiteral kOutputCopyAttr = "stride.output_copy";
 /// Attribute on a function: how many trailing arguments are outputs.
 constexpr llvm::StringLiteral kNumOutputsAttr = "stride.num_outputs";
 

@@ -51,6 +51,12 @@ def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp">
 
     Named elementwise ops must have been generalized first
     (`stride-generalize`).
+
+    This whole-function rewrite handles one block of Stride ops per function
+    (no calls, no control flow, no other dialects' tensor ops). The pipeline
+    now bufferizes with `stride-bufferize` (One-Shot Bufferize), which emits
+    the same kernels; this pass stays for its tests and for callers that
+    want its diagnostic on a destination read after being overwritten.
   }];
   let options = [
     Option<"threads", "threads", "unsigned", /*default=*/"1",
@@ -103,7 +109,11 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
        `stride.num_outputs` counts them). The returned value is computed into
        it: the `stride.broadcast` producing it (in the function's body, with
        no destinations of its own) takes it as destination, anything else is
-       copied into it by a one-op `stride.broadcast`. After bufferization the
+       copied into it by a one-op `stride.broadcast`; when bufferization
+       finds that copy's input to be a new buffer made in the same block (a
+       `stride.matmul` result, say), the producer writes the output argument
+       instead and the copy disappears: the argument is written by nothing
+       else and read by nobody before the return. After bufferization the
        results are these arguments and the pass removes them (upstream's
        `drop-equivalent-buffer-results` leaves public functions alone).
     2. Every tensor argument gets the `bufferization.buffer_layout` of its

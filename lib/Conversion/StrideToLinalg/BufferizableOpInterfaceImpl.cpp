@@ -261,6 +261,41 @@ struct MatmulOpInterface
   }
 };
 
+/// Named elementwise ops take part only to say what to do: One-Shot alone
+/// would report "op was not bufferized".
+template <typename OpTy>
+struct NamedOpInterface
+    : public BufferizableOpInterface::ExternalModel<NamedOpInterface<OpTy>,
+                                                    OpTy> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  FailureOr<BufferLikeType>
+  getBufferType(Operation *op, Value value, const BufferizationOptions &,
+                const BufferizationState &, SmallVector<Value> &) const {
+    return allocatedType(op, value);
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &,
+                          const BufferizationOptions &,
+                          BufferizationState &) const {
+    return op->emitOpError()
+           << "must be generalized first (run stride-generalize)";
+  }
+};
+
+template <typename... Ops> void attachNamed(MLIRContext *context) {
+  (Ops::template attachInterface<NamedOpInterface<Ops>>(*context), ...);
+}
+
 } // namespace
 
 void mlir::stride::registerBufferizableOpInterfaceExternalModels(
@@ -268,5 +303,8 @@ void mlir::stride::registerBufferizableOpInterfaceExternalModels(
   registry.addExtension(+[](MLIRContext *context, StrideDialect *) {
     BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
     MatmulOp::attachInterface<MatmulOpInterface>(*context);
+    attachNamed<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, TanhOp, SigmoidOp, AddOp,
+                SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp,
+                SelectOp, mlir::stride::CastOp>(context);
   });
 }

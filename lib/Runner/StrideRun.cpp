@@ -227,27 +227,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
     return fail("cannot parse '" + inputFile + "'");
 
   // The entry function.
-  SmallVector<func::FuncOp> funcs(module->getOps<func::FuncOp>());
-  func::FuncOp entry;
-  std::string wanted = entryName;
-  if (wanted.empty() && module->lookupSymbol<func::FuncOp>("main"))
-    wanted = "main";
-  if (wanted.empty() && funcs.size() == 1)
-    entry = funcs.front();
-  else
-    entry = module->lookupSymbol<func::FuncOp>(wanted);
-  if (!entry || entry.isExternal()) {
-    std::string names;
-    for (func::FuncOp f : funcs)
-      names += (names.empty() ? "@" : ", @") + f.getName().str();
-    if (wanted.empty() && funcs.empty())
-      return fail("'" + inputFile + "' has no functions");
-    if (wanted.empty())
-      return fail("'" + inputFile + "' has several functions (" + names +
-                  "); choose one with --entry");
-    return fail("no function @" + wanted + " with a body in '" + inputFile +
-                "' (functions: " + (names.empty() ? "none" : names) + ")");
-  }
+  std::string entryError;
+  func::FuncOp entry = selectEntry(*module, entryName, inputFile, entryError);
+  if (!entry)
+    return fail(entryError);
   std::string entryText = "@" + entry.getName().str();
   TypeRange argTypes = entry.getArgumentTypes();
   if (!randomInputs && inputPaths.size() != argTypes.size())

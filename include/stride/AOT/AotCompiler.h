@@ -1,4 +1,4 @@
-//===- AotCompiler.h - Ahead-of-time compilation of Stride programs -*- C++ -*-===//
+//===- AotCompiler.h - Ahead-of-time compilation of Stride ------*- C++ -*-===//
 //
 // stride-compile's library: lowers entries of a Stride module with the same
 // pipeline as the JIT, exports each as a C function taking strided memref

@@ -13,6 +13,7 @@
 
 #include "stride/Runner/CompileEntry.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -118,6 +119,17 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
       error = what + " is given twice";
       return std::nullopt;
     }
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func || func.isExternal()) {
+      error = "no function " + what + " with a body";
+      return std::nullopt;
+    }
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isa<UnrankedTensorType>(type)) {
+        error = "argument #" + std::to_string(i) + " of " + what +
+                " is unranked; give its rank";
+        return std::nullopt;
+      }
     OwningOpRef<ModuleOp> copy = module.clone();
     std::optional<LoweredEntry> lowered =
         lowerEntryToLLVM(*copy, name, pipeline, /*emitCInterface=*/true, error);

@@ -25,6 +25,10 @@
 
 namespace rt = ::stride::runtime;
 
+// The metadata's dynamic marker goes straight into the shape checks.
+static_assert(rt::kAotDynamic == rt::kAnySize,
+              "a dynamic size in the metadata must accept any size");
+
 namespace {
 
 const char *kUsage =

@@ -158,7 +158,7 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
     (kind == "input" ? entry.inputs : entry.outputs).push_back(param);
   }
   if (!ended)
-    return bad("the metadata ends without 'end'");
+    return "the metadata ends without 'end'";
   return "";
 }
 

@@ -26,5 +26,6 @@ llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTI
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "stride-run", ToolSubst("mlir-opt", unresolved="ignore")]
+tools = ["stride-opt", "stride-run", "stride-capi-test", "stride-lsp-server",
+         ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

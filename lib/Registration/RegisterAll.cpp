@@ -18,8 +18,8 @@ void stride::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::stride::StrideDialect, mlir::func::FuncDialect>();
 }
 
-// The pass registry rejects a second registration of the same argument, and
-// both the C API and C++ embedders may call these more than once.
+// MLIR's registry treats a second registration of a pipeline as a fatal
+// error, and both the C API and C++ embedders may call these more than once.
 void stride::registerAllPasses() {
   static std::once_flag once;
   std::call_once(once, [] {

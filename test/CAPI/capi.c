@@ -279,6 +279,16 @@ static void testKernel(MlirContext ctx) {
                               buffers[2]};
   r = strideKernelCall(kernel, 3, wrongRank, 1, &alpha, printError, LABEL("rank"));
   // CHECK: rank: input buffer #1 has rank 2, the kernel expects rank 1
+  int64_t negativeSizes[] = {-1, 3};
+  StrideBuffer negative[] = {{xStorage, 2, negativeSizes, xStrides}, args[2],
+                             buffers[2]};
+  r = strideKernelCall(kernel, 3, negative, 1, &alpha, printError,
+                       LABEL("negative"));
+  // CHECK: negative: input buffer #0 has negative size -1 in dim 0
+  StrideBuffer noSizes[] = {args[1], args[2], {result, 2, NULL, NULL}};
+  r = strideKernelCall(kernel, 3, noSizes, 1, &alpha, printError,
+                       LABEL("no sizes"));
+  // CHECK: no sizes: output buffer #0 has no sizes or strides
   StrideBuffer nullData[] = {{NULL, 2, xSizes, xStrides}, args[2], buffers[2]};
   r = strideKernelCall(kernel, 3, nullData, 1, &alpha, printError, LABEL("null"));
   check(mlirLogicalResultIsFailure(r), "a null buffer fails");
@@ -329,6 +339,19 @@ static void testKernel(MlirContext ctx) {
                                printError, LABEL("arity"));
   check(strideKernelIsNull(kernel), "too few argument layouts fail");
   // CHECK: arity: cannot compile @axpb: @axpb takes 3 arguments, got 2
+  StrideBuffer scalarForTensor[] = {args[0], {NULL, -1, NULL, NULL}, args[2]};
+  kernel = strideKernelCompile(module, mlirStringRefCreateFromCString("axpb"),
+                               3, scalarForTensor,
+                               mlirStringRefCreateFromCString(""), printError,
+                               LABEL("kind"));
+  check(strideKernelIsNull(kernel), "a scalar for a tensor fails");
+  // CHECK: kind: cannot compile @axpb: argument #1 is a tensor but a scalar was given
+  StrideBuffer noLayout[] = {args[0], {xStorage, 2, NULL, NULL}, args[2]};
+  kernel = strideKernelCompile(module, mlirStringRefCreateFromCString("axpb"),
+                               3, noLayout, mlirStringRefCreateFromCString(""),
+                               printError, LABEL("layout"));
+  check(strideKernelIsNull(kernel), "a rank without sizes fails");
+  // CHECK: layout: cannot compile @axpb: argument #1 has rank 2 but no sizes or strides
   int64_t fourSizes[] = {4};
   StrideBuffer misfit[] = {args[0], args[1], {bStorage, 1, fourSizes, bStrides}};
   kernel = strideKernelCompile(module, mlirStringRefCreateFromCString("axpb"),

@@ -32,7 +32,8 @@ function(stride_install_tool target)
 endfunction()
 
 # Writes StrideConfig.cmake, StrideConfigVersion.cmake and StrideTargets.cmake
-# into lib/cmake/stride. Called once, after every target is defined.
+# into lib/cmake/stride. Runs once, deferred to the end of the top-level
+# CMakeLists.txt, so that every target defined anywhere is listed.
 function(stride_install_package)
   include(CMakePackageConfigHelpers)
   get_property(STRIDE_EXPORTED_TARGETS GLOBAL PROPERTY STRIDE_EXPORTED_TARGETS)
@@ -52,3 +53,5 @@ function(stride_install_package)
     ${PROJECT_BINARY_DIR}/lib/cmake/stride/StrideConfigVersion.cmake
     DESTINATION ${STRIDE_INSTALL_PACKAGE_DIR})
 endfunction()
+
+cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL stride_install_package)

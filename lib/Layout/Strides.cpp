@@ -11,12 +11,9 @@
 namespace stride::layout {
 
 std::optional<Policy> parsePolicy(std::string_view name) {
-  if (name == "torch")
-    return Policy::Torch;
-  if (name == "numpy")
-    return Policy::Numpy;
-  if (name == "contiguous")
-    return Policy::Contiguous;
+  for (Policy policy : {Policy::Torch, Policy::Numpy, Policy::Contiguous})
+    if (name == policyName(policy))
+      return policy;
   return std::nullopt;
 }
 

@@ -179,9 +179,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   static cl::opt<unsigned> benchRuns(
       "bench", cl::desc("Time N calls after warm-up; print median and min"),
       cl::init(0), cl::cat(category));
-  static cl::opt<std::string> policy(
+  static cl::opt<::stride::layout::Policy> policy(
       "policy", cl::desc("Result strides of: torch (default), numpy, contiguous"),
-      cl::init("torch"), cl::cat(category));
+      cl::init(::stride::layout::Policy::Torch), policyOptionValues(),
+      cl::cat(category));
   static cl::opt<bool> dynamicShapes(
       "dynamic",
       cl::desc("Compile the function as written (dynamic dims stay dynamic) "
@@ -204,16 +205,12 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 
-  if (!::stride::layout::parsePolicy(policy))
-    return fail("unknown --policy '" + policy +
-                "'; expected torch, numpy or contiguous");
   if (randomInputs && !inputPaths.empty())
     return fail("give either --input files or --random-inputs, not both");
 
   DialectRegistry registry;
   registerJitDialects(registry);
   MLIRContext context(registry);
-  context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
@@ -375,7 +372,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
     return fail(specializeError);
 
   CpuPipelineOptions options;
-  options.policy = policy;
+  options.policy = policy.getValue();
   options.fuse = !noFuse;
   options.threads = std::max(1u, threads.getValue());
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
@@ -393,7 +390,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
     PassManager pm(&context);
     pm.addPass(createStrideInferShapes());
     pm.addPass(createStridePropagateLayout(
-        StridePropagateLayoutOptions{policy, false}));
+        StridePropagateLayoutOptions{policy.getValue(), false}));
     if (succeeded(pm.run(*probe))) {
       auto probeEntry = probe->lookupSymbol<func::FuncOp>(entry.getName());
       for (Type t : probeEntry.getResultTypes()) {

@@ -146,21 +146,10 @@ struct StridePropagateLayoutPass
     : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
   using Base::Base;
 
-  // A bad option fails when the pipeline is built, before any IR is touched.
-  LogicalResult initialize(MLIRContext *context) override {
-    std::optional<layout::Policy> parsed = layout::parsePolicy(policy);
-    if (!parsed)
-      return emitError(UnknownLoc::get(context))
-             << "stride-propagate-layout: unknown policy '" << policy
-             << "'; expected torch, numpy or contiguous";
-    parsedPolicy = *parsed;
-    return success();
-  }
-
   void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
       if (isa<StrideDialect>(op->getDialect()) && !isa<YieldOp>(op))
-        propagate(parsedPolicy, op);
+        propagate(policy, op);
     });
     getOperation()->walk([&](func::FuncOp func) { updateSignature(func); });
   }
@@ -187,8 +176,6 @@ struct StridePropagateLayoutPass
         result.setType(withLayout(type, *layout));
     }
   }
-
-  layout::Policy parsedPolicy = layout::Policy::Torch;
 
   void updateSignature(func::FuncOp func) {
     if (func.isExternal())

@@ -79,8 +79,10 @@ def StridePropagateLayout : Pass<"stride-propagate-layout"> {
     that layout) is inserted before the return.
   }];
   let options = [
-    Option<"policy", "policy", "std::string", /*default=*/"\"torch\"",
-           "Whose output strides to reproduce: torch, numpy or contiguous">,
+    Option<"policy", "policy", "::stride::layout::Policy",
+           /*default=*/"::stride::layout::Policy::Torch",
+           "Whose output strides to reproduce: torch, numpy or contiguous",
+           "::mlir::stride::policyOptionValues()">,
     Option<"keepResultLayouts", "keep-result-layouts", "bool",
            /*default=*/"false",
            "Keep the layouts declared on function results and insert copies">,
@@ -124,6 +126,13 @@ def StrideFuse : Pass<"stride-fuse"> {
            "Largest body (in operations) of a shared producer that is "
            "recomputed in each consumer">,
   ];
+  let statistics = [
+    Statistic<"numFused", "fused", "Producers merged into a consumer">,
+    Statistic<"numRecomputed", "recomputed",
+              "Shared producers recomputed in a consumer">,
+    Statistic<"numKept", "kept",
+              "Producers left in place although a stride.broadcast reads them">,
+  ];
   let dependentDialects = ["::mlir::stride::StrideDialect"];
 }
 
@@ -140,6 +149,13 @@ def StrideCoalesce : Pass<"stride-coalesce"> {
     consistently permuted expression becomes a single flat loop. Values and
     result strides never change; ops with unknown strides are left alone.
   }];
+  let statistics = [
+    Statistic<"numOrdered", "ordered", "Ops given an iteration order">,
+    Statistic<"numDimsMerged", "dims-merged",
+              "Result dimensions merged into an outer loop">,
+    Statistic<"numSkipped", "skipped",
+              "Ops left alone (unknown or dynamic strides, 0-d)">,
+  ];
 }
 
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

@@ -7,7 +7,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/Support/Debug.h"
 
@@ -45,15 +44,19 @@ bool canFuse(BroadcastOp producer) {
 
 /// Replaces `consumer` by one op computing the same with `producer`'s scalar
 /// function inlined, and erases `producer` when nothing reads it any more.
+/// Each distinct input value becomes one input, read once per element.
 ///
-/// The merged op's inputs are the consumer's other inputs, then the
-/// producer's, each distinct value once; its body is the producer's, then
-/// the consumer's. Cost: a producer read only by this consumer hands its body
-/// over whole (the region moves in O(1)) and the consumer's ops move behind
-/// it; a shared producer (small by the recompute rule) is cloned in front of
-/// the consumer's body, which moves over whole. Either way the larger body,
-/// the one that has absorbed earlier fusions, is never copied.
-void fuse(RewriterBase &rewriter, BroadcastOp producer, BroadcastOp consumer) {
+/// Cost: the larger body, the one that has absorbed earlier fusions, is never
+/// copied and its block arguments keep their uses (replacing the uses of an
+/// argument read by every op of a long chain would make fusion quadratic).
+/// - A producer read only by this consumer hands over its block; the
+///   consumer's inputs the producer does not read go in front of the
+///   producer's, and the consumer's ops move behind the producer's.
+/// - A shared producer (small by the recompute rule) is cloned into the
+///   front of the consumer's block; its inputs the consumer does not read
+///   go behind the consumer's.
+BroadcastOp fuse(RewriterBase &rewriter, BroadcastOp producer,
+                 BroadcastOp consumer) {
   Value fused = producer.getResult(0);
   bool shared = llvm::any_of(fused.getUsers(),
                              [&](Operation *user) { return user != consumer; });
@@ -64,12 +67,12 @@ void fuse(RewriterBase &rewriter, BroadcastOp producer, BroadcastOp consumer) {
     auto [it, inserted] = inputIndex.try_emplace(v, inputs.size());
     if (inserted)
       inputs.push_back(v);
-    return it->second;
   };
+  llvm::SmallDenseSet<Value> producerInputs(producer.getInputs().begin(),
+                                            producer.getInputs().end());
   for (Value v : consumer.getInputs())
-    if (v != fused)
+    if (v != fused && (shared || !producerInputs.contains(v)))
       addInput(v);
-  unsigned numConsumerInputs = inputs.size();
   for (Value v : producer.getInputs())
     addInput(v);
 
@@ -79,34 +82,38 @@ void fuse(RewriterBase &rewriter, BroadcastOp producer, BroadcastOp consumer) {
                                     consumer.getInits());
   // The loop order depends on the operands: stride-coalesce sets it again.
   merged->setDiscardableAttrs(consumer->getDiscardableAttrDictionary());
-  Block &fresh = merged.getBodyBlock();
-  Block &consumerBody = consumer.getBodyBlock();
-  Block &producerBody = producer.getBodyBlock();
+  rewriter.eraseBlock(&merged.getBodyBlock());
+  BroadcastOp kept = shared ? consumer : producer;
+  rewriter.inlineRegionBefore(kept.getBody(), merged.getBody(),
+                              merged.getBody().end());
+  Block &block = merged.getBodyBlock();
+
+  // The block argument of each input, reusing the kept block's arguments;
+  // duplicates of an earlier argument are erased.
+  SmallVector<BlockArgument> argFor(inputs.size());
+  SmallVector<BlockArgument> erased;
+  auto claim = [&](BlockArgument arg, Value input) {
+    BlockArgument &slot = argFor[inputIndex.lookup(input)];
+    if (!slot) {
+      slot = arg;
+      return;
+    }
+    rewriter.replaceAllUsesWith(arg, slot);
+    erased.push_back(arg);
+  };
+  auto newArgument = [&](unsigned index, unsigned position) {
+    Value v = inputs[index];
+    argFor[index] = block.insertArgument(
+        position, getElementTypeOrSelf(v.getType()), v.getLoc());
+  };
 
   if (!shared) {
-    // Take the producer's block; its arguments become the producer's part
-    // of the inputs, the consumer's part goes in front.
-    rewriter.eraseBlock(&fresh);
-    rewriter.inlineRegionBefore(producer.getBody(), merged.getBody(),
-                                merged.getBody().end());
-    Block &block = merged.getBodyBlock();
-    SmallVector<BlockArgument> argFor(inputs.size());
-    for (unsigned i = 0; i < numConsumerInputs; ++i)
-      argFor[i] = block.insertArgument(
-          i, getElementTypeOrSelf(inputs[i].getType()), inputs[i].getLoc());
-    // A producer argument whose value already has one shares it.
-    llvm::BitVector erase(block.getNumArguments());
-    for (auto [k, input] : llvm::enumerate(producer.getInputs())) {
-      BlockArgument arg = block.getArgument(numConsumerInputs + k);
-      BlockArgument &slot = argFor[inputIndex.lookup(input)];
-      if (slot) {
-        rewriter.replaceAllUsesWith(arg, slot);
-        erase.set(arg.getArgNumber());
-      } else {
-        slot = arg;
-      }
-    }
-    block.eraseArguments(erase);
+    unsigned front = 0;
+    for (; front < inputs.size() && !producerInputs.contains(inputs[front]);
+         ++front)
+      newArgument(front, front);
+    for (auto [k, input] : llvm::enumerate(producer.getInputs()))
+      claim(block.getArgument(front + k), input);
     auto yield = cast<YieldOp>(block.getTerminator());
     Value element = yield.getValues()[0];
     rewriter.eraseOp(yield);
@@ -114,34 +121,74 @@ void fuse(RewriterBase &rewriter, BroadcastOp producer, BroadcastOp consumer) {
     for (Value input : consumer.getInputs())
       replacements.push_back(input == fused ? element
                                             : argFor[inputIndex.lookup(input)]);
-    rewriter.inlineBlockBefore(&consumerBody, &block, block.end(),
+    rewriter.inlineBlockBefore(&consumer.getBodyBlock(), &block, block.end(),
                                replacements);
   } else {
-    // Clone the (small) producer into the front of the consumer's body.
+    SmallVector<BlockArgument> fusedArgs;
+    for (auto [j, input] : llvm::enumerate(consumer.getInputs())) {
+      if (input == fused)
+        fusedArgs.push_back(block.getArgument(j));
+      else
+        claim(block.getArgument(j), input);
+    }
+    for (unsigned i = 0; i < inputs.size(); ++i)
+      if (!argFor[i])
+        newArgument(i, block.getNumArguments());
     IRMapping producerMap;
+    Block &producerBody = producer.getBodyBlock();
     for (auto [arg, input] :
          llvm::zip(producerBody.getArguments(), producer.getInputs()))
-      producerMap.map(arg, fresh.getArgument(inputIndex.lookup(input)));
-    rewriter.setInsertionPointToStart(&fresh);
+      producerMap.map(arg, argFor[inputIndex.lookup(input)]);
+    rewriter.setInsertionPointToStart(&block);
     for (Operation &op : producerBody.without_terminator())
       rewriter.clone(op, producerMap);
     Value element =
         producerMap.lookupOrDefault(producerBody.getTerminator()->getOperand(0));
-    SmallVector<Value> replacements;
-    for (Value input : consumer.getInputs())
-      replacements.push_back(input == fused
-                                 ? element
-                                 : fresh.getArgument(inputIndex.lookup(input)));
-    rewriter.inlineBlockBefore(&consumerBody, &fresh, fresh.end(),
-                               replacements);
+    for (BlockArgument arg : fusedArgs) {
+      rewriter.replaceAllUsesWith(arg, element);
+      erased.push_back(arg);
+    }
   }
+  llvm::BitVector erase(block.getNumArguments());
+  for (BlockArgument arg : erased)
+    erase.set(arg.getArgNumber());
+  block.eraseArguments(erase);
 
   rewriter.replaceOp(consumer, merged.getResults());
   if (producer->use_empty())
     rewriter.eraseOp(producer);
+  return merged;
 }
 
-/// Merges the first input's producer that may fuse into the consumer; the
+/// Merges into `consumer` the producer of its first input that may fuse
+/// (structurally and by `control`); returns the merged op, or null when no
+/// input's producer may fuse.
+BroadcastOp fuseFirstProducer(RewriterBase &rewriter, BroadcastOp consumer,
+                              const ControlFusionFn &control,
+                              const FusionCounters &counters) {
+  for (OpOperand &use :
+       consumer->getOpOperands().take_front(consumer.getInputs().size())) {
+    auto producer = use.get().getDefiningOp<BroadcastOp>();
+    if (!producer || producer == consumer || !canFuse(producer) ||
+        !control(&use))
+      continue;
+    bool shared = llvm::any_of(producer.getResult(0).getUsers(),
+                               [&](Operation *u) { return u != consumer; });
+    LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] "
+                            << (shared ? "recomputing " : "fusing ")
+                            << producer->getLoc() << " into "
+                            << consumer->getLoc() << "\n");
+    BroadcastOp merged = fuse(rewriter, producer, consumer);
+    if (counters.fused)
+      counters.fused();
+    if (shared && counters.recomputed)
+      counters.recomputed();
+    return merged;
+  }
+  return {};
+}
+
+/// The pattern form, for the greedy driver: one fusion per application; the
 /// driver revisits the merged op for the rest.
 struct FuseBroadcastProducer : OpRewritePattern<BroadcastOp> {
   FuseBroadcastProducer(MLIRContext *context, ControlFusionFn control,
@@ -151,27 +198,9 @@ struct FuseBroadcastProducer : OpRewritePattern<BroadcastOp> {
 
   LogicalResult matchAndRewrite(BroadcastOp consumer,
                                 PatternRewriter &rewriter) const override {
-    for (OpOperand &use :
-         consumer->getOpOperands().take_front(consumer.getInputs().size())) {
-      auto producer = use.get().getDefiningOp<BroadcastOp>();
-      if (!producer || producer == consumer || !canFuse(producer) ||
-          !control(&use))
-        continue;
-      bool shared = !producer.getResult(0).hasOneUse() &&
-                    llvm::any_of(producer.getResult(0).getUsers(),
-                                 [&](Operation *u) { return u != consumer; });
-      LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] "
-                              << (shared ? "recomputing " : "fusing ")
-                              << producer->getLoc() << " into "
-                              << consumer->getLoc() << "\n");
-      fuse(rewriter, producer, consumer);
-      if (counters.fused)
-        counters.fused();
-      if (shared && counters.recomputed)
-        counters.recomputed();
-      return success();
-    }
-    return failure();
+    return success(
+        static_cast<bool>(fuseFirstProducer(rewriter, consumer, control,
+                                            counters)));
   }
 
   ControlFusionFn control;
@@ -182,23 +211,21 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateStrideFusionPatterns(patterns, recomputeRule(recomputeLimit),
-                                 {[&] { ++numFused; },
-                                  [&] { ++numRecomputed; }});
-    // Top-down, so that a consumer absorbs producers whose bodies already
-    // hold their own producers (the order of the inputs and of the body
-    // follows the expression); no folding, constant hoisting (a constant must
-    // stay inside the body that uses it) or region simplification: this pass
-    // only fuses.
-    GreedyRewriteConfig config;
-    config.setUseTopDownTraversal(true)
-        .enableFolding(false)
-        .enableConstantCSE(false)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
-      return signalPassFailure();
+    ControlFusionFn control = recomputeRule(recomputeLimit);
+    FusionCounters counters{[&] { ++numFused; }, [&] { ++numRecomputed; }};
+    // A worklist in program order: when a consumer is reached, its producers
+    // have already absorbed theirs, so it takes whole expressions at once
+    // (the order of the inputs and of the body follows the expression). The
+    // same rewrite is available to the greedy driver as a pattern
+    // (populateStrideFusionPatterns); its per-op bookkeeping is not needed
+    // here.
+    SmallVector<BroadcastOp> consumers;
+    getOperation()->walk([&](BroadcastOp op) { consumers.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (BroadcastOp consumer : consumers)
+      while (BroadcastOp merged =
+                 fuseFirstProducer(rewriter, consumer, control, counters))
+        consumer = merged;
     getOperation()->walk([&](BroadcastOp op) {
       if (op.getNumResults() == 1 &&
           llvm::any_of(op.getResult(0).getUses(), [&](OpOperand &use) {

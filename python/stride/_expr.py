@@ -319,12 +319,20 @@ def clip(a, a_min, a_max):
     if a_min is None and a_max is None:
         raise ValueError("stride.clip: one of a_min and a_max must be given "
                          "(as in NumPy)")
-    if a_min is None:
-        return minimum(a, a_max)
-    if a_max is None:
-        return maximum(a, a_min)
+    given = tuple(x for x in (a, a_min, a_max) if x is not None)
+    dtype = _promote(_operands(given, "clip"))
+    # A missing bound is the dtype's extreme, not maximum/minimum: NumPy's
+    # clip keeps the bound on a tie of -0.0 and +0.0, IEEE maximum does not.
+    if dtype.kind == "f":
+        extremes = (dtype.type(-np.inf), dtype.type(np.inf))
+    elif dtype.kind == "b":
+        extremes = (np.False_, np.True_)
+    else:
+        info = np.iinfo(dtype)
+        extremes = (dtype.type(info.min), dtype.type(info.max))
+    a_min = extremes[0] if a_min is None else a_min
+    a_max = extremes[1] if a_max is None else a_max
     ops = _operands((a, a_min, a_max), "clip")
-    dtype = _promote(ops)
     return _elementwise("clip", ops, dtype, dtype)
 
 

@@ -17,7 +17,7 @@ def values(dtype, which):
     integer range, shift amounts past the width, NaN and infinities."""
     dtype = np.dtype(dtype)
     if dtype == np.bool_:
-        return np.array([True, False, True, False, True, True])[::-1 if which else 1]
+        return np.array([True, False, True, False, True, True] * 2)[::-1 if which else 1]
     if dtype.kind == "i":
         info = np.iinfo(dtype)
         a = [-7, 7, -7, 7, 0, info.min, info.min, 5, 1, -1, 123456, info.max]

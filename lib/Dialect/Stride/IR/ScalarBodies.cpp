@@ -304,11 +304,22 @@ Value mlir::stride::buildShift(OpBuilder &b, Location loc, Value x,
   return arith::ShRSIOp::create(b, loc, x, safe);
 }
 
+// NumPy's clip is min(max(x, low), high) with its own max and min:
+// max(a, b) = isnan(a) ? a : (a > b ? a : b), min likewise with <. So NaN in
+// any operand propagates, but unlike IEEE maximum a tie of -0 and +0 keeps
+// the bound: clip(-0.0, 0.0, 1.0) is +0.
 Value mlir::stride::buildClip(OpBuilder &b, Location loc, Value x, Value low,
                               Value high) {
-  if (isa<FloatType>(x.getType()))
-    return arith::MinimumFOp::create(
-        b, loc, arith::MaximumFOp::create(b, loc, x, low), high);
+  if (isa<FloatType>(x.getType())) {
+    auto pick = [&](Value a, Value bound, arith::CmpFPredicate keepA) {
+      Value keep = arith::OrIOp::create(
+          b, loc, cmpf(b, loc, arith::CmpFPredicate::UNO, a, a),
+          cmpf(b, loc, keepA, a, bound));
+      return select(b, loc, keep, a, bound);
+    };
+    Value raised = pick(x, low, arith::CmpFPredicate::OGT);
+    return pick(raised, high, arith::CmpFPredicate::OLT);
+  }
   // Booleans order false < true: unsigned for i1.
   if (x.getType().isInteger(1))
     return arith::MinUIOp::create(

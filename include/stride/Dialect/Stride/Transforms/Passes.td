@@ -120,6 +120,19 @@ def StrideFuse : Pass<"stride-fuse"> {
       cheap — at most `recompute-limit` operations in its body, none from the
       `math` dialect (transcendentals cost more than a load) — and kept
       otherwise. `recompute-limit=0` keeps every shared producer.
+
+    Algorithm: the consumers are visited once, in program order; each
+    absorbs the producer of its first input that may fuse until none is
+    left, so by the time a consumer is reached its producers hold their
+    whole expressions. The structural rule is fixed; the recompute rule is a
+    control function (`ControlFusionFn`, as upstream's linalg elementwise
+    fusion), and the same rewrite is available as a pattern for the greedy
+    driver (`populateStrideFusionPatterns`, `Fusion.h`). A fusion keeps the
+    block and block arguments of the larger body (the absorbed producer's,
+    or for a recomputed producer the consumer's) and moves or clones only
+    the smaller one, so a chain of N ops fuses in time linear in N
+    (`bench/fuse_chain.py`). The merged op's inputs are the consumer's other
+    inputs in front of the producer's.
   }];
   let options = [
     Option<"recomputeLimit", "recompute-limit", "unsigned", /*default=*/"2",

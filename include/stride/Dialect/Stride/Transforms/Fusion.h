@@ -23,8 +23,9 @@ struct FusionCounters {
 /// `stride.broadcast` (legal when the producer has no destinations, one
 /// result, and every use of it is an input of a `stride.broadcast` in the
 /// same block) where `control` agrees. Each fusion costs the size of the
-/// consumer's body plus the number of inputs, so a chain fuses in linear
-/// time.
+/// smaller of the two bodies plus the number of inputs. Under the greedy
+/// driver, disable constant CSE (GreedyRewriteConfig::enableConstantCSE):
+/// it would hoist the constants of a body out of it.
 void populateStrideFusionPatterns(RewritePatternSet &patterns,
                                   const ControlFusionFn &control,
                                   FusionCounters counters = {});

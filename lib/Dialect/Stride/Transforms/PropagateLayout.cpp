@@ -161,12 +161,10 @@ struct StridePropagateLayoutPass
             withLayout(type, matmulLayout(policy, matmul, type)));
       return;
     }
-    ValueRange operands = op->getOperands();
-    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-      if (!broadcast.getInits().empty())
-        return; // destinations keep their strides
-      operands = broadcast.getInputs();
-    }
+    auto shaped = dyn_cast<InferResultShapeOpInterface>(op);
+    if (!shaped || !shaped.getDestinations().empty())
+      return; // destinations keep their strides
+    ValueRange operands = shaped.getBroadcastOperands();
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)

@@ -9,6 +9,7 @@
 #include "stride/AOT/AotCompiler.h"
 
 #include "stride/Layout/Strides.h"
+#include "stride/Dialect/Stride/Transforms/PolicyOption.h"
 #include "stride/Runner/CompileEntry.h"
 #include "stride/Runner/JitKernel.h"
 
@@ -82,9 +83,10 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
       "symbol-prefix",
       cl::desc("Exported functions are named <prefix><entry>"),
       cl::init("stride_"), cl::cat(category));
-  static cl::opt<std::string> policy(
+  static cl::opt<::stride::layout::Policy> policy(
       "policy", cl::desc("Result strides of: torch (default), numpy, contiguous"),
-      cl::init("torch"), cl::cat(category));
+      cl::init(::stride::layout::Policy::Torch), policyOptionValues(),
+      cl::cat(category));
   static cl::opt<bool> dynamicShapes(
       "dynamic",
       cl::desc("Compile the functions as written (always so ahead of time: "
@@ -105,9 +107,6 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
                               "Stride ahead-of-time compiler\n");
   (void)dynamicShapes;
 
-  if (!::stride::layout::parsePolicy(policy))
-    return fail("unknown --policy '" + policy +
-                "'; expected torch, numpy or contiguous");
   if (target != "cpu")
     return fail("unknown --target '" + target +
                 "'; expected cpu (the GPU target is not available yet)");
@@ -155,7 +154,7 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
   if (!targetMachine)
     return fail(error);
   AotOptions options;
-  options.policy = policy;
+  options.policy = policy.getValue();
   options.fuse = !noFuse;
   options.threads = std::max(1u, threads.getValue());
   options.symbolPrefix = symbolPrefix;

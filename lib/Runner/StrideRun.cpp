@@ -105,7 +105,8 @@ extern "C" void onKernelAbort(int) {
 }
 
 struct RunOptions {
-  std::string inputFile, entryName, outputDir, policy;
+  std::string inputFile, entryName, outputDir;
+  ::stride::layout::Policy policy = ::stride::layout::Policy::Torch;
   std::vector<std::string> inputPaths, shapeTexts;
   bool randomInputs = false, printValues = false, dynamicShapes = false,
        noFuse = false;
@@ -221,7 +222,7 @@ std::string prepareInputs(const RunOptions &options, func::FuncOp entry,
 /// `diagnostics` and shown only if the outputs need them: otherwise the
 /// kernel's own run-time checks report the problem.
 void inferOutputLayouts(MLIRContext &context, ModuleOp specialized,
-                        StringRef entryName, StringRef policy,
+                        StringRef entryName, ::stride::layout::Policy policy,
                         std::vector<std::vector<int64_t>> &shapes,
                         std::vector<std::vector<int64_t>> &strides,
                         std::string &diagnostics) {
@@ -234,7 +235,7 @@ void inferOutputLayouts(MLIRContext &context, ModuleOp specialized,
   PassManager pm(&context);
   pm.addPass(createStrideInferShapes());
   pm.addPass(createStridePropagateLayout(
-      StridePropagateLayoutOptions{policy.str(), false}));
+      StridePropagateLayoutOptions{policy, false}));
   if (failed(pm.run(*probe)))
     return;
   auto probeEntry = probe->lookupSymbol<func::FuncOp>(entryName);
@@ -356,9 +357,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   static cl::opt<unsigned> benchRuns(
       "bench", cl::desc("Time N calls after warm-up; print median and min"),
       cl::init(0), cl::cat(category));
-  static cl::opt<std::string> policy(
+  static cl::opt<::stride::layout::Policy> policy(
       "policy", cl::desc("Result strides of: torch (default), numpy, contiguous"),
-      cl::init("torch"), cl::cat(category));
+      cl::init(::stride::layout::Policy::Torch), policyOptionValues(),
+      cl::cat(category));
   static cl::opt<bool> dynamicShapes(
       "dynamic",
       cl::desc("Compile the function as written (dynamic dims stay dynamic) "
@@ -384,7 +386,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.outputDir = outputDir;
   options.printValues = printValues;
   options.benchRuns = benchRuns;
-  options.policy = policy;
+  options.policy = policy.getValue();
   options.dynamicShapes = dynamicShapes;
   options.threads = std::max(1u, threads.getValue());
   options.noFuse = noFuse;
@@ -395,16 +397,12 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 
-  if (!::stride::layout::parsePolicy(options.policy))
-    return fail("unknown --policy '" + options.policy +
-                "'; expected torch, numpy or contiguous");
   if (options.randomInputs && !options.inputPaths.empty())
     return fail("give either --input files or --random-inputs, not both");
 
   DialectRegistry registry;
   registerJitDialects(registry);
   MLIRContext context(registry);
-  context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

@@ -25,7 +25,7 @@
 // TARGET: stride-compile: error: unknown --target 'gpu'; expected cpu (the GPU target is not available yet)
 // EMIT: stride-compile: error: unknown --emit 'asm'; expected shared, obj, mlir or llvm
 // NO-OUTPUT: stride-compile: error: give the output file with -o
-// POLICY: stride-compile: error: unknown --policy 'fortran'; expected torch, numpy or contiguous
+// POLICY: for the --policy option: Cannot find option named 'fortran'!
 // NO-ENTRY: stride-compile: error: no function @nope with a body in '{{.*}}stride-compile-errors.mlir' (functions: @neg, @half, @odd.name, @scalar_result, @unranked, @dynamic)
 // NO-FILE: stride-compile: error: cannot open input file '{{.*}}absent.mlir'
 // HALF: stride-compile: error: argument #0 of @half has element type f16, which the runtime does not support (f32, f64, i32, i64, i1)

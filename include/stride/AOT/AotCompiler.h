@@ -10,6 +10,7 @@
 #ifndef STRIDE_AOT_AOTCOMPILER_H
 #define STRIDE_AOT_AOTCOMPILER_H
 
+#include "stride/Layout/Strides.h"
 #include "stride/Runtime/AotMetadata.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -25,7 +26,7 @@
 namespace mlir::stride {
 
 struct AotOptions {
-  std::string policy = "torch";
+  ::stride::layout::Policy policy = ::stride::layout::Policy::Torch;
   bool fuse = true;
   unsigned threads = 1;
   /// Exported C functions are named <prefix><entry>.

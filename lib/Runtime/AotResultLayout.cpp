@@ -26,6 +26,34 @@ static bool isStatic(const std::vector<int64_t> &values) {
   return true;
 }
 
+std::string checkKernelCanWrite(const std::vector<int64_t> &declaredShape,
+                                const std::vector<int64_t> &declaredStrides,
+                                const std::vector<int64_t> &shape,
+                                const std::vector<int64_t> &strides,
+                                const std::string &what) {
+  bool fits = shape.size() == declaredShape.size() &&
+              strides.size() == shape.size() &&
+              declaredStrides.size() == shape.size();
+  bool empty = false;
+  for (size_t d = 0; fits && d < shape.size(); ++d) {
+    fits = declaredShape[d] == kAotDynamic || declaredShape[d] == shape[d];
+    empty |= shape[d] == 0;
+  }
+  // The kernel addresses its output with its static strides; a dim of size
+  // 0 or 1 is never stepped along, and nothing at all is written to an empty
+  // result, so only the other strides must agree.
+  for (size_t d = 0; fits && !empty && d < shape.size(); ++d)
+    fits = declaredStrides[d] == kAotDynamic || shape[d] <= 1 ||
+           declaredStrides[d] == strides[d];
+  if (fits)
+    return "";
+  return what + " gets shape " + formatAotShape(shape) + " and strides " +
+         formatAotStrides(strides) +
+         " for these inputs, which the kernel compiled for shape " +
+         formatAotShape(declaredShape) + " and strides " +
+         formatAotStrides(declaredStrides) + " cannot write";
+}
+
 std::string
 aotResultLayouts(const AotEntry &entry,
                  const std::vector<std::vector<int64_t>> &inputShapes,
@@ -95,25 +123,11 @@ aotResultLayouts(const AotEntry &entry,
     const AotParam &declared = entry.outputs[j];
     const layout::Operand &result = results[j];
     std::string what = "result #" + std::to_string(j) + " of " + entryText;
-    bool fits = result.shape.size() == declared.shape.size();
-    bool empty = false;
-    for (size_t d = 0; fits && d < result.shape.size(); ++d) {
-      fits = declared.shape[d] == kAotDynamic ||
-             declared.shape[d] == result.shape[d];
-      empty |= result.shape[d] == 0;
-    }
-    // The kernel addresses its output with its static strides; a dim of
-    // size 0 or 1 is never stepped along, and nothing at all is written to
-    // an empty result, so only the other strides must agree.
-    for (size_t d = 0; fits && !empty && d < result.shape.size(); ++d)
-      fits = declared.strides[d] == kAotDynamic || result.shape[d] <= 1 ||
-             declared.strides[d] == result.strides[d];
-    if (!fits)
-      return what + " gets shape " + formatAotShape(result.shape) +
-             " and strides " + formatAotStrides(result.strides) +
-             " for these inputs, which the kernel compiled for shape " +
-             formatAotShape(declared.shape) + " and strides " +
-             formatAotStrides(declared.strides) + " cannot write";
+    if (std::string error =
+            checkKernelCanWrite(declared.shape, declared.strides, result.shape,
+                                result.strides, what);
+        !error.empty())
+      return error;
     shapes.push_back(result.shape);
     strides.push_back(result.strides);
   }

@@ -6,8 +6,8 @@
 // specializes shape inference and layout propagation to the inputs), for
 // the handwritten programs of Inputs/dynamic_programs.mlir and 8 generated
 // ones. Where the sizes give a layout that the kernel's static output
-// strides cannot write, stride-exec refuses (REFUSED lines) instead of
-// letting the kernel write elsewhere.
+// strides cannot write, both refuse with the same message (REFUSED lines)
+// instead of letting the kernel write elsewhere.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %PYTHON %S/Inputs/aot_vs_run.py compare --dynamic --bin %stride_bin_dir --work %t/torch --seed 1 %S/Inputs/dynamic_programs.mlir | FileCheck %s --check-prefix=TORCH
 // RUN: %PYTHON %S/Inputs/aot_vs_run.py compare --dynamic --policy numpy --bin %stride_bin_dir --work %t/numpy --seed 2 %S/Inputs/dynamic_programs.mlir | FileCheck %s --check-prefix=NUMPY

@@ -77,6 +77,17 @@ std::string formatAotStrides(const std::vector<int64_t> &strides);
 std::vector<int64_t> aotInputStrides(const AotParam &param,
                                      const std::vector<int64_t> &shape);
 
+/// "" when a kernel compiled for an output of `declaredShape` and
+/// `declaredStrides` (kAotDynamic where free) can write one of `shape` and
+/// `strides`: equal static sizes, and equal static strides on every dim it
+/// steps along (size over 1, in a result with elements). Else "<what> gets
+/// shape ... which the kernel compiled for ... cannot write".
+std::string checkKernelCanWrite(const std::vector<int64_t> &declaredShape,
+                                const std::vector<int64_t> &declaredStrides,
+                                const std::vector<int64_t> &shape,
+                                const std::vector<int64_t> &strides,
+                                const std::string &what);
+
 /// The shapes and strides of `entry`'s results for a call with inputs of
 /// `inputShapes` and `inputStrides` (one per input; a scalar's are empty):
 /// the declared ones where they are static, else those the entry's layout

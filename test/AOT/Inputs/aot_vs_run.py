@@ -30,7 +30,7 @@
       set must make both fail. The results' layouts then come from the
       library's layout graph (stride-exec) and from shape inference on the
       specialized function (stride-run), which must agree. Each shape set
-      counts as one entry. A run that stride-exec refuses because the
+      counts as one entry. A run that both tools refuse because the
       kernel's static output strides do not fit the layout the sizes give
       prints a REFUSED line and counts as refused.
 
@@ -327,12 +327,12 @@ def compare(args):
                     if jit.returncode == 0 or aot.returncode == 0:
                         problem = "exit status %d (stride-run) and %d (stride-exec), expected failures: %s %s" % (
                             jit.returncode, aot.returncode, jit.stderr.strip(), aot.stderr.strip())
-                elif (args.dynamic and jit.returncode == 0 and aot.returncode != 0
-                      and "cannot write" in aot.stderr):
+                elif (args.dynamic and jit.returncode != 0 and aot.returncode != 0
+                      and "cannot write" in aot.stderr and "cannot write" in jit.stderr):
                     # The kernel was compiled with static output strides
                     # (from the order representative sizes give) that these
-                    # sizes' layout does not have; stride-exec refuses
-                    # rather than let it write elsewhere.
+                    # sizes' layout does not have; both tools refuse rather
+                    # than let it write elsewhere.
                     print("REFUSED %s @%s %s: %s" % (program, label, " ".join(options),
                                                      aot.stderr.strip()))
                     refused += 1

@@ -170,8 +170,7 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
         if (isOutput && dynamic && !entry.hasLayoutGraph) {
           std::string why;
           std::optional<::stride::layout::LayoutGraph> graph =
-              extractLayoutGraph(func, *::stride::layout::parsePolicy(
-                                           options.policy), why);
+              extractLayoutGraph(func, options.policy, why);
           if (!graph) {
             error = which + " has shape " +
                     rt::formatAotShape(described->shape) + " and strides " +

@@ -115,11 +115,15 @@ private:
     if (!py::isinstance<py::array>(object))
       throw py::type_error(what + " must be a numpy.ndarray");
     auto array = py::reinterpret_borrow<py::array>(object);
-    if (!array.dtype().is(numpyDtype(param.element)))
+    // Equivalence, not identity: unpickled arrays, np.longlong and dtypes
+    // with metadata are the kernel's element type under another object.
+    if (!py::detail::npy_api::get().PyArray_EquivTypes_(
+            array.dtype().ptr(), numpyDtype(param.element).ptr()))
       throw py::type_error(what + " has dtype " +
                            py::str(array.dtype()).cast<std::string>() +
                            " but the kernel expects " +
-                           elementKindName(param.element));
+                           py::str(numpyDtype(param.element)).cast<std::string>() +
+                           " (" + elementKindName(param.element) + ")");
     if (static_cast<size_t>(array.ndim()) != param.shape.size())
       throw py::value_error(what + " has " + std::to_string(array.ndim()) +
                             " dims but the kernel expects " +

@@ -61,6 +61,7 @@ class _Builder:
         self.values = {}      # id(Op) -> (name, type)
         self.leaves = {}      # leaf_key -> (name, type)
         self.casts = {}       # (name, dtype) -> (name, type)
+        self.scalars = {}     # id(Scalar) -> (name, type)
 
     def _arg(self, item, type_):
         name = f"%a{len(self.args)}"
@@ -71,7 +72,10 @@ class _Builder:
     def operand(self, o, dtype):
         """The SSA value of operand `o` converted to `dtype`."""
         if isinstance(o, Scalar):
-            return self._arg((o.value, dtype), _dtypes.mlir(dtype))
+            if id(o) not in self.scalars:
+                self.scalars[id(o)] = self._arg((o.value, dtype),
+                                                _dtypes.mlir(dtype))
+            return self.scalars[id(o)]
         if isinstance(o, Leaf):
             k = leaf_key(o.array)
             if k not in self.leaves:
@@ -85,7 +89,11 @@ class _Builder:
         if k not in self.casts:
             name = f"%c{len(self.casts)}"
             type_ = result_type(dtype)
-            self.lines.append(f"{name} = stride.cast {value[0]} : {value[1]} -> {type_}")
+            # A promotion is part of the consuming op, as in NumPy's ufunc
+            # loops and TensorIterator: the attribute lets layout propagation
+            # decide the op's layout from the uncast operand.
+            self.lines.append(f"{name} = stride.cast {value[0]} "
+                              f"{{stride.promotion}} : {value[1]} -> {type_}")
             self.casts[k] = (name, type_)
         return self.casts[k]
 
@@ -122,12 +130,31 @@ class _Builder:
         self.lines.append("}")
 
 
+def _number_arguments(b, root):
+    """Declares the arguments in the order the user wrote them (a preorder,
+    left-to-right walk), so that `input #i` in messages counts the arrays and
+    scalars as they appear in the source: in where(mask, -b, b) the mask is
+    input #0 although -b is computed first."""
+    seen, stack = set(), [(root, None)]
+    while stack:
+        node, dtype = stack.pop()
+        if isinstance(node, Op):
+            if id(node) not in seen:
+                seen.add(id(node))
+                stack.extend(reversed(list(zip(node.operands, node.in_dtypes))))
+        elif isinstance(node, Scalar):
+            b.operand(node, dtype)
+        else:
+            b.operand(node, node.dtype)
+
+
 def generate(root, out_shape=None, out_strides=None):
     """Returns (mlir_text, args): args lists, per function argument, the leaf
     array or a (value, dtype) scalar. With out_shape/out_strides the result
     is declared with exactly that layout (for compile's keep_result_layouts)."""
     b = _Builder()
     nodes = _postorder(root)
+    _number_arguments(b, root)
     for node in nodes[:-1]:
         b.op(node, result_type(node.dtype))
     ret_type = result_type(root.dtype, out_shape, out_strides)

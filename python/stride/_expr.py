@@ -139,9 +139,21 @@ def _operands(args, name):
     return tuple(ops)
 
 
+def _weak_value(o):
+    """What NumPy 1.24's value-based casting sees for a weak operand: a
+    scalar's value, a 0-d array itself; a 0-d lazy result has no value yet,
+    so it counts as a small value of its dtype (as most values are)."""
+    if isinstance(o, Scalar):
+        return o.value
+    if isinstance(o, Leaf):
+        return o.array
+    return np.zeros((), o.dtype)
+
+
 def _promote(ops):
-    return _dtypes.promote([o.dtype for o in ops if isinstance(o, Expr)],
-                           [o.value for o in ops if isinstance(o, Scalar)])
+    return _dtypes.promote(
+        [o.dtype for o in ops if isinstance(o, Expr) and o.shape != ()],
+        [_weak_value(o) for o in ops if isinstance(o, Scalar) or o.shape == ()])
 
 
 def _elementwise(kind, ops, in_dtype, dtype, attr=None, in_dtypes=None):

@@ -35,8 +35,31 @@ def kernel_ready(a):
 
 def _prepare(a):
     """The array handed to a kernel: `a` itself (zero-copy) whenever possible,
-    else an aligned copy in the same memory order."""
-    return a if kernel_ready(a) else np.array(a, order="K", copy=True)
+    else an aligned copy in the same memory order, or, for a bool array with
+    bytes other than 0 and 1, a copy with those bytes made 1."""
+    if not kernel_ready(a):
+        return np.array(a, order="K", copy=True)
+    if a.dtype == _dtypes.BOOL and a.size and a.view(np.uint8).max() > 1:
+        # NumPy reads any nonzero byte as True; the kernel's i1 loads would
+        # keep only the low bit.
+        return copy_same_strides(a, lambda span: span != 0)
+    return a
+
+
+def copy_same_strides(a, transform=None):
+    """A copy of `a` with exactly its strides (so the kernel it runs with is
+    the same), made by copying the whole byte range `a` spans. `transform`
+    maps that range, as a uint8 array, to the copy's bytes."""
+    lowest = tuple(slice(n - 1, n) if s < 0 else slice(0, 1)
+                   for n, s in zip(a.shape, a.strides))
+    extent = a.itemsize + sum((n - 1) * abs(s)
+                              for n, s in zip(a.shape, a.strides))
+    start = a.view(np.uint8)[lowest] if a.ndim else a.reshape(1).view(np.uint8)
+    span = np.lib.stride_tricks.as_strided(start, (extent,), (1,))
+    copied = np.array(span) if transform is None else transform(span)
+    offset = sum((n - 1) * -s for n, s in zip(a.shape, a.strides) if s < 0)
+    return np.lib.stride_tricks.as_strided(
+        copied[offset:].view(a.dtype), a.shape, a.strides, writeable=True)
 
 
 def allocate(param):
@@ -146,13 +169,12 @@ def materialize(expr, policy="torch", out=None):
         return out  # nothing to write (NumPy gives empty arrays zero strides)
     direct = not any(s < 0 for s in out.strides) and kernel_ready(out)
     generated = _generate(root, out if direct else None)
-    aliased = _check_aliasing(generated[1], out)
-    if direct and not (aliased and root.kind == "matmul"):
+    if direct:
+        _copy_overlapping_inputs(root, generated[1], out)
         return _run(root, policy, out, generated)
-    # Negative or misaligned destinations, and a matmul writing over its own
-    # operand (it reads whole rows and columns, not element for element), go
-    # through a temporary in the policy's layout.
-    tmp = _run(root, policy, None, None if direct else generated)
+    # Negative or misaligned destinations go through a temporary in the
+    # policy's layout: every input is read before out is written.
+    tmp = _run(root, policy, None, generated)
     np.copyto(out, tmp, casting="no")
     return out
 
@@ -213,31 +235,46 @@ def _same_elements(a, out):
                if n > 1)
 
 
-def _check_aliasing(args, out):
-    """Every element is read before it is written within one loop iteration,
-    so an input that *is* out is fine; any other overlap would read elements
-    already overwritten. Returns whether some input is out."""
-    aliased = False
-    arrays = [a for a in args if isinstance(a, np.ndarray)]
-    for i, a in enumerate(arrays):
-        if not np.may_share_memory(a, out):
+def _has_matmul(root):
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, _expr.Op) or id(node) in seen:
             continue
-        if _same_elements(a, out):
-            aliased = True
+        if node.kind == "matmul":
+            return True
+        seen.add(id(node))
+        stack.extend(node.operands)
+    return False
+
+
+def _copy_overlapping_inputs(root, args, out):
+    """NumPy's rule for out=: the result is as if every input were read
+    before out is written. An elementwise kernel reads each input element in
+    the iteration that writes the same element of out, so an input that *is*
+    out element for element (any dtype of the same size) is safe as it is;
+    so is one that shares no element with out. Every other input that
+    overlaps out (shifted, reversed, strided or broadcast views of it, or any
+    overlap when a matmul reads whole rows and columns) is replaced in
+    `args` by a copy. Returns how many inputs were copied."""
+    copied = 0
+    matmul = None
+    for i, a in enumerate(args):
+        if not isinstance(a, np.ndarray) or not np.may_share_memory(a, out):
             continue
-        how = "partially overlaps"
+        if matmul is None:
+            matmul = _has_matmul(root)
+        if not matmul and _same_elements(a, out):
+            continue
         try:
             # Bounded: the exact problem is NP-hard for odd strides.
             overlap = np.shares_memory(a, out, max_work=1 << 20)
         except np.TooHardError:
-            overlap, how = True, "may overlap (too costly to decide)"
+            overlap = True  # undecided: copying is always right
         if overlap:
-            raise ValueError(
-                f"input #{i} (shape {_shapes.fmt(a.shape)}, byte strides "
-                f"{a.strides}) {how} out (shape "
-                f"{_shapes.fmt(out.shape)}, byte strides {out.strides}); only "
-                "an input that is out element for element may share its memory")
-    return aliased
+            args[i] = copy_same_strides(a)
+            copied += 1
+    return copied
 
 
 class Function:

@@ -142,6 +142,22 @@ Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
   return copy.getResult(0);
 }
 
+/// The operands an op's layout is decided from: a `stride.cast` marked
+/// `stride.promotion` is the op's own type promotion, which NumPy's ufunc
+/// loops and PyTorch's TensorIterator do inside the loop, so the layout comes
+/// from the uncast value (the cast's own layout could differ on size-1 and
+/// broadcast dims, and then in the whole dimension order).
+SmallVector<Value> seeThroughPromotions(ValueRange operands) {
+  SmallVector<Value> result;
+  for (Value v : operands) {
+    auto cast = v.getDefiningOp<CastOp>();
+    result.push_back(cast && cast->hasAttr("stride.promotion")
+                         ? cast.getOperand()
+                         : v);
+  }
+  return result;
+}
+
 struct StridePropagateLayoutPass
     : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
   using Base::Base;
@@ -178,11 +194,12 @@ struct StridePropagateLayoutPass
         return; // destinations keep their strides
       operands = broadcast.getInputs();
     }
+    SmallVector<Value> seen = seeThroughPromotions(operands);
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
-      FailureOr<LayoutAttr> layout = elementwiseLayout(policy, operands, type);
+      FailureOr<LayoutAttr> layout = elementwiseLayout(policy, seen, type);
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }

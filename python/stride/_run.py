@@ -54,7 +54,7 @@ def copy_same_strides(a, transform=None):
                    for n, s in zip(a.shape, a.strides))
     extent = a.itemsize + sum((n - 1) * abs(s)
                               for n, s in zip(a.shape, a.strides))
-    start = a.view(np.uint8)[lowest] if a.ndim else a.reshape(1).view(np.uint8)
+    start = a[lowest].reshape(1).view(np.uint8)  # the lowest element's bytes
     span = np.lib.stride_tricks.as_strided(start, (extent,), (1,))
     copied = np.array(span) if transform is None else transform(span)
     offset = sum((n - 1) * -s for n, s in zip(a.shape, a.strides) if s < 0)

@@ -3,7 +3,7 @@ arrays (by reference, never copied) and scalars. Shapes and dtypes are
 decided when a node is built, so errors surface at the line that made them."""
 import numpy as np
 
-from . import _dtypes, _shapes
+from . import _dtypes, _shapes, _torch
 
 BOOL = _dtypes.BOOL
 
@@ -22,18 +22,30 @@ class Expr:
     """A lazy array-valued expression. Build with stride.lazy, operators and
     the stride functions; run with stride.materialize."""
     __slots__ = ("shape", "dtype", "__weakref__")
-    # Make NumPy defer: ndarray + expr calls expr.__radd__ instead of trying
-    # to treat the expression as an object array.
-    __array_ufunc__ = None
     __hash__ = None  # == builds an expression, so value hashing makes no sense
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs on lazy expressions build lazy expressions
+        (np.exp(expr), ndarray + expr); see _numpy_api.UFUNCS."""
+        from . import _numpy_api
+        return _numpy_api.array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """np.where, np.clip, np.matmul, ... on lazy expressions; see
+        _numpy_api.FUNCTIONS."""
+        from . import _numpy_api
+        return _numpy_api.array_function(func, args, kwargs)
 
     @property
     def ndim(self):
         return len(self.shape)
 
     def __bool__(self):
+        from ._numpy_api import user_line
         raise TypeError("the truth value of a lazy stride expression is "
-                        "undefined; materialize it first")
+                        "undefined (data-dependent Python control flow "
+                        "cannot be traced or fused); materialize it first"
+                        + user_line())
 
     def __array__(self, dtype=None, copy=None):
         from ._run import materialize
@@ -79,10 +91,10 @@ class Expr:
 class Leaf(Expr):
     """An array operand, held by reference: the kernel reads its memory as it
     is, with its own strides."""
-    __slots__ = ("array",)
+    __slots__ = ("array", "from_torch")
 
-    def __init__(self, array):
-        self.array = array
+    def __init__(self, array, from_torch=False):
+        self.array, self.from_torch = array, from_torch
         self.shape = tuple(array.shape)
         self.dtype = _dtypes.check(array.dtype)
 
@@ -105,14 +117,18 @@ class Op(Expr):
 
 
 def lazy(a):
-    """Wraps a NumPy array (any strides, 0-d, zero-size) without copying."""
+    """Wraps a NumPy array or a PyTorch CPU tensor (any strides, 0-d,
+    zero-size) without copying."""
     if isinstance(a, Expr):
         return a
+    if _torch.is_tensor(a):
+        return Leaf(_torch.to_numpy(a), from_torch=True)
     if isinstance(a, np.ma.MaskedArray):
         raise TypeError("masked arrays are not supported: the mask would be "
                         "ignored")
     if not isinstance(a, np.ndarray):
-        raise TypeError(f"stride.lazy expects a numpy.ndarray, got "
+        raise TypeError(f"stride.lazy expects a numpy.ndarray or a torch "
+                        f"tensor, got "
                         f"{type(a).__name__} (use numpy.asarray first)")
     return Leaf(a)
 
@@ -121,7 +137,7 @@ def _operand(x):
     """An Expr or Scalar for `x`, or None when `x` cannot be an operand."""
     if isinstance(x, Expr):
         return x
-    if isinstance(x, np.ndarray):
+    if isinstance(x, np.ndarray) or _torch.is_tensor(x):
         return lazy(x)
     if _dtypes.is_scalar(x):
         return Scalar(x)

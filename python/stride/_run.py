@@ -3,7 +3,7 @@ cache, output allocation in the compiler's layout, and the rules for
 writing into a caller's array."""
 import numpy as np
 
-from . import _codegen, _dtypes, _expr, _shapes
+from . import _codegen, _dtypes, _expr, _shapes, _torch
 from ._cache import CACHE
 
 POLICIES = ("torch", "numpy", "contiguous")
@@ -152,8 +152,8 @@ def _run(root, policy, out=None, generated=None):
 
 def _generate(root, out):
     if out is None:
-        return _codegen.generate(root)
-    return _codegen.generate(root, out.shape, element_strides(out))
+        return _codegen.generate_cached(root)
+    return _codegen.generate_cached(root, out.shape, element_strides(out))
 
 
 def materialize(expr, policy="torch", out=None):
@@ -162,8 +162,12 @@ def materialize(expr, policy="torch", out=None):
     written in place with its own strides."""
     _check_policy(policy)
     root = _expr.as_root(expr)
+    if _torch.is_tensor(out):
+        materialize(root, policy, _torch.to_numpy(out, "out"))
+        return out
     if out is None:
-        return _run(root, policy)
+        result = _run(root, policy)
+        return _torch.from_numpy(result) if _has_torch_leaf(root) else result
     _check_out(root, out)
     if out.size == 0:
         return out  # nothing to write (NumPy gives empty arrays zero strides)
@@ -233,6 +237,22 @@ def _same_elements(a, out):
         return False
     return all(sa == so for n, sa, so in zip(a.shape, a.strides, out.strides)
                if n > 1)
+
+
+def _has_torch_leaf(root):
+    """Whether some input was a torch tensor: the result is one too."""
+    if not _torch.is_tensor_module_loaded():
+        return False
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _expr.Leaf):
+            if node.from_torch:
+                return True
+        elif isinstance(node, _expr.Op) and id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(node.operands)
+    return False
 
 
 def _has_matmul(root):

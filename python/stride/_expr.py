@@ -52,6 +52,21 @@ class Expr:
         result = materialize(self)  # a new array: no copy is ever needed
         return result if dtype is None else result.astype(dtype, copy=False)
 
+    def __getattr__(self, name):
+        # ndarray methods the expression lacks (x.sum(), x.any(), x.T) are a
+        # TypeError naming them and the user's line, like NumPy functions.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        from ._numpy_api import user_line
+        raise TypeError(f"ndarray.{name} is not supported on lazy stride "
+                        f"expressions" + user_line())
+
+    def __getitem__(self, key):
+        from ._numpy_api import user_line
+        raise TypeError("indexing the result of a lazy stride operation is "
+                        "not supported (index the input arrays instead)"
+                        + user_line())
+
     def astype(self, dtype):
         """A lazy cast (stride.cast: floats to integers truncate, anything to
         bool tests nonzero), like ndarray.astype with casting='unsafe'."""
@@ -91,15 +106,33 @@ class Expr:
 class Leaf(Expr):
     """An array operand, held by reference: the kernel reads its memory as it
     is, with its own strides."""
-    __slots__ = ("array", "from_torch")
+    __slots__ = ("array", "from_torch", "written")
 
     def __init__(self, array, from_torch=False):
         self.array, self.from_torch = array, from_torch
+        self.written = False  # by out= in a @stride.jit trace
         self.shape = tuple(array.shape)
         self.dtype = _dtypes.check(array.dtype)
 
     def describe(self):
         return "array"
+
+    def __getitem__(self, key):
+        """Basic indexing (ints, slices, ..., None) of the input array: a
+        view, not a copy, so the kernel reads the array's memory."""
+        key = key if isinstance(key, tuple) else (key,)
+        if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
+               or isinstance(k, bool) for k in key):
+            from ._numpy_api import user_line
+            raise TypeError("only basic indexing (integers, slices, ..., "
+                            "None) of a lazy stride array is supported"
+                            + user_line())
+        if Ellipsis not in key:
+            key = key + (Ellipsis,)  # an element stays a 0-d view
+        view = Leaf(self.array[key], self.from_torch)
+        from . import _trace
+        _trace.on_view(self, view, key)
+        return view
 
 
 class Op(Expr):
@@ -136,6 +169,11 @@ def lazy(a):
 def _operand(x):
     """An Expr or Scalar for `x`, or None when `x` cannot be an operand."""
     if isinstance(x, Expr):
+        if isinstance(x, Leaf) and x.written:
+            from ._numpy_api import user_line
+            raise TypeError("this argument of the @stride.jit function was "
+                            "written by out= earlier in it; read the value "
+                            "the ufunc returned instead" + user_line())
         return x
     if isinstance(x, np.ndarray) or _torch.is_tensor(x):
         return lazy(x)
@@ -166,10 +204,30 @@ def _weak_value(o):
     return np.zeros((), o.dtype)
 
 
+_PROMOTIONS = {}
+
+
 def _promote(ops):
-    return _dtypes.promote(
-        [o.dtype for o in ops if isinstance(o, Expr) and o.shape != ()],
-        [_weak_value(o) for o in ops if isinstance(o, Scalar) or o.shape == ()])
+    strong = tuple(o.dtype for o in ops if isinstance(o, Expr) and o.shape != ())
+    if len(strong) == len(ops):
+        # Arrays only: the result depends on the dtypes alone (memoized:
+        # np.result_type costs microseconds, a lookup a fraction of one).
+        result = _PROMOTIONS.get(strong)
+        if result is None:
+            result = _PROMOTIONS[strong] = _dtypes.promote(strong)
+        return result
+    weak = [_weak_value(o) for o in ops if isinstance(o, Scalar) or o.shape == ()]
+    # NumPy 1.24 decides from a weak operand's own type and the smallest
+    # type its value fits (value-based casting), so those are the key.
+    try:
+        key = (strong, tuple((type(v), getattr(v, "dtype", None),
+                              np.min_scalar_type(v)) for v in weak))
+    except (TypeError, ValueError, OverflowError):
+        return _dtypes.promote(strong, weak)
+    result = _PROMOTIONS.get(key)
+    if result is None:
+        result = _PROMOTIONS[key] = _dtypes.promote(strong, weak)
+    return result
 
 
 def _elementwise(kind, ops, in_dtype, dtype, attr=None, in_dtypes=None):

@@ -11,6 +11,8 @@ def fmt(shape):
 
 def broadcast(*shapes):
     """The broadcast shape, or ValueError with NumPy's ufunc message."""
+    if len(shapes) == 2 and shapes[0] == shapes[1]:
+        return tuple(shapes[0])
     rank = max((len(s) for s in shapes), default=0)
     result = []
     for d in range(rank):

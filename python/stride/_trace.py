@@ -23,23 +23,49 @@ def write_out(result, target):
             _run.materialize(result, out=_torch.to_numpy(target, "out"))
             return target
         return _run.materialize(result, out=target)
-    if not isinstance(target, _expr.Leaf) or id(target) not in trace.positions:
+    if not isinstance(target, _expr.Leaf) or (
+            id(target) not in trace.positions and id(target) not in trace.views):
         from ._numpy_api import user_line
         raise TypeError("out= inside a @stride.jit function must be one of "
-                        "its array arguments" + user_line())
+                        "its array arguments or a view of one" + user_line())
     root = _expr.as_root(result)
     if root.shape != target.shape or root.dtype != target.dtype:
         raise ValueError(f"out= argument has dtype {target.dtype} and shape "
                          f"{target.shape}, the result {root.dtype} "
                          f"{root.shape}")
-    trace.outs.append((trace.positions[id(target)], root))
+    target.written = True
+    trace.outs.append((trace.positions.get(id(target))
+                       if id(target) in trace.positions
+                       else trace.views[id(target)], root))
     return result
 
 
 class _Trace:
     def __init__(self):
         self.positions = {}  # id(Leaf) -> argument position
+        self.views = {}      # id(Leaf) -> (argument position, index keys)
         self.outs = []       # (argument position, root)
+        self.keep = []       # the view Leaves (their ids must stay unique)
+
+
+def on_view(parent, view, key):
+    """Records that `view` is parent[key], so each call indexes its own
+    argument the same way."""
+    trace = getattr(_tracing, "current", None)
+    if trace is None:
+        return
+    if id(parent) in trace.positions:
+        trace.views[id(view)] = (trace.positions[id(parent)], (key,))
+    elif id(parent) in trace.views:
+        pos, keys = trace.views[id(parent)]
+        trace.views[id(view)] = (pos, keys + (key,))
+    trace.keep.append(view)
+
+
+def _index(a, keys):
+    for k in keys:
+        a = a[k]
+    return a
 
 
 def _signature(args):
@@ -63,19 +89,22 @@ class _Plan:
     """A compiled trace: the kernel and how a call's arguments become its
     inputs and outputs."""
     __slots__ = ("kernel", "sources", "allocs", "outs", "single", "torch",
-                 "bools", "prepare", "nres")
+                 "bools", "prepare", "nres", "views")
 
     def run(self, args):
         if self.prepare:
             args = [_to_array(a, i) for i, a in enumerate(args)]
         inputs = [args[s] if c is None else c for s, c in self.sources]
+        for i, pos, keys in self.views:
+            inputs[i] = _index(args[pos], keys)
         for i in self.bools:
             inputs[i] = _run._prepare(inputs[i])
         outputs = [alloc() for alloc in self.allocs]
         self.kernel(inputs, outputs)
         # out= arguments are written after the kernel has read every input.
         for pos, k in self.outs:
-            np.copyto(args[pos], outputs[k], casting="no")
+            target = args[pos] if isinstance(pos, int) else _index(args[pos[0]], pos[1])
+            np.copyto(target, outputs[k], casting="no")
         if self.outs:
             outputs = outputs[:self.nres]
         if self.torch:
@@ -156,14 +185,22 @@ class JitFunction:
                     if isinstance(o, _expr.Leaf) and id(o) not in keys:
                         # An array the function closed over: a constant
                         # argument of this plan, by reference.
-                        keys[id(o)] = _codegen.leaf_key(o.array)
+                        keys[id(o)] = (("view", id(o)) if id(o) in trace.views
+                                       else _codegen.leaf_key(o.array))
         text, gen_args, gen_leaves = _codegen.generate_many(
             roots, leaf_keys=keys)
-        sources, layouts, per_call = [], [], []
+        sources, layouts, per_call, views = [], [], [], []
         for i, (g, leaf) in enumerate(zip(gen_args, gen_leaves)):
             if isinstance(g, np.ndarray):
                 pos = trace.positions.get(id(leaf))
-                if pos is None:  # a closed-over array, fixed at trace time
+                if id(leaf) in trace.views:  # a view of an argument
+                    vpos, vkeys = trace.views[id(leaf)]
+                    views.append((i, vpos, vkeys))
+                    sources.append((vpos, None))
+                    if g.dtype == _dtypes.BOOL or not _run.kernel_ready(g):
+                        per_call.append(i)
+                    pos = vpos
+                elif pos is None:  # a closed-over array, fixed at trace time
                     sources.append((None, _run._prepare(g)))
                 else:
                     sources.append((pos, None))
@@ -190,6 +227,7 @@ class JitFunction:
         plan.torch = any(_torch.is_tensor(a) for a in args)
         plan.prepare = any(not isinstance(a, np.ndarray) for a in args)
         plan.bools = per_call
+        plan.views = views
         with self._lock:
             self._plans[key] = plan
         return plan

@@ -70,7 +70,7 @@ def main():
     try:
         import numexpr
         numexpr.set_num_threads(1)
-        add("numexpr.evaluate", lambda: numexpr.evaluate("2*(x+1)*x - x", out=o))
+        add("numexpr.evaluate", lambda: numexpr.evaluate("2*(x+1)*x - x", local_dict={"x": x}, out=o))
     except ImportError:
         print("numexpr: not installed (apt-get install python3-numexpr); skipped")
 

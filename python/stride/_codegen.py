@@ -212,7 +212,9 @@ def structure(root):
             nodes[id(node)] = len(nodes)
             key.append((node.kind, node.attr, node.dtype, node.in_dtypes,
                         node.shape))
-            stack.extend(reversed(list(zip(node.operands, node.in_dtypes))))
+            ops, dts = node.operands, node.in_dtypes
+            for i in range(len(ops) - 1, -1, -1):
+                stack.append((ops[i], dts[i]))
         elif isinstance(node, Scalar):
             key.append(dtype)
             args.append((node.value, dtype))
@@ -232,7 +234,9 @@ _TEXTS_LIMIT = 4096
 def generate_cached(root, out_shape=None, out_strides=None):
     """generate(), with the text looked up by structure: a hit builds no
     MLIR text at all."""
-    key, args = structure(root)
+    if root.structure is None:  # an expression is immutable: walk it once
+        root.structure = structure(root)
+    key, args = root.structure
     full = (key, out_shape, out_strides)
     text = _TEXTS.get(full)
     if text is None:

@@ -139,11 +139,12 @@ class Op(Expr):
     """One Stride op. `in_dtypes[i]` is the element type operand i is
     converted to before the op (a stride.cast, or the scalar argument's
     type); `attr` is the cmp predicate or a stride.broadcast body op."""
-    __slots__ = ("kind", "operands", "in_dtypes", "attr")
+    __slots__ = ("kind", "operands", "in_dtypes", "attr", "structure")
 
     def __init__(self, kind, operands, in_dtypes, dtype, shape, attr=None):
         self.kind, self.operands, self.in_dtypes = kind, operands, in_dtypes
         self.dtype, self.shape, self.attr = dtype, shape, attr
+        self.structure = None  # _codegen.structure's answer, once asked
 
     def describe(self):
         return self.kind if self.attr is None else f"{self.kind}[{self.attr}]"

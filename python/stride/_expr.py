@@ -206,6 +206,22 @@ def _weak_value(o):
 
 
 _PROMOTIONS = {}
+_WEAK_KEYS = {}
+
+
+def _weak_key(v):
+    """What NumPy 1.24's promotion sees of a weak operand: its own type and
+    the smallest type its value fits. Python scalars (usually constants of
+    the program) are memoized by value."""
+    if type(v) in (float, int, bool):
+        k = (type(v), v)
+        key = _WEAK_KEYS.get(k)
+        if key is None:
+            if len(_WEAK_KEYS) > 4096:
+                _WEAK_KEYS.clear()
+            key = _WEAK_KEYS[k] = (type(v), None, np.min_scalar_type(v))
+        return key
+    return (type(v), getattr(v, "dtype", None), np.min_scalar_type(v))
 
 
 def _promote(ops):
@@ -221,8 +237,7 @@ def _promote(ops):
     # NumPy 1.24 decides from a weak operand's own type and the smallest
     # type its value fits (value-based casting), so those are the key.
     try:
-        key = (strong, tuple((type(v), getattr(v, "dtype", None),
-                              np.min_scalar_type(v)) for v in weak))
+        key = (strong, tuple(_weak_key(v) for v in weak))
     except (TypeError, ValueError, OverflowError):
         return _dtypes.promote(strong, weak)
     result = _PROMOTIONS.get(key)

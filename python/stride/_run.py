@@ -201,7 +201,8 @@ def _check_out(root, out):
             raise ValueError(f"out has stride 0 in dim {d} (size {n}): several "
                              "results would go to one element")
     if _self_overlapping(out):
-        raise ValueError(f"out (shape {_shapes.fmt(out.shape)}, byte strides "
+        raise ValueError(f"out (shape {_shapes.fmt(out.shape)}, dtype "
+                         f"{out.dtype}, itemsize {out.itemsize}, byte strides "
                          f"{out.strides}) overlaps itself")
 
 

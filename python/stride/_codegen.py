@@ -223,7 +223,7 @@ def structure(root):
             if ref is None:
                 ref = leaves[id(node.array)] = -1 - len(leaves)
                 args.append(node.array)
-            key.append((ref, node.dtype, len(node.shape)))
+            key.append((ref, node.dtype, len(node.shape), node.from_torch))
     return tuple(key), args
 
 

@@ -126,7 +126,76 @@ def get_threads():
     return _threads
 
 
-def _run(root, policy, out=None, generated=None):
+# The fast path of materialize: (structure, policy, threads, out's layout)
+# -> what a call with inputs of the same layouts needs (see _fast_call).
+_FAST = {}
+_FAST_LIMIT = 4096
+try:
+    from numpy.core._multiarray_umath import may_share_memory as _may_share
+except ImportError:  # pragma: no cover - other NumPy layouts
+    _may_share = np.may_share_memory
+
+
+def _out_signature(out):
+    return None if out is None else (out.shape, out.strides, out.dtype)
+
+
+def _fast_call(root, policy, out):
+    """materialize for an already-seen structure whose arrays have the
+    layouts seen then: no text, no specialization, one dict lookup and the
+    checks a call needs. None where anything differs (then the full path
+    runs): other layouts, a bool input (its bytes are checked there), an
+    input overlapping out, a read-only or misaligned array."""
+    if root.structure is None:
+        root.structure = _codegen.structure(root)
+    key, args = root.structure
+    entry = _FAST.get((key, policy, _threads, _out_signature(out)))
+    if entry is None:
+        return None
+    kernel, sigs, alloc, torch_result = entry
+    inputs = []
+    for a, sig in zip(args, sigs):
+        if sig is None:
+            inputs.append(a[0])  # a scalar; the extension converts it
+            continue
+        if (a.shape != sig[0] or a.strides != sig[1] or sig[2]
+                or not a.flags.aligned
+                or (out is not None and _may_share(a, out))):
+            return None
+        inputs.append(a)
+    if out is None:
+        result = alloc()
+    else:
+        if not (out.flags.writeable and out.flags.aligned):
+            return None
+        result = out
+    CACHE.count_hit()
+    kernel(inputs, [result])
+    return _torch.from_numpy(result) if torch_result else result
+
+
+CACHE.on_drop.append(_FAST.clear)
+
+
+def _register_fast(root, policy, out, kernel, args, inputs):
+    if CACHE.info().limit == 0:
+        return  # caching is off
+    if any(i is not a for i, a in zip(inputs, args) if isinstance(a, np.ndarray)):
+        return  # an input was copied: the layouts it ran with are not the arrays'
+    sigs = [(a.shape, a.strides, a.dtype == _dtypes.BOOL)
+            if isinstance(a, np.ndarray) else None for a in args]
+    param = kernel.outputs[0]
+    alloc = (lambda: allocate(param))
+    if len(_FAST) >= _FAST_LIMIT:
+        _FAST.clear()
+    key = root.structure[0] if root.structure is not None else None
+    if key is None:
+        return
+    _FAST[(key, policy, _threads, _out_signature(out))] = (
+        kernel, sigs, alloc, out is None and _has_torch_leaf(root))
+
+
+def _run(root, policy, out=None, generated=None, register=False):
     """Compiles (or finds) and calls the kernel of `root`; writes into `out`
     (kept layout) or a new array in the policy's layout."""
     if generated is None:
@@ -147,6 +216,8 @@ def _run(root, policy, out=None, generated=None):
             f"{_shapes.fmt(result.shape)}, expected {root.dtype} "
             f"{_shapes.fmt(root.shape)}")
     kernel(inputs, [result])
+    if register:
+        _register_fast(root, policy, out, kernel, args, inputs)
     return result
 
 
@@ -160,13 +231,17 @@ def materialize(expr, policy="torch", out=None):
     """Compiles the whole expression into one kernel (cached), runs it, and
     returns the result: a new array with the policy's strides, or `out`
     written in place with its own strides."""
+    if type(expr) is _expr.Op and (out is None or type(out) is np.ndarray):
+        result = _fast_call(expr, policy, out)
+        if result is not None:
+            return result
     _check_policy(policy)
     root = _expr.as_root(expr)
     if _torch.is_tensor(out):
         materialize(root, policy, _torch.to_numpy(out, "out"))
         return out
     if out is None:
-        result = _run(root, policy)
+        result = _run(root, policy, register=True)
         return _torch.from_numpy(result) if _has_torch_leaf(root) else result
     _check_out(root, out)
     if out.size == 0:
@@ -174,8 +249,8 @@ def materialize(expr, policy="torch", out=None):
     direct = not any(s < 0 for s in out.strides) and kernel_ready(out)
     generated = _generate(root, out if direct else None)
     if direct:
-        _copy_overlapping_inputs(root, generated[1], out)
-        return _run(root, policy, out, generated)
+        copied = _copy_overlapping_inputs(root, generated[1], out)
+        return _run(root, policy, out, generated, register=not copied)
     # Negative or misaligned destinations go through a temporary in the
     # policy's layout: every input is read before out is written.
     tmp = _run(root, policy, None, generated)

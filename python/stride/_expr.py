@@ -225,6 +225,15 @@ def _weak_key(v):
 
 
 def _promote(ops):
+    if len(ops) == 2:  # the common case, without generators
+        a, b = ops
+        if (type(a) is not Scalar and type(b) is not Scalar
+                and a.shape and b.shape):
+            key = (a.dtype, b.dtype)
+            result = _PROMOTIONS.get(key)
+            if result is None:
+                result = _PROMOTIONS[key] = _dtypes.promote(key)
+            return result
     strong = tuple(o.dtype for o in ops if isinstance(o, Expr) and o.shape != ())
     if len(strong) == len(ops):
         # Arrays only: the result depends on the dtypes alone (memoized:
@@ -247,7 +256,10 @@ def _promote(ops):
 
 
 def _elementwise(kind, ops, in_dtype, dtype, attr=None, in_dtypes=None):
-    shape = _shapes.broadcast(*(o.shape for o in ops))
+    if len(ops) == 2:
+        shape = _shapes.broadcast(ops[0].shape, ops[1].shape)
+    else:
+        shape = _shapes.broadcast(*(o.shape for o in ops))
     return Op(kind, ops, in_dtypes or (in_dtype,) * len(ops), dtype, shape, attr)
 
 

@@ -115,6 +115,13 @@ JitKernel::compile(ModuleOp module, StringRef entry,
     return nullptr;
   }
   kernel->engine = std::move(*engine);
+  auto entryPoint = kernel->engine->lookupPacked(kernel->name);
+  if (!entryPoint) {
+    error = "JIT lookup of @" + kernel->name +
+            " failed: " + llvm::toString(entryPoint.takeError());
+    return nullptr;
+  }
+  kernel->packedEntry = *entryPoint;
   return kernel;
 }
 
@@ -152,7 +159,6 @@ std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
   for (const KernelParam &param : outputParams)
     if (std::string e = addParam(param); !e.empty())
       return e;
-  if (llvm::Error e = engine->invokePacked(name, packed))
-    return llvm::toString(std::move(e));
+  packedEntry(packed.data());
   return "";
 }

@@ -67,7 +67,9 @@ def StridePropagateLayout : Pass<"stride-propagate-layout"> {
     Static sizes get explicit strides; where sizes are dynamic the layout is
     the `perm` form computed from the operands' dimension orders, assuming the
     dynamic dims are neither 1 nor broadcast. A destination (`outs`) keeps its
-    own layout. `stride.matmul` results are row-major under `torch` and
+    own layout. An operand that is a `stride.cast` marked `stride.promotion`
+    (the op's own type promotion, which the eager libraries do inside the
+    loop) counts as the uncast value. `stride.matmul` results are row-major under `torch` and
     `contiguous`; under `numpy` they are laid out as NumPy's matmul gufunc
     allocates them: batch dims in `order='K'` of the operands' batch dims,
     the core (m, n) dims row-major inside, all-zero strides when empty.

@@ -6,6 +6,7 @@
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -32,7 +33,11 @@ void mlir::stride::buildStrideToLinalgPipeline(
 
 void mlir::stride::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
+  if (options.matmulKernels)
+    pm.addPass(createStrideTileMatmul());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
   if (options.threads > 1)
     pm.addPass(createConvertSCFToOpenMPPass(
         ConvertSCFToOpenMPPassOptions{options.threads}));
@@ -43,6 +48,7 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addPass(createConvertMathToLibmPass());
   // Memrefs before scf: the memref.alloca_scope that scf-to-openmp puts
   // around a threaded loop body must still hold a single block.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -50,6 +56,7 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -27,6 +27,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "threads",
       llvm::cl::desc("Run large kernels on this many threads (OpenMP)"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> matmulKernels{
+      *this, "matmul-kernels",
+      llvm::cl::desc("Cache-block, register-block and vectorize matrix "
+                     "products (stride-tile-matmul)"),
+      llvm::cl::init(true)};
 };
 
 /// Stride ops on tensors to linalg on strided memrefs: shape inference,

@@ -142,4 +142,57 @@ def StrideCoalesce : Pass<"stride-coalesce"> {
   }];
 }
 
+def StrideTileMatmul : Pass<"stride-tile-matmul"> {
+  let summary = "Cache-block, register-block and vectorize matmul contractions";
+  let description = [{
+    Rewrites every `linalg` contraction on buffers that has the shape of a
+    (batched) matrix product -- the `linalg.generic` that
+    `convert-stride-to-linalg` emits for `stride.matmul`, with any batch,
+    broadcast (stride 0) or permuted operand views -- into a GotoBLAS-style
+    loop nest built from upstream pieces:
+
+    1. cache blocks (`scf::tileUsingSCF`): batch loops one at a time, then n
+       by `cache-n`, k by `cache-k`, m by `cache-m`, so the rhs block and the
+       lhs block stay in L2 while the micro-kernel streams over them;
+    2. register blocks: n by `register-n` (a few vector registers wide), m by
+       `register-m`, and k by 1 innermost; the m and n loops are peeled
+       (`scf::peelForLoopAndSimplifyBounds`) so the main iterations have
+       static tiles;
+    3. each static `register-m` x 1 x `register-n` tile is vectorized
+       (`linalg::vectorize`) into a `vector.contract`, which becomes one
+       outer product (a broadcast FMA per row) per k; the accumulator's
+       transfers are hoisted out of the k loop (loop-invariant code motion,
+       `linalg::hoistRedundantVectorTransfers`), so it lives in registers
+       for the whole k block.
+
+    Partial tiles left by peeling stay scalar generics (lowered to loops
+    later). Tile sizes shrink to a static dimension when it is smaller, so
+    small static products (8x8, 4x4 batches) become one fully vectorized
+    tile per batch with no call or loop overhead beyond the batch loop.
+    Contractions with mirrored (negative-stride) dimensions or integer
+    elements are left alone. The summation order along k is unchanged
+    within a k block and blocks are summed in order, so results match the
+    untiled loop up to floating-point reassociation that is absent here.
+  }];
+  let options = [
+    Option<"registerM", "register-m", "int64_t", /*default=*/"8",
+           "Rows of the register block (accumulator vectors)">,
+    Option<"registerK", "register-k", "int64_t", /*default=*/"4",
+           "Depth of the register block (outer products per iteration)">,
+    Option<"registerNBytes", "register-n-bytes", "int64_t", /*default=*/"128",
+           "Bytes of a register block row (2 AVX-512 or 4 AVX2 registers)">,
+    Option<"cacheM", "cache-m", "int64_t", /*default=*/"64",
+           "Rows of the lhs block kept in L2">,
+    Option<"cacheN", "cache-n", "int64_t", /*default=*/"256",
+           "Columns of the rhs block">,
+    Option<"cacheK", "cache-k", "int64_t", /*default=*/"256",
+           "Depth of the lhs and rhs blocks">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

@@ -13,8 +13,38 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <cstdlib>
+#include <thread>
+
 using namespace mlir;
 using namespace mlir::stride;
+
+namespace {
+/// The value of $STRIDE_NUM_THREADS when it is a positive integer.
+std::optional<unsigned> threadsFromEnvironment() {
+  const char *text = std::getenv("STRIDE_NUM_THREADS");
+  unsigned value = 0;
+  if (!text || StringRef(text).trim().getAsInteger(10, value) || value == 0)
+    return std::nullopt;
+  return value;
+}
+} // namespace
+
+unsigned mlir::stride::resolveThreads(unsigned requested) {
+  if (requested > 0)
+    return requested;
+  if (std::optional<unsigned> fromEnv = threadsFromEnvironment())
+    return *fromEnv;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string mlir::stride::checkThreadsEnvironment() {
+  const char *text = std::getenv("STRIDE_NUM_THREADS");
+  if (!text || threadsFromEnvironment())
+    return "";
+  return "STRIDE_NUM_THREADS must be a positive integer, got '" +
+         std::string(text) + "'";
+}
 
 void mlir::stride::buildStrideToLinalgPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
@@ -26,7 +56,7 @@ void mlir::stride::buildStrideToLinalgPipeline(
     pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());
   pm.addPass(createConvertStrideToLinalg(
-      ConvertStrideToLinalgOptions{options.threads}));
+      ConvertStrideToLinalgOptions{resolveThreads(options.threads)}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -38,9 +68,10 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
-  if (options.threads > 1)
+  unsigned threads = resolveThreads(options.threads);
+  if (threads > 1)
     pm.addPass(createConvertSCFToOpenMPPass(
-        ConvertSCFToOpenMPPassOptions{options.threads}));
+        ConvertSCFToOpenMPPassOptions{threads}));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToFuncs());

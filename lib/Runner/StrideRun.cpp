@@ -189,8 +189,9 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       cl::cat(category));
   static cl::opt<unsigned> threads(
       "num-threads",
-      cl::desc("Run large kernels on this many threads (OpenMP; default 1)"),
-      cl::init(1), cl::cat(category));
+      cl::desc("Run large kernels on this many threads (OpenMP; default "
+               "$STRIDE_NUM_THREADS, else the machine's cores)"),
+      cl::init(0), cl::cat(category));
   static cl::opt<bool> noFuse(
       "no-fuse",
       cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
@@ -377,7 +378,9 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   CpuPipelineOptions options;
   options.policy = policy;
   options.fuse = !noFuse;
-  options.threads = std::max(1u, threads.getValue());
+  if (std::string bad = checkThreadsEnvironment(); !bad.empty())
+    return fail(bad);
+  options.threads = threads.getValue();
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
   std::string probeDiagnostics;
   if (dynamicShapes) {

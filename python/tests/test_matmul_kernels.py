@@ -31,12 +31,11 @@ SHAPES = [
 @pytest.mark.parametrize("threads", [1, 2])
 def test_blocked_matmul_matches_numpy(sa, sb, dtype, threads):
     a, b = rand(sa, dtype), rand(sb, dtype, 1)
-    old = stride.get_threads()
     stride.set_threads(threads)
     try:
         r = stride.materialize(stride.matmul(a, b))
     finally:
-        stride.set_threads(old)
+        stride.set_threads(None)
     want = np.matmul(a.astype(np.float64), b.astype(np.float64))
     scale = np.sqrt(sa[-1]) if len(sa) > 1 else np.sqrt(sa[0])
     np.testing.assert_allclose(r, want, rtol=0, atol=TOL[dtype] * scale)

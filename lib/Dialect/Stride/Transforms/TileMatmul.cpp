@@ -11,7 +11,6 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -133,7 +132,7 @@ struct StrideTileMatmulPass
     rewriter.eraseOp(op);
     auto block = cast<linalg::LinalgOp>(blocks->tiledOps.front());
 
-    // Register blocks: n, m, then k by 1 innermost.
+    // Register blocks: n, m, then k by register-k innermost.
     int64_t elementBytes =
         getElementTypeOrSelf(block.getDpsInits()[0].getType())
             .getIntOrFloatBitWidth() /

@@ -154,25 +154,31 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
     1. cache blocks (`scf::tileUsingSCF`): batch loops one at a time, then n
        by `cache-n`, k by `cache-k`, m by `cache-m`, so the rhs block and the
        lhs block stay in L2 while the micro-kernel streams over them;
-    2. register blocks: n by `register-n` (a few vector registers wide), m by
-       `register-m`, and k by 1 innermost; the m and n loops are peeled
+    2. register blocks: n by `register-n-bytes` (two AVX-512 or four AVX2
+       registers of elements), m by `register-m`, and k by `register-k`
+       innermost; the m, n and k loops are peeled
        (`scf::peelForLoopAndSimplifyBounds`) so the main iterations have
        static tiles;
-    3. each static `register-m` x 1 x `register-n` tile is vectorized
-       (`linalg::vectorize`) into a `vector.contract`, which becomes one
-       outer product (a broadcast FMA per row) per k; the accumulator's
-       transfers are hoisted out of the k loop (loop-invariant code motion,
-       `linalg::hoistRedundantVectorTransfers`), so it lives in registers
-       for the whole k block.
+    3. each static `register-m` x `register-k` x `register-n` tile drops its
+       unit batch loops (rank-reducing subviews) and is vectorized
+       (`linalg::vectorize`) into a `vector.contract`, which becomes
+       `register-k` outer products, i.e. broadcast FMAs, one per row; the
+       accumulator's read and write move out of the k loop and it is carried
+       as an `iter_args` vector, so it lives in registers for the whole k
+       block (upstream's `hoistRedundantVectorTransfers` refuses buffers that
+       come from subviews, which every tile's are).
 
     Partial tiles left by peeling stay scalar generics (lowered to loops
     later). Tile sizes shrink to a static dimension when it is smaller, so
     small static products (8x8, 4x4 batches) become one fully vectorized
     tile per batch with no call or loop overhead beyond the batch loop.
     Contractions with mirrored (negative-stride) dimensions or integer
-    elements are left alone. The summation order along k is unchanged
-    within a k block and blocks are summed in order, so results match the
-    untiled loop up to floating-point reassociation that is absent here.
+    elements are left alone. Each output element still sums its products in
+    k order; the micro-kernel fuses each multiply and add (one rounding, as
+    BLAS kernels do), so results can differ from the scalar loop's in the
+    last bits. Operands are read in place (no packing), and the threads of
+    `convert-stride-to-linalg` (chunks of the outermost loop) are kept:
+    each chunk is tiled on its own.
   }];
   let options = [
     Option<"registerM", "register-m", "int64_t", /*default=*/"8",

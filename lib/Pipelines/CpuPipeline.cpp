@@ -65,6 +65,8 @@ void mlir::stride::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
   if (options.matmulKernels)
     pm.addPass(createStrideTileMatmul());
+  if (options.blockTransposes)
+    pm.addPass(createStrideBlockTransposes());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));

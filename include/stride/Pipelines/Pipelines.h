@@ -33,6 +33,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Cache-block, register-block and vectorize matrix "
                      "products (stride-tile-matmul)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> blockTransposes{
+      *this, "block-transposes",
+      llvm::cl::desc("Cache-block elementwise loops whose operands disagree "
+                     "on their contiguous dimension (stride-block-transposes)"),
+      llvm::cl::init(true)};
 };
 
 /// The thread count a pipeline option of `requested` threads means: itself

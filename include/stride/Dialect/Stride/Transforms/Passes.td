@@ -201,4 +201,35 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StrideBlockTransposes : Pass<"stride-block-transposes"> {
+  let summary = "Cache-block elementwise loops whose operands disagree on their contiguous dimension";
+  let description = [{
+    An elementwise `linalg.generic` on buffers (all loops parallel) walks
+    memory in its loop order, which `stride-coalesce` takes from the result.
+    When an operand's contiguous (smallest-stride) loop is another loop than
+    the result's -- `a.T + b`, NHWC with NCHW, a permuted destination -- the
+    innermost loop streams that operand against its grain and every element
+    it reads costs a cache line. This pass tiles exactly those two loops by
+    `tile-bytes` / element size (64 x 64 for f32 at the default 256 bytes:
+    four cache lines per row of each operand, a 16 KiB square that stays in
+    L1), with `scf::tileUsingSCF`, keeping the loop order inside and around
+    the tiles. Each cache line of the transposed operand is then used for the
+    whole tile width before it is evicted, so both operands stream at close to
+    copy bandwidth.
+
+    Only operands whose strides are static are considered (the runner and
+    Python specialize kernels to their inputs' strides); loops shorter than a
+    tile, reductions and ops whose operands agree are left alone. Values and
+    output strides never change: tiling only reorders independent iterations.
+  }];
+  let options = [
+    Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"256",
+           "Bytes of a tile along each of the two blocked loops">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

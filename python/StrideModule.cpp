@@ -278,7 +278,7 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
     options.policy = *parsed;
     options.fuse = fuse;
     options.keepResultLayouts = keepResultLayouts;
-    options.threads = std::max(1u, threads);
+    options.threads = threads;
     std::string error;
     kernel = JitKernel::compile(*module, entry, options, error);
     if (!kernel)
@@ -312,7 +312,7 @@ PYBIND11_MODULE(_stride, m) {
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),
         py::arg("args") = py::none(), py::arg("policy") = "torch",
         py::arg("fuse") = true, py::arg("keep_result_layouts") = false,
-        py::arg("threads") = 1,
+        py::arg("threads") = 0,
         "Compiles function `entry` of `mlir_text` (specialized to `args`: per "
         "argument None for a scalar or (shape, strides) in elements).");
 }

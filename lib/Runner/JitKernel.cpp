@@ -105,7 +105,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Threaded kernels call the OpenMP runtime.
   SmallVector<StringRef> libraries;
-  if (options.threads > 1)
+  if (resolveThreads(options.threads) > 1)
     libraries.push_back(STRIDE_OMP_LIBRARY);
   engineOptions.sharedLibPaths = libraries;
   auto engine =

@@ -112,7 +112,7 @@ struct RunOptions {
   bool randomInputs = false, printValues = false, dynamicShapes = false,
        noFuse = false;
   uint64_t seed = 0;
-  unsigned benchRuns = 0, threads = 1;
+  unsigned benchRuns = 0, threads = 0; // 0: $STRIDE_NUM_THREADS or the cores
 };
 
 /// Phase 1: the program and its entry function.
@@ -379,8 +379,9 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       cl::cat(category));
   static cl::opt<unsigned> threads(
       "num-threads",
-      cl::desc("Run large kernels on this many threads (OpenMP; default 1)"),
-      cl::init(1), cl::cat(category));
+      cl::desc("Run large kernels on this many threads (OpenMP; default "
+               "$STRIDE_NUM_THREADS, else the machine's cores)"),
+      cl::init(0), cl::cat(category));
   static cl::opt<bool> noFuse(
       "no-fuse",
       cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
@@ -399,7 +400,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.benchRuns = benchRuns;
   options.policy = policy.getValue();
   options.dynamicShapes = dynamicShapes;
-  options.threads = std::max(1u, threads.getValue());
+  options.threads = threads.getValue();
   options.noFuse = noFuse;
 
   // Kernels allocate their intermediates with malloc on every call. Keep
@@ -442,6 +443,8 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   if (failed(specializeEntry(specializedEntry, layouts, specializeError)))
     return fail(specializeError);
 
+  if (std::string bad = checkThreadsEnvironment(); !bad.empty())
+    return fail(bad);
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
   std::string probeDiagnostics;
   if (options.dynamicShapes)

@@ -1,6 +1,8 @@
 """Running expressions and hand-written IR: specialization, the kernel
 cache, output allocation in the compiler's layout, and the rules for
 writing into a caller's array."""
+import os
+
 import numpy as np
 
 from . import _codegen, _dtypes, _expr, _shapes, _torch
@@ -109,21 +111,31 @@ def _call_args(args):
     return inputs, tuple(layouts)
 
 
-_threads = 1
+_threads = None  # None: $STRIDE_NUM_THREADS, else the machine's cores
 
 
 def set_threads(n):
-    """Run large kernels (64K+ points) on `n` OpenMP threads; 1 (the default)
-    keeps every kernel single-threaded. Part of the cache key."""
+    """Run large kernels (64K+ points) on `n` OpenMP threads (1 keeps every
+    kernel single-threaded); None restores the default: $STRIDE_NUM_THREADS,
+    else the machine's cores. Part of the cache key."""
     global _threads
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"set_threads expects an int >= 1, got {n!r}")
+    if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
+        raise ValueError(f"set_threads expects an int >= 1 or None, got {n!r}")
     _threads = n
 
 
 def get_threads():
-    """The thread count set by set_threads."""
-    return _threads
+    """The thread count kernels compile for: set_threads's, else
+    $STRIDE_NUM_THREADS, else os.cpu_count()."""
+    if _threads is not None:
+        return _threads
+    env = os.environ.get("STRIDE_NUM_THREADS")
+    if env is not None:
+        if not env.strip().isdigit() or int(env) < 1:
+            raise ValueError("STRIDE_NUM_THREADS must be a positive integer, "
+                             f"got {env!r}")
+        return int(env)
+    return os.cpu_count() or 1
 
 
 # The fast path of materialize: (structure, policy, threads, out's layout)

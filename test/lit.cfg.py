@@ -26,5 +26,12 @@ llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTI
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "stride-run", ToolSubst("mlir-opt", unresolved="ignore")]
+tools = ["stride-opt", "stride-run", "stride-compile", "stride-exec",
+         "stride-capi-test", "stride-lsp-server",
+         ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Ahead-of-time tests compile C programs against generated headers and look
+# for libstride_runtime.so next to the tools.
+config.substitutions.append(("%stride_lib_dir", os.path.join(config.stride_obj_root, "lib")))
+config.substitutions.append(("%stride_bin_dir", config.stride_tools_dir))

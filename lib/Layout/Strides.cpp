@@ -5,18 +5,16 @@
 #include "stride/Layout/Coalesce.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
 
 namespace stride::layout {
 
 std::optional<Policy> parsePolicy(std::string_view name) {
-  if (name == "torch")
-    return Policy::Torch;
-  if (name == "numpy")
-    return Policy::Numpy;
-  if (name == "contiguous")
-    return Policy::Contiguous;
+  for (Policy policy : {Policy::Torch, Policy::Numpy, Policy::Contiguous})
+    if (name == policyName(policy))
+      return policy;
   return std::nullopt;
 }
 
@@ -40,10 +38,12 @@ Strides contiguousStrides(const Shape &shape) {
 
 Strides stridesFromPerm(const Shape &shape, const std::vector<int64_t> &perm) {
   Strides strides(shape.size(), 0);
-  int64_t stride = 1;
+  // Unsigned so that a shape whose size overflows int64 wraps instead of
+  // being undefined behaviour (callers check sizes where it matters).
+  uint64_t stride = 1;
   for (auto it = perm.rbegin(); it != perm.rend(); ++it) {
-    strides[*it] = stride;
-    stride *= std::max<int64_t>(shape[*it], 1);
+    strides[*it] = static_cast<int64_t>(stride);
+    stride *= static_cast<uint64_t>(std::max<int64_t>(shape[*it], 1));
   }
   return strides;
 }
@@ -245,6 +245,8 @@ std::optional<Strides> numpyTrivialLoop(const std::vector<Operand> &inputs,
   const Shape *shape = nullptr;
   int order = 0;
   for (const Operand &op : inputs) {
+    if (op.converted)
+      return std::nullopt;
     if (op.shape.empty())
       continue;
     if (!shape)
@@ -347,6 +349,41 @@ Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
     break;
   }
   return contiguousStrides(outShape);
+}
+
+Strides matmulOutputStrides(Policy policy, const Operand &lhs,
+                            const Operand &rhs, const Shape &outShape) {
+  const int64_t rank = static_cast<int64_t>(outShape.size());
+  if (policy != Policy::Numpy)
+    return contiguousStrides(outShape);
+  int64_t core = (lhs.shape.size() > 1 ? 1 : 0) + (rhs.shape.size() > 1 ? 1 : 0);
+  int64_t batchRank = rank - core;
+  if (rank > 0 && numElements(outShape) == 0)
+    return Strides(rank, 0);
+  if (batchRank <= 0)
+    return contiguousStrides(outShape);
+  Shape batchShape(outShape.begin(), outShape.begin() + batchRank);
+  std::vector<Operand> batchOperands;
+  for (const Operand *op : {&lhs, &rhs}) {
+    if (op->shape.size() <= 2)
+      continue; // no batch dims: it broadcasts along all of them
+    size_t n = op->shape.size() - 2;
+    batchOperands.push_back(
+        {Shape(op->shape.begin(), op->shape.begin() + n),
+         Strides(op->strides.begin(), op->strides.begin() + n)});
+  }
+  Strides batchStrides =
+      computeOutputStrides(Policy::Numpy, batchOperands, batchShape);
+  // Core dims are row-major; every batch stride scales by the core's size.
+  Strides strides(rank);
+  int64_t running = 1;
+  for (int64_t d = rank - 1; d >= batchRank; --d) {
+    strides[d] = running;
+    running *= std::max<int64_t>(outShape[d], 1);
+  }
+  for (int64_t d = 0; d < batchRank; ++d)
+    strides[d] = batchStrides[d] * running;
+  return strides;
 }
 
 } // namespace stride::layout

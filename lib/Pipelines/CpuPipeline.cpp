@@ -7,14 +7,45 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <cstdlib>
+#include <thread>
+
 using namespace mlir;
 using namespace mlir::stride;
+
+namespace {
+/// The value of $STRIDE_NUM_THREADS when it is a positive integer.
+std::optional<unsigned> threadsFromEnvironment() {
+  const char *text = std::getenv("STRIDE_NUM_THREADS");
+  unsigned value = 0;
+  if (!text || StringRef(text).trim().getAsInteger(10, value) || value == 0)
+    return std::nullopt;
+  return value;
+}
+} // namespace
+
+unsigned mlir::stride::resolveThreads(unsigned requested) {
+  if (requested > 0)
+    return requested;
+  if (std::optional<unsigned> fromEnv = threadsFromEnvironment())
+    return *fromEnv;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string mlir::stride::checkThreadsEnvironment() {
+  const char *text = std::getenv("STRIDE_NUM_THREADS");
+  if (!text || threadsFromEnvironment())
+    return "";
+  return "STRIDE_NUM_THREADS must be a positive integer, got '" +
+         std::string(text) + "'";
+}
 
 void mlir::stride::buildStrideToLinalgPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
@@ -25,7 +56,7 @@ void mlir::stride::buildStrideToLinalgPipeline(
   if (options.fuse)
     pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());
-  pm.addPass(createStrideBufferize(StrideBufferizeOptions{options.threads}));
+  pm.addPass(createStrideBufferize(StrideBufferizeOptions{resolveThreads(options.threads)}));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -33,17 +64,27 @@ void mlir::stride::buildStrideToLinalgPipeline(
 
 void mlir::stride::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
+  if (options.matmulKernels)
+    pm.addPass(createStrideTileMatmul());
+  if (options.blockTransposes)
+    pm.addPass(createStrideBlockTransposes());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  if (options.threads > 1)
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  unsigned threads = resolveThreads(options.threads);
+  if (threads > 1)
     pm.addPass(createConvertSCFToOpenMPPass(
-        ConvertSCFToOpenMPPassOptions{options.threads}));
+        ConvertSCFToOpenMPPassOptions{threads}));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToFuncs());
-  pm.addPass(createConvertMathToLLVMPass());
+  // math.log1p as log(1 + x) loses every digit near 0: libm's log1p instead.
+  pm.addPass(createConvertMathToLLVMPass(
+      ConvertMathToLLVMPassOptions{/*approximateLog1p=*/false}));
   pm.addPass(createConvertMathToLibmPass());
   // Memrefs before scf: the memref.alloca_scope that scf-to-openmp puts
   // around a threaded loop body must still hold a single block.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -51,6 +92,7 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -16,8 +16,6 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/Support/TargetSelect.h"
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -98,131 +96,46 @@ mlir::stride::specializeEntry(func::FuncOp entry,
   return success();
 }
 
-ElementKind mlir::stride::elementKindOf(Type type) {
-  if (type.isF32())
-    return ElementKind::F32;
-  if (type.isF64())
-    return ElementKind::F64;
-  if (type.isInteger(32))
-    return ElementKind::I32;
-  if (type.isInteger(64))
-    return ElementKind::I64;
-  if (type.isInteger(1))
-    return ElementKind::I1;
-  return ElementKind::Unsupported;
-}
-
-const char *mlir::stride::elementKindName(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32: return "f32";
-  case ElementKind::F64: return "f64";
-  case ElementKind::I32: return "i32";
-  case ElementKind::I64: return "i64";
-  case ElementKind::I1: return "i1";
-  case ElementKind::Unsupported: break;
-  }
-  return "unsupported";
-}
-
-static KernelParam paramFor(Type type) {
-  KernelParam param;
-  auto memref = dyn_cast<MemRefType>(type);
-  Type element = memref ? memref.getElementType() : type;
-  param.element = elementKindOf(element);
-  llvm::raw_string_ostream(param.typeName) << element;
-  if (!memref)
-    return param;
-  param.isBuffer = true;
-  param.shape.assign(memref.getShape().begin(), memref.getShape().end());
-  auto [strides, offset] = memref.getStridesAndOffset();
-  param.strides.assign(strides.begin(), strides.end());
-  return param;
-}
-
 std::unique_ptr<JitKernel>
 JitKernel::compile(ModuleOp module, StringRef entry,
                    const CpuPipelineOptions &options, std::string &error) {
-  static bool targetsReady = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)targetsReady;
-
-  // Only the entry is called from outside: other functions become private,
-  // so that the passes may refine their signatures and the entry alone
-  // takes its outputs as arguments.
-  for (func::FuncOp func : module.getOps<func::FuncOp>())
-    if (func.getName() != entry && !func.isExternal())
-      func.setPrivate();
-
-  PassManager toLinalg(module.getContext());
-  toLinalg.addPass(createSymbolDCEPass());
-  buildStrideToLinalgPipeline(toLinalg, options);
-  if (failed(toLinalg.run(module))) {
-    error = "lowering to linalg failed";
+  std::optional<LoweredEntry> lowered =
+      lowerEntryToLLVM(module, entry, options, /*emitCInterface=*/false, error);
+  if (!lowered)
     return nullptr;
-  }
   auto kernel = std::unique_ptr<JitKernel>(new JitKernel());
   kernel->name = entry.str();
-  auto func = module.lookupSymbol<func::FuncOp>(entry);
-  if (!func) {
-    error = "the entry function disappeared during lowering";
+  kernel->inputParams = std::move(lowered->inputs);
+  kernel->outputParams = std::move(lowered->outputs);
+  std::unique_ptr<llvm::TargetMachine> targetMachine =
+      createHostTargetMachine(/*positionIndependent=*/false, error);
+  if (!targetMachine)
     return nullptr;
-  }
-  int64_t numOutputs = 0;
-  if (auto attr = func->getAttrOfType<IntegerAttr>("stride.num_outputs"))
-    numOutputs = attr.getInt();
-  if (func.getNumResults() != 0) {
-    error = "the entry function returns non-tensor values; only tensor "
-            "results can be handed back (as output buffers)";
-    return nullptr;
-  }
-  TypeRange argTypes = func.getArgumentTypes();
-  size_t numInputs = argTypes.size() - numOutputs;
-  for (auto [i, type] : llvm::enumerate(argTypes))
-    (i < numInputs ? kernel->inputParams : kernel->outputParams)
-        .push_back(paramFor(type));
-
-  PassManager toLLVM(module.getContext());
-  buildLinalgToLLVMPipeline(toLLVM, options);
-  if (failed(toLLVM.run(module))) {
-    error = "lowering to LLVM failed";
-    return nullptr;
-  }
-  // Optimize for this very CPU: without a target machine LLVM's cost model
-  // reports no vector registers and the loop vectorizer does nothing.
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder) {
-    error = "cannot describe the host CPU: " +
-            llvm::toString(builder.takeError());
-    return nullptr;
-  }
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto targetMachine = builder->createTargetMachine();
-  if (!targetMachine) {
-    error = "cannot create a target machine for the host CPU: " +
-            llvm::toString(targetMachine.takeError());
-    return nullptr;
-  }
   auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
                                                /*sizeLevel=*/0,
-                                               targetMachine->get());
+                                               targetMachine.get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Threaded kernels call the OpenMP runtime.
   SmallVector<StringRef> libraries;
-  if (options.threads > 1)
+  if (resolveThreads(options.threads) > 1)
     libraries.push_back(STRIDE_OMP_LIBRARY);
   engineOptions.sharedLibPaths = libraries;
   auto engine =
-      ExecutionEngine::create(module, engineOptions, std::move(*targetMachine));
+      ExecutionEngine::create(module, engineOptions, std::move(targetMachine));
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     return nullptr;
   }
   kernel->engine = std::move(*engine);
+  auto entryPoint = kernel->engine->lookupPacked(kernel->name);
+  if (!entryPoint) {
+    error = "JIT lookup of @" + kernel->name +
+            " failed: " + llvm::toString(entryPoint.takeError());
+    return nullptr;
+  }
+  kernel->packedEntry = *entryPoint;
   return kernel;
 }
 
@@ -260,7 +173,6 @@ std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
   for (const KernelParam &param : outputParams)
     if (std::string e = addParam(param); !e.empty())
       return e;
-  if (llvm::Error e = engine->invokePacked(name, packed))
-    return llvm::toString(std::move(e));
+  packedEntry(packed.data());
   return "";
 }

@@ -4,7 +4,7 @@
 // RUN: stride-opt %s '--stride-propagate-layout=keep-result-layouts' --split-input-file | FileCheck %s --check-prefix=KEEP
 // RUN: not stride-opt %s '--stride-propagate-layout=policy=fortran' 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: error: stride-propagate-layout: unknown policy 'fortran'; expected torch, numpy or contiguous
+// BAD: for the --policy option: Cannot find option named 'fortran'!
 
 // The seed's first example: a = randn(2,3,8)[:,:,::2].permute(2,0,1) has
 // strides (2,24,8); exp(a) and a + a get (1,12,4) under both libraries.
@@ -231,4 +231,25 @@ func.func @carried(%a: tensor<4x4xf32, #stride.layout<strides = [1, 4]>>, %w: te
     scf.yield %m : tensor<4x4xf32>
   }
   return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// A cast marked stride.promotion is the consumer's own type promotion: the
+// layout comes from the uncast operand, as in NumPy's ufunc loops and
+// TensorIterator (np.maximum of these float32 and bool views gives byte
+// strides (8, 16, 4)). A plain cast (astype) has its own layout first.
+// CHECK-LABEL: func.func @promotion_cast
+// CHECK: %[[C:.*]] = stride.cast %{{.*}} {stride.promotion}
+// TORCH: stride.maximum %{{.*}}, %[[C]] : {{.*}} -> tensor<2x2x2xf32, #stride.layout<strides = [2, 4, 1]>>
+// NUMPY: stride.maximum %{{.*}}, %[[C]] : {{.*}} -> tensor<2x2x2xf32, #stride.layout<strides = [2, 4, 1]>>
+// CHECK: %[[D:.*]] = stride.cast
+// TORCH: stride.maximum %{{.*}}, %[[D]] : {{.*}} -> tensor<2x2x2xf32, #stride.layout<strides = [2, 4, 1]>>
+// NUMPY: stride.maximum %{{.*}}, %[[D]] : {{.*}} -> tensor<2x2x2xf32>
+func.func @promotion_cast(%a: tensor<2x2x2xf32, #stride.layout<strides = [1, 2, 0]>>, %m: tensor<2x2x2xi1, #stride.layout<strides = [-1, 0, 0]>>) {
+  %c = stride.cast %m {stride.promotion} : tensor<2x2x2xi1, #stride.layout<strides = [-1, 0, 0]>> -> tensor<2x2x2xf32>
+  %0 = stride.maximum %a, %c : tensor<2x2x2xf32, #stride.layout<strides = [1, 2, 0]>>, tensor<2x2x2xf32> -> tensor<2x2x2xf32>
+  %d = stride.cast %m : tensor<2x2x2xi1, #stride.layout<strides = [-1, 0, 0]>> -> tensor<2x2x2xf32>
+  %1 = stride.maximum %a, %d : tensor<2x2x2xf32, #stride.layout<strides = [1, 2, 0]>>, tensor<2x2x2xf32> -> tensor<2x2x2xf32>
+  return
 }

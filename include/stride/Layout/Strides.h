@@ -37,6 +37,10 @@ const char *policyName(Policy policy);
 struct Operand {
   Shape shape;
   Strides strides;
+  /// The op converts this operand's element type inside its loop. NumPy's
+  /// ufuncs then skip the trivial (all C or all F) loop and order axes with
+  /// nditer; PyTorch does not care.
+  bool converted = false;
 };
 
 /// Row-major strides exactly as PyTorch's torch.empty(shape).stride(): the
@@ -63,6 +67,15 @@ bool isPermutation(const std::vector<int64_t> &perm, size_t rank);
 /// broadcastShapes) and has as many strides as dims.
 Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
                              const Shape &outShape);
+
+/// Strides of the result of a matmul of `lhs` and `rhs` whose shape is
+/// `outShape` (see matmulShape). torch and contiguous: row-major, as PyTorch
+/// allocates matmul results. numpy: a generalized ufunc's, its batch (loop)
+/// dims ordered as computeOutputStrides(Numpy) orders the operands' batch
+/// dims, the core dims (m, n) row-major inside, and all zeros when the
+/// result has no elements. Concrete sizes and strides only.
+Strides matmulOutputStrides(Policy policy, const Operand &lhs,
+                            const Operand &rhs, const Shape &outShape);
 
 } // namespace stride::layout
 

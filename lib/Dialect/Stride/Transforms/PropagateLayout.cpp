@@ -46,7 +46,8 @@ layout::Strides operandStrides(Type type, ArrayRef<int64_t> sizes) {
 /// `operands`, or null when some operand is unranked.
 FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
                                         ValueRange operands,
-                                        RankedTensorType result) {
+                                        RankedTensorType result,
+                                        ArrayRef<bool> converted = {}) {
   auto representative = [](ArrayRef<int64_t> shape) {
     layout::Shape sizes;
     for (int64_t s : shape)
@@ -72,6 +73,8 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
       if (ShapedType::isDynamic(size))
         size = outShape[offset + i];
     inputs.push_back({sizes, operandStrides(type, sizes)});
+    inputs.back().converted =
+        !converted.empty() && converted[inputs.size() - 1];
   }
   layout::Strides strides =
       layout::computeOutputStrides(policy, inputs, outShape);
@@ -95,37 +98,16 @@ LayoutAttr matmulLayout(layout::Policy policy, MatmulOp op,
   auto rhs = dyn_cast<RankedTensorType>(op.getRhs().getType());
   if (!lhs || !rhs || !lhs.hasStaticShape() || !rhs.hasStaticShape())
     return {};
-  int64_t core = (lhs.getRank() > 1 ? 1 : 0) + (rhs.getRank() > 1 ? 1 : 0);
-  int64_t batchRank = result.getRank() - core;
-  if (result.getNumElements() == 0 && result.getRank() > 0)
-    return LayoutAttr::get(result.getContext(),
-                           SmallVector<int64_t>(result.getRank(), 0));
-  if (batchRank <= 0)
-    return {};
-  layout::Shape batchShape(result.getShape().begin(),
-                           result.getShape().begin() + batchRank);
-  std::vector<layout::Operand> batchOperands;
-  for (RankedTensorType t : {lhs, rhs}) {
-    if (t.getRank() <= 2)
-      continue; // no batch dims: it broadcasts along all of them
+  auto operand = [](RankedTensorType t) {
     SmallVector<int64_t> strides = getStridesOf(t);
-    int64_t n = t.getRank() - 2;
-    batchOperands.push_back(
-        {layout::Shape(t.getShape().begin(), t.getShape().begin() + n),
-         layout::Strides(strides.begin(), strides.begin() + n)});
-  }
-  layout::Strides batchStrides = layout::computeOutputStrides(
-      layout::Policy::Numpy, batchOperands, batchShape);
-  // Core dims are row-major; every batch stride scales by the core's size.
-  SmallVector<int64_t> strides(result.getRank());
-  int64_t running = 1;
-  for (int64_t d = result.getRank() - 1; d >= batchRank; --d) {
-    strides[d] = running;
-    running *= std::max<int64_t>(result.getDimSize(d), 1);
-  }
-  for (int64_t d = 0; d < batchRank; ++d)
-    strides[d] = batchStrides[d] * running;
-  return LayoutAttr::get(result.getContext(), strides);
+    return layout::Operand{layout::Shape(t.getShape().begin(),
+                                         t.getShape().end()),
+                           layout::Strides(strides.begin(), strides.end())};
+  };
+  layout::Strides strides = layout::matmulOutputStrides(
+      policy, operand(lhs), operand(rhs),
+      layout::Shape(result.getShape().begin(), result.getShape().end()));
+  return LayoutAttr::get(result.getContext(), ArrayRef<int64_t>(strides));
 }
 
 /// Copies `value` into a new tensor of type `type` (same shape, another
@@ -144,20 +126,26 @@ Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
   return copy.getResult(0);
 }
 
+/// The operands an op's layout is decided from: a `stride.cast` marked
+/// `stride.promotion` is the op's own type promotion, which NumPy's ufunc
+/// loops and PyTorch's TensorIterator do inside the loop, so the layout comes
+/// from the uncast value (the cast's own layout could differ on size-1 and
+/// broadcast dims, and then in the whole dimension order).
+SmallVector<Value> seeThroughPromotions(ValueRange operands,
+                                        SmallVectorImpl<bool> &converted) {
+  SmallVector<Value> result;
+  for (Value v : operands) {
+    auto cast = v.getDefiningOp<CastOp>();
+    bool promotion = cast && cast->hasAttr("stride.promotion");
+    result.push_back(promotion ? cast.getOperand() : v);
+    converted.push_back(promotion);
+  }
+  return result;
+}
+
 struct StridePropagateLayoutPass
     : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
   using Base::Base;
-
-  // A bad option fails when the pipeline is built, before any IR is touched.
-  LogicalResult initialize(MLIRContext *context) override {
-    std::optional<layout::Policy> parsed = layout::parsePolicy(policy);
-    if (!parsed)
-      return emitError(UnknownLoc::get(context))
-             << "stride-propagate-layout: unknown policy '" << policy
-             << "'; expected torch, numpy or contiguous";
-    parsedPolicy = *parsed;
-    return success();
-  }
 
   void runOnOperation() override {
     if (failed(refineModule(getOperation(), Refinement::Layout,
@@ -165,7 +153,7 @@ struct StridePropagateLayoutPass
                               func->walk([&](Operation *op) {
                                 if (isa<StrideDialect>(op->getDialect()) &&
                                     !isa<YieldOp>(op))
-                                  propagate(parsedPolicy, op);
+                                  propagate(policy, op);
                               });
                               updateSignature(func);
                               return success();
@@ -180,23 +168,22 @@ struct StridePropagateLayoutPass
             withLayout(type, matmulLayout(policy, matmul, type)));
       return;
     }
-    ValueRange operands = op->getOperands();
-    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-      if (!broadcast.getInits().empty())
-        return; // destinations keep their strides
-      operands = broadcast.getInputs();
-    }
+    auto shaped = dyn_cast<InferResultShapeOpInterface>(op);
+    if (!shaped || !shaped.getDestinations().empty())
+      return; // destinations keep their strides
+    ValueRange operands = shaped.getBroadcastOperands();
+    SmallVector<bool> converted;
+    SmallVector<Value> seen = seeThroughPromotions(operands, converted);
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
-      FailureOr<LayoutAttr> layout = elementwiseLayout(policy, operands, type);
+      FailureOr<LayoutAttr> layout =
+          elementwiseLayout(policy, seen, type, converted);
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }
   }
-
-  layout::Policy parsedPolicy = layout::Policy::Torch;
 
   void updateSignature(func::FuncOp func) {
     if (func.isExternal())

@@ -1,0 +1,284 @@
+//===- AotMetadata.cpp - What a compiled Stride library declares ----------===//
+//
+// Format, one record a line, fields separated by single spaces:
+//   stride-aot <version>
+//   entry <name> <symbol> <packed-symbol>
+//   input|output tensor <dtype> <rank> <size>... <stride>...   ('?' = dynamic)
+//                [perm <dim>...]
+//   input scalar <dtype>
+//   layout <policy>                          (entries with dynamic results)
+//   node elementwise|matmul <ref>...         (ref: a<arg>, n<node>, s)
+//   result <ref>
+//   end
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Runtime/AotMetadata.h"
+
+#include "stride/Runtime/StridedBuffer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+
+namespace stride::runtime {
+
+const AotEntry *AotMetadata::find(const std::string &name) const {
+  for (const AotEntry &entry : entries)
+    if (entry.name == name)
+      return &entry;
+  return nullptr;
+}
+
+static std::string formatValue(int64_t value) {
+  return value == kAotDynamic ? "?" : std::to_string(value);
+}
+
+std::string formatAotShape(const std::vector<int64_t> &shape) {
+  if (shape.empty())
+    return "0-d";
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "x" : "") + formatValue(shape[i]);
+  return text;
+}
+
+std::string formatAotStrides(const std::vector<int64_t> &strides) {
+  std::string text = "[";
+  for (size_t i = 0; i < strides.size(); ++i)
+    text += (i ? ", " : "") + formatValue(strides[i]);
+  return text + "]";
+}
+
+static void formatParam(std::ostringstream &os, const char *kind,
+                        const AotParam &param) {
+  os << kind << (param.isTensor ? " tensor " : " scalar ")
+     << dtypeName(param.dtype);
+  if (param.isTensor) {
+    os << " " << param.shape.size();
+    for (int64_t size : param.shape)
+      os << " " << formatValue(size);
+    for (int64_t stride : param.strides)
+      os << " " << formatValue(stride);
+    if (!param.perm.empty()) {
+      os << " perm";
+      for (int64_t dim : param.perm)
+        os << " " << dim;
+    }
+  }
+  os << "\n";
+}
+
+namespace layout = ::stride::layout;
+
+static std::string formatRef(const layout::LayoutRef &ref) {
+  switch (ref.kind) {
+  case layout::LayoutRef::Kind::Argument:
+    return "a" + std::to_string(ref.index);
+  case layout::LayoutRef::Kind::Node:
+    return "n" + std::to_string(ref.index);
+  case layout::LayoutRef::Kind::Scalar:
+    break;
+  }
+  return "s";
+}
+
+static bool parseRef(const std::string &word, layout::LayoutRef &ref) {
+  if (word == "s") {
+    ref = {layout::LayoutRef::Kind::Scalar, 0};
+    return true;
+  }
+  if (word.size() < 2 || (word[0] != 'a' && word[0] != 'n') ||
+      !std::all_of(word.begin() + 1, word.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }) ||
+      word.size() > 10)
+    return false;
+  ref.kind = word[0] == 'a' ? layout::LayoutRef::Kind::Argument
+                            : layout::LayoutRef::Kind::Node;
+  ref.index = std::stoll(word.substr(1));
+  return true;
+}
+
+static void formatGraph(std::ostringstream &os,
+                        const layout::LayoutGraph &graph) {
+  os << "layout " << layout::policyName(graph.policy) << "\n";
+  for (const layout::LayoutNode &node : graph.nodes) {
+    os << "node "
+       << (node.kind == layout::LayoutNode::Kind::Matmul ? "matmul"
+                                                          : "elementwise");
+    for (const layout::LayoutRef &ref : node.operands)
+      os << " " << formatRef(ref);
+    os << "\n";
+  }
+  for (const layout::LayoutRef &ref : graph.results)
+    os << "result " << formatRef(ref) << "\n";
+}
+
+std::string formatAotMetadata(const AotMetadata &metadata) {
+  std::ostringstream os;
+  os << "stride-aot " << kAotMetadataVersion << "\n";
+  for (const AotEntry &entry : metadata.entries) {
+    os << "entry " << entry.name << " " << entry.symbol << " "
+       << entry.packedSymbol << "\n";
+    for (const AotParam &param : entry.inputs)
+      formatParam(os, "input", param);
+    for (const AotParam &param : entry.outputs)
+      formatParam(os, "output", param);
+    if (entry.hasLayoutGraph)
+      formatGraph(os, entry.layoutGraph);
+  }
+  os << "end\n";
+  return os.str();
+}
+
+static bool parseValue(const std::string &word, int64_t &value) {
+  if (word == "?") {
+    value = kAotDynamic;
+    return true;
+  }
+  if (word.empty())
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  value = std::strtoll(word.c_str(), &end, 10);
+  return errno == 0 && end == word.c_str() + word.size();
+}
+
+std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
+  std::istringstream lines(text);
+  std::string line;
+  int lineNumber = 0;
+  bool ended = false;
+  auto bad = [&](const std::string &why) {
+    return "metadata line " + std::to_string(lineNumber) + ": " + why;
+  };
+  while (std::getline(lines, line)) {
+    ++lineNumber;
+    std::istringstream words(line);
+    std::string kind;
+    words >> kind;
+    if (lineNumber == 1) {
+      int version = 0;
+      if (kind != "stride-aot" || !(words >> version))
+        return bad("not Stride AOT metadata");
+      if (version != kAotMetadataVersion)
+        return bad("format version " + std::to_string(version) +
+                   ", this runtime reads version " +
+                   std::to_string(kAotMetadataVersion));
+      continue;
+    }
+    if (kind == "end") {
+      ended = true;
+      break;
+    }
+    if (kind == "entry") {
+      AotEntry entry;
+      if (!(words >> entry.name >> entry.symbol >> entry.packedSymbol))
+        return bad("an entry needs a name and two symbols");
+      metadata.entries.push_back(entry);
+      continue;
+    }
+    if (kind == "layout" || kind == "node" || kind == "result") {
+      if (metadata.entries.empty())
+        return bad("a layout graph before any entry");
+      AotEntry &entry = metadata.entries.back();
+      layout::LayoutGraph &graph = entry.layoutGraph;
+      std::string word;
+      if (kind == "layout") {
+        std::optional<layout::Policy> policy;
+        if (!(words >> word) || !(policy = layout::parsePolicy(word)))
+          return bad("'layout' needs a policy (torch, numpy or contiguous)");
+        if (entry.hasLayoutGraph)
+          return bad("a second layout graph for one entry");
+        entry.hasLayoutGraph = true;
+        graph.policy = *policy;
+      } else if (!entry.hasLayoutGraph) {
+        return bad("'" + kind + "' before 'layout'");
+      } else if (kind == "node") {
+        layout::LayoutNode node;
+        if (!(words >> word) || (word != "elementwise" && word != "matmul"))
+          return bad("a node is 'elementwise' or 'matmul'");
+        node.kind = word == "matmul" ? layout::LayoutNode::Kind::Matmul
+                                     : layout::LayoutNode::Kind::Elementwise;
+        while (words >> word) {
+          layout::LayoutRef ref;
+          if (!parseRef(word, ref) || node.operands.size() >= 1024)
+            return bad("'" + word + "' is not an operand (a<N>, n<N> or s)");
+          node.operands.push_back(ref);
+        }
+        graph.nodes.push_back(node);
+      } else {
+        layout::LayoutRef ref;
+        if (!(words >> word) || !parseRef(word, ref))
+          return bad("a result needs an operand (a<N>, n<N> or s)");
+        graph.results.push_back(ref);
+      }
+      std::string extra;
+      if (words >> extra)
+        return bad("unexpected '" + extra + "'");
+      continue;
+    }
+    if (kind != "input" && kind != "output")
+      return bad("unknown record '" + kind + "'");
+    if (metadata.entries.empty())
+      return bad("a parameter before any entry");
+    AotParam param;
+    std::string form, dtype;
+    if (!(words >> form >> dtype) || (form != "tensor" && form != "scalar"))
+      return bad("a parameter needs 'tensor' or 'scalar' and a dtype");
+    std::optional<DType> parsed = parseDType(dtype);
+    if (!parsed)
+      return bad("unknown dtype '" + dtype + "'");
+    param.dtype = *parsed;
+    param.isTensor = form == "tensor";
+    if (param.isTensor) {
+      int64_t rank = -1;
+      std::string word;
+      if (!(words >> word) || !parseValue(word, rank) || rank < 0 || rank > 64)
+        return bad("a tensor needs a rank between 0 and 64");
+      for (int64_t i = 0; i < 2 * rank; ++i) {
+        int64_t value;
+        if (!(words >> word) || !parseValue(word, value))
+          return bad("a tensor of rank " + std::to_string(rank) +
+                     " needs " + std::to_string(rank) + " sizes and strides");
+        (i < rank ? param.shape : param.strides).push_back(value);
+      }
+      if (words >> word) {
+        if (word != "perm")
+          return bad("unexpected '" + word + "'");
+        for (int64_t i = 0; i < rank; ++i) {
+          int64_t dim;
+          if (!(words >> word) || !parseValue(word, dim))
+            return bad("'perm' needs " + std::to_string(rank) + " dims");
+          param.perm.push_back(dim);
+        }
+        if (!layout::isPermutation(param.perm, static_cast<size_t>(rank)))
+          return bad("the perm is not a permutation of the tensor's dims");
+      }
+    } else if (kind == "output") {
+      return bad("an output must be a tensor");
+    }
+    std::string extra;
+    if (words >> extra)
+      return bad("unexpected '" + extra + "'");
+    AotEntry &entry = metadata.entries.back();
+    (kind == "input" ? entry.inputs : entry.outputs).push_back(param);
+  }
+  if (!ended)
+    return "the metadata ends without 'end'";
+  return "";
+}
+
+std::vector<int64_t> aotInputStrides(const AotParam &param,
+                                     const std::vector<int64_t> &shape) {
+  if (std::none_of(param.strides.begin(), param.strides.end(),
+                   [](int64_t s) { return s == kAotDynamic; }))
+    return param.strides;
+  if (param.perm.size() == shape.size() &&
+      layout::isPermutation(param.perm, shape.size()))
+    return layout::stridesFromPerm(shape, param.perm);
+  return rowMajorStrides(shape);
+}
+
+} // namespace stride::runtime

@@ -44,8 +44,8 @@ def test_truth_value_is_an_error():
 
 def test_unsupported_numpy_functions_name_themselves_and_the_line():
     x = stride.lazy(np.ones(3))
-    with pytest.raises(TypeError, match=r"numpy.arctan2 is not supported.*test_errors.py:\d+: np.arctan2"):
-        np.arctan2(x, x)
+    with pytest.raises(TypeError, match=r"numpy.logaddexp is not supported.*test_errors.py:\d+: np.logaddexp"):
+        np.logaddexp(x, x)
     with pytest.raises(TypeError, match=r"numpy.sum is not supported.*test_errors.py"):
         np.sum(x)
     with pytest.raises(TypeError, match=r"numpy.add.reduce is not supported"):

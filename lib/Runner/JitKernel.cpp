@@ -80,6 +80,8 @@ mlir::stride::specializeEntry(func::FuncOp entry,
                                                     ArrayRef<int64_t>(arg.strides)));
     BlockArgument argument = entry.getArgument(i);
     argument.setType(concrete);
+    // Compiles load only the dialects they use; the casts below need tensor.
+    entry.getContext()->getOrLoadDialect<tensor::TensorDialect>();
     // Ops of other dialects (a call, a loop) may need the declared type
     // exactly; the Stride passes look through the cast.
     for (OpOperand &use : llvm::make_early_inc_range(argument.getUses())) {

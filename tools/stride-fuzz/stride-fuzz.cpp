@@ -38,7 +38,7 @@ static bool isStrideProgram(ModuleOp module) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const DialectRegistry registry = [] {
     DialectRegistry r;
-    stride::registerJitDialects(r);
+    mlir::stride::registerJitDialects(r);
     return r;
   }();
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
@@ -51,17 +51,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   // The input's size picks the policy, fusion and threading, so that every
   // option's code path is reached.
-  stride::CpuPipelineOptions options;
-  static const char *policies[] = {"torch", "numpy", "contiguous"};
+  mlir::stride::CpuPipelineOptions options;
+  static const ::stride::layout::Policy policies[] = {
+      ::stride::layout::Policy::Torch, ::stride::layout::Policy::Numpy,
+      ::stride::layout::Policy::Contiguous};
   options.policy = policies[size % 3];
   options.fuse = (size / 3) % 2 == 0;
   options.threads = (size / 6) % 2 + 1;
   PassManager toLinalg(&context);
-  stride::buildStrideToLinalgPipeline(toLinalg, options);
+  mlir::stride::buildStrideToLinalgPipeline(toLinalg, options);
   if (failed(toLinalg.run(*module)))
     return 0;
   PassManager toLLVM(&context);
-  stride::buildLinalgToLLVMPipeline(toLLVM, options);
+  mlir::stride::buildLinalgToLLVMPipeline(toLLVM, options);
   (void)toLLVM.run(*module);
   return 0;
 }

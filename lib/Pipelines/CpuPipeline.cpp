@@ -1,6 +1,7 @@
 //===- CpuPipeline.cpp - Stride to LLVM on the CPU ------------------------===//
 
 #include "stride/Pipelines/Pipelines.h"
+#include "stride/Pipelines/GpuPipeline.h"
 
 #include "stride/Conversion/Passes.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
@@ -32,6 +33,10 @@ void mlir::stride::buildStrideToLinalgPipeline(
 
 void mlir::stride::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
+  // Small blocks and grids, so that the grid-stride loops of the GPU
+  // kernels take several turns on test-sized arrays.
+  if (options.gpuHost)
+    buildGpuKernelsOnHostPipeline(pm, /*blockSize=*/32, /*maxBlocks=*/4);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.threads > 1)
     pm.addPass(createConvertSCFToOpenMPPass(

@@ -195,6 +195,12 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       "no-fuse",
       cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
       cl::cat(category));
+  static cl::opt<std::string> target(
+      "target",
+      cl::desc("cpu (default), or gpu-host: compile the kernels as for the "
+               "GPU and run them on this CPU with the grid and block "
+               "enumerated (checks GPU kernel code without a GPU)"),
+      cl::init("cpu"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "Stride JIT runner\n");
 
@@ -378,6 +384,13 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.policy = policy;
   options.fuse = !noFuse;
   options.threads = std::max(1u, threads.getValue());
+  if (target != "cpu" && target != "gpu-host")
+    return fail("unknown --target '" + target +
+                "' (expected cpu or gpu-host; running on a GPU needs the "
+                "ahead-of-time GPU library and the stride_gpu_runtime)");
+  options.gpuHost = target == "gpu-host";
+  if (options.gpuHost)
+    options.threads = 1;
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
   std::string probeDiagnostics;
   if (dynamicShapes) {

@@ -27,6 +27,13 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "threads",
       llvm::cl::desc("Run large kernels on this many threads (OpenMP)"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> gpuHost{
+      *this, "gpu-host",
+      llvm::cl::desc("Tests: compile the kernels as the GPU pipeline does "
+                     "(stride-map-linalg-to-gpu) and run them on the host "
+                     "with the grid and block enumerated "
+                     "(stride-gpu-launch-to-host-loops)"),
+      llvm::cl::init(false)};
 };
 
 /// Stride ops on tensors to linalg on strided memrefs: shape inference,

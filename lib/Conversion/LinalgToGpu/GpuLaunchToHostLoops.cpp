@@ -96,24 +96,28 @@ struct StrideGpuLaunchToHostLoops
           {launch.getGridSizeX(), launch.getGridSizeY(), launch.getGridSizeZ()},
           {launch.getBlockSizeX(), launch.getBlockSizeY(),
            launch.getBlockSizeZ()}};
-      auto dimValue = [&](int kind, gpu::Dimension d) {
-        return dims[kind][static_cast<int>(d)];
+      // The value an id or size op reads, or null for other ops.
+      auto idValue = [&](Operation *op) -> Value {
+        if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+          return dims[0][static_cast<int>(id.getDimension())];
+        if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+          return dims[1][static_cast<int>(id.getDimension())];
+        if (auto id = dyn_cast<gpu::GridDimOp>(op))
+          return dims[2][static_cast<int>(id.getDimension())];
+        if (auto id = dyn_cast<gpu::BlockDimOp>(op))
+          return dims[3][static_cast<int>(id.getDimension())];
+        return Value();
       };
 
       for (Operation &op : launch.getBody().front().without_terminator()) {
+        if (Value v = idValue(&op)) {
+          mapping.map(op.getResult(0), v);
+          continue;
+        }
         Operation *copy = b.clone(op, mapping);
-        // Ids read through ops rather than the region's arguments.
+        // Ids read inside nested regions: their uses are all inside `copy`.
         copy->walk([&](Operation *inner) {
-          Value v;
-          if (auto id = dyn_cast<gpu::BlockIdOp>(inner))
-            v = dimValue(0, id.getDimension());
-          else if (auto id = dyn_cast<gpu::ThreadIdOp>(inner))
-            v = dimValue(1, id.getDimension());
-          else if (auto id = dyn_cast<gpu::GridDimOp>(inner))
-            v = dimValue(2, id.getDimension());
-          else if (auto id = dyn_cast<gpu::BlockDimOp>(inner))
-            v = dimValue(3, id.getDimension());
-          if (v) {
+          if (Value v = idValue(inner)) {
             inner->getResult(0).replaceAllUsesWith(v);
             inner->erase();
           }

@@ -245,12 +245,12 @@ struct StrideMapLinalgToGpu
   void runOnOperation() override {
     if (blockSize < 1 || blockSize > 1024) {
       getOperation().emitError("block-size must be in [1, 1024], got ")
-          << blockSize;
+          << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
     if (maxBlocks < 1) {
       getOperation().emitError("max-blocks must be positive, got ")
-          << maxBlocks;
+          << static_cast<int64_t>(maxBlocks);
       return signalPassFailure();
     }
     SmallVector<linalg::GenericOp> generics;

@@ -45,3 +45,4 @@ config.substitutions.append(
     ("%cuda_stub", "/usr/local/cuda/lib64/stubs/libcuda.so"))
 if os.path.exists("/usr/local/cuda/lib64/stubs/libcuda.so"):
     config.available_features.add("cuda-stub")
+config.substitutions.append(("%stride_lib_dir", os.path.join(config.stride_obj_root, "lib")))

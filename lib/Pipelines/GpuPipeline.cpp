@@ -94,9 +94,11 @@ void mlir::stride::buildStrideGpuPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToFuncs());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertToLLVMPass());
+  // gpu-to-llvm converts the host's memref, arith, func and cf ops together
+  // with the launches (as upstream's gpu-lower-to-nvvm-pipeline does);
+  // convert-to-llvm takes what is left.
   pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

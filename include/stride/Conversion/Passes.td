@@ -117,8 +117,10 @@ def StrideGpuDeviceAlloc : Pass<"stride-gpu-device-alloc", "::mlir::func::FuncOp
     After `stride-map-linalg-to-gpu`, intermediates that the lowering
     allocated with `memref.alloc` outside any kernel are read and written only
     by kernels, so they must live in device memory: each such `memref.alloc`
-    becomes `gpu.alloc` and each `memref.dealloc` of it `gpu.dealloc`. Other
-    allocations are left alone. Not run for host execution of the kernels
+    becomes `gpu.alloc` and each `memref.dealloc` of it `gpu.dealloc`. Both
+    are emitted in their async form, each after a `gpu.wait async` and
+    followed by a `gpu.wait` on its token, because `gpu-to-llvm` lowers only
+    async allocations (to `mgpuMemAlloc`/`mgpuMemFree` on a stream). Not run for host execution of the kernels
     (`stride-gpu-launch-to-host-loops`), where host memory is right.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",

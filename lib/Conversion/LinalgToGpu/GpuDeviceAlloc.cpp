@@ -24,20 +24,31 @@ struct StrideGpuDeviceAlloc
       if (!op->getParentOfType<gpu::LaunchOp>())
         allocs.push_back(op);
     });
+    // gpu-to-llvm lowers only the async forms (one dependency each), so
+    // each allocation and deallocation waits on its own token right away.
+    auto tokenType = gpu::AsyncTokenType::get(&getContext());
     for (memref::AllocOp alloc : allocs) {
-      // A buffer the host itself touches (other than through views handed
-      // to kernels) stays in host memory.
       OpBuilder b(alloc);
+      Location loc = alloc.getLoc();
+      Value ready = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
+                        .getAsyncToken();
       auto device = gpu::AllocOp::create(
-          b, alloc.getLoc(), alloc.getType(), /*asyncToken=*/Type(),
-          /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
-          alloc.getSymbolOperands(), /*hostShared=*/false);
+          b, loc, alloc.getType(), tokenType, ValueRange{ready},
+          alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+          /*hostShared=*/false);
+      gpu::WaitOp::create(b, loc, Type(), ValueRange{device.getAsyncToken()});
       for (Operation *user :
            llvm::make_early_inc_range(alloc.getResult().getUsers())) {
         if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
           OpBuilder db(dealloc);
-          gpu::DeallocOp::create(db, dealloc.getLoc(), /*asyncToken=*/Type(),
-                                 ValueRange(), device.getMemref());
+          Location dloc = dealloc.getLoc();
+          Value before = gpu::WaitOp::create(db, dloc, tokenType, ValueRange())
+                             .getAsyncToken();
+          auto free = gpu::DeallocOp::create(db, dloc, tokenType,
+                                             ValueRange{before},
+                                             device.getMemref());
+          gpu::WaitOp::create(db, dloc, Type(),
+                              ValueRange{free.getAsyncToken()});
           dealloc.erase();
         }
       }

@@ -37,6 +37,13 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   // kernels take several turns on test-sized arrays.
   if (options.gpuHost)
     buildGpuKernelsOnHostPipeline(pm, /*blockSize=*/32, /*maxBlocks=*/4);
+  if (options.gpu) {
+    GpuPipelineOptions gpu;
+    if (!hasPtxas())
+      gpu.format = "isa"; // the driver JIT-compiles the PTX
+    buildGpuLinalgToLLVMPipeline(pm, gpu);
+    return;
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.threads > 1)
     pm.addPass(createConvertSCFToOpenMPPass(

@@ -11,6 +11,10 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -20,6 +24,17 @@ const char *mlir::stride::defaultCudaToolkitPath() {
 }
 const char *mlir::stride::defaultLibdevicePath() {
   return STRIDE_LIBDEVICE_PATH;
+}
+
+bool mlir::stride::hasPtxas() {
+  std::string toolkit = defaultCudaToolkitPath();
+  if (!toolkit.empty() &&
+      llvm::sys::fs::can_execute(toolkit + "/bin/ptxas"))
+    return true;
+  if (const char *home = std::getenv("CUDA_HOME"))
+    if (llvm::sys::fs::can_execute(std::string(home) + "/bin/ptxas"))
+      return true;
+  return static_cast<bool>(llvm::sys::findProgramByName("ptxas"));
 }
 
 void GpuPipelineOptions::fillStrideOptions(CpuPipelineOptions &cpu) const {
@@ -61,9 +76,10 @@ void mlir::stride::buildStrideToGpuLaunchPipeline(
   addGpuMapping(pm, options, /*deviceMemory=*/true);
 }
 
-void mlir::stride::buildStrideGpuPipeline(OpPassManager &pm,
-                                          const GpuPipelineOptions &options) {
-  addGpuMapping(pm, options, /*deviceMemory=*/true);
+void mlir::stride::buildGpuLinalgToLLVMPipeline(
+    OpPassManager &pm, const GpuPipelineOptions &options) {
+  addLinalgToLaunches(pm, options.blockSize, options.maxBlocks,
+                      /*deviceMemory=*/true);
   pm.addPass(createGpuKernelOutliningPass());
 
   GpuNVVMAttachTargetOptions target;
@@ -101,6 +117,14 @@ void mlir::stride::buildStrideGpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::stride::buildStrideGpuPipeline(OpPassManager &pm,
+                                          const GpuPipelineOptions &options) {
+  CpuPipelineOptions cpu;
+  options.fillStrideOptions(cpu);
+  buildStrideToLinalgPipeline(pm, cpu);
+  buildGpuLinalgToLLVMPipeline(pm, options);
 }
 
 void mlir::stride::buildStrideGpuHostPipeline(

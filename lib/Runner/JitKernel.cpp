@@ -12,6 +12,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -26,6 +28,11 @@ void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  // --target=gpu: kernels serialized by gpu-module-to-binary, embedded by
+  // the gpu.binary translation.
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
 }
 
 LogicalResult
@@ -199,6 +206,9 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   SmallVector<StringRef> libraries;
   if (options.threads > 1)
     libraries.push_back(STRIDE_OMP_LIBRARY);
+  // GPU kernels' host code calls the mgpu* runtime.
+  if (options.gpu)
+    libraries.push_back(STRIDE_GPU_RUNTIME_LIBRARY);
   engineOptions.sharedLibPaths = libraries;
   auto engine =
       ExecutionEngine::create(module, engineOptions, std::move(*targetMachine));
@@ -207,6 +217,9 @@ JitKernel::compile(ModuleOp module, StringRef entry,
     return nullptr;
   }
   kernel->engine = std::move(*engine);
+  // GPU kernels' binaries are loaded by the module's constructors.
+  if (options.gpu)
+    kernel->engine->initialize();
   return kernel;
 }
 

@@ -12,9 +12,12 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Strides.h"
+#include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/StridedBuffer.h"
+
+#include "StrideGpuRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -197,9 +200,11 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       cl::cat(category));
   static cl::opt<std::string> target(
       "target",
-      cl::desc("cpu (default), or gpu-host: compile the kernels as for the "
-               "GPU and run them on this CPU with the grid and block "
-               "enumerated (checks GPU kernel code without a GPU)"),
+      cl::desc("cpu (default); gpu: run on the GPU (sm_90 kernels, the "
+               "CUDA driver through libstride_gpu_runtime; exit status 69 "
+               "without a usable GPU); or gpu-host: compile the kernels as "
+               "for the GPU and run them on this CPU with the grid and "
+               "block enumerated (checks GPU kernel code without a GPU)"),
       cl::init("cpu"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "Stride JIT runner\n");
@@ -384,13 +389,20 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.policy = policy;
   options.fuse = !noFuse;
   options.threads = std::max(1u, threads.getValue());
-  if (target != "cpu" && target != "gpu-host")
+  if (target != "cpu" && target != "gpu-host" && target != "gpu")
     return fail("unknown --target '" + target +
-                "' (expected cpu or gpu-host; running on a GPU needs the "
-                "ahead-of-time GPU library and the stride_gpu_runtime)");
+                "' (expected cpu, gpu or gpu-host)");
   options.gpuHost = target == "gpu-host";
-  if (options.gpuHost)
+  options.gpu = target == "gpu";
+  if (options.gpuHost || options.gpu)
     options.threads = 1;
+  if (options.gpu) {
+    if (std::string why = gpuUnavailableReason(); !why.empty()) {
+      llvm::errs() << "stride-run: error: --target=gpu: no usable GPU: "
+                   << why << "\n";
+      return STRIDE_GPU_EXIT_NO_DEVICE;
+    }
+  }
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
   std::string probeDiagnostics;
   if (dynamicShapes) {
@@ -482,15 +494,44 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   for (BufferArg &d : descriptors)
     buffers.push_back(&d);
 
+  // --target=gpu: the kernels get device copies of every buffer's span.
+  std::unique_ptr<DeviceBuffers> device;
+  std::vector<BufferArg> deviceDescriptors;
+  if (options.gpu) {
+    device = std::make_unique<DeviceBuffers>();
+    std::vector<const KernelParam *> bufferParams;
+    for (const KernelParam &param : kernel->inputs())
+      if (param.isBuffer)
+        bufferParams.push_back(&param);
+    for (const KernelParam &param : kernel->outputs())
+      bufferParams.push_back(&param);
+    if (bufferParams.size() != descriptors.size())
+      return fail("the compiled kernel's buffers do not match the arguments");
+    for (auto [d, param] : llvm::zip(descriptors, bufferParams))
+      deviceDescriptors.push_back(
+          device->add(d, elementSizeOf(param->element)));
+    for (auto [i, d] : llvm::enumerate(deviceDescriptors))
+      buffers[i] = &d;
+  }
+
   std::signal(SIGABRT, onKernelAbort);
   if (std::string error = kernel->invoke(buffers, scalars); !error.empty())
     return fail("calling " + entryText + " failed: " + error);
+  if (device)
+    for (size_t j = 0; j < outputs.size(); ++j)
+      device->copyBack(descriptors.size() - outputs.size() + j);
 
   if (benchRuns > 0) {
     for (int warm = 0; warm < 3; ++warm)
       (void)kernel->invoke(buffers, scalars);
     std::vector<double> micros;
     for (unsigned r = 0; r < benchRuns; ++r) {
+      if (device) { // CUDA events
+        micros.push_back(1000.0 * timeOnGpuMs([&] {
+          (void)kernel->invoke(buffers, scalars);
+        }));
+        continue;
+      }
       auto start = std::chrono::steady_clock::now();
       (void)kernel->invoke(buffers, scalars);
       auto stop = std::chrono::steady_clock::now();

@@ -52,13 +52,18 @@ func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<*xf32> {
 
 // Batched matmul followed by an elementwise op: the zero fill, the product
 // (k loop inside the thread) and the sigmoid are three kernels; the
-// intermediate lives in device memory.
+// intermediate lives in device memory (async alloc and dealloc, each waited
+// on at once: the form gpu-to-llvm lowers).
 // CHECK-LABEL: func.func @matmul
-// CHECK:         %[[T:.*]] = gpu.alloc () : memref<180xf64>
+// CHECK:         %[[W:.*]] = gpu.wait async
+// CHECK:         %[[T:.*]], %[[A:.*]] = gpu.alloc async [%[[W]]] () : memref<180xf64>
+// CHECK:         gpu.wait [%[[A]]]
 // CHECK:         gpu.launch_func @matmul_kernel::@matmul_kernel
 // CHECK:         gpu.launch_func @matmul_kernel_0::@matmul_kernel
 // CHECK:         gpu.launch_func @matmul_kernel_1::@matmul_kernel
-// CHECK:         gpu.dealloc %[[T]]
+// CHECK:         %[[W2:.*]] = gpu.wait async
+// CHECK:         %[[D:.*]] = gpu.dealloc async [%[[W2]]] %[[T]]
+// CHECK:         gpu.wait [%[[D]]]
 // CHECK:       gpu.module @matmul_kernel_0
 // CHECK:         llvm.fmul {{.*}} : f64
 // CHECK:         llvm.fadd {{.*}} : f64

@@ -75,4 +75,4 @@ func.func @empty(%e: tensor<0x5xf32>) -> tensor<*xf32> {
   return %0 : tensor<*xf32>
 }
 
-// TARGET: stride-run: error: unknown --target 'tpu' (expected cpu or gpu-host
+// TARGET: stride-run: error: unknown --target 'tpu' (expected cpu, gpu or gpu-host)

@@ -10,6 +10,9 @@ namespace mlir::stride {
 /// Where CMake found the CUDA toolkit and libdevice ("" when absent).
 const char *defaultCudaToolkitPath();
 const char *defaultLibdevicePath();
+/// Whether gpu-module-to-binary can find ptxas (the toolkit CMake found,
+/// CUDA_HOME or PATH), i.e. whether format=fatbin works here.
+bool hasPtxas();
 
 struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   PassOptions::Option<std::string> policy{
@@ -69,6 +72,10 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 /// gpu.launch (stride-map-linalg-to-gpu), temporaries in device memory.
 void buildStrideToGpuLaunchPipeline(OpPassManager &pm,
                                     const GpuPipelineOptions &options);
+/// Linalg on memrefs to kernels in a GPU binary and host LLVM (the second
+/// half of `stride-gpu-pipeline`; what `gpu` adds to the CPU pipeline).
+void buildGpuLinalgToLLVMPipeline(OpPassManager &pm,
+                                  const GpuPipelineOptions &options);
 /// `stride-gpu-pipeline`: the launches outlined, kernels to NVVM with the
 /// target attached, serialized by gpu-module-to-binary, the host to LLVM
 /// calling the mgpu* runtime.

@@ -34,6 +34,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "with the grid and block enumerated "
                      "(stride-gpu-launch-to-host-loops)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> gpu{
+      *this, "gpu",
+      llvm::cl::desc("Lower the kernels as stride-gpu-pipeline does (sm_90, "
+                     "a fatbin when ptxas is found, else PTX) and the host "
+                     "to calls of the mgpu* runtime"),
+      llvm::cl::init(false)};
 };
 
 /// Stride ops on tensors to linalg on strided memrefs: shape inference,

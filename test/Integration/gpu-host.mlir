@@ -20,6 +20,12 @@
 // RUN: %npytool check %t "np.matmul(md, nd)" %t/out0.npy
 // RUN: stride-run %s --target=gpu-host --entry empty --input %t/e.npy --output-dir %t | FileCheck %s --check-prefix=EMPTY
 // RUN: %npytool check %t "-e" %t/out0.npy
+// RUN: %npytool make %t x="rand(64,33)" r="rand(33)" s="np.float32(3)"
+// RUN: stride-run %s --target=gpu-host --entry in_place --input %t/s.npy --input %t/r.npy --input %t/x.npy --output-dir %t
+// RUN: %npytool check %t "s * r - x" %t/out0.npy
+// RUN: stride-run %s --target=gpu-host --entry aliased --input %t/x.npy --input %t/r.npy --output-dir %t
+// RUN: %npytool check %t "np.tanh(x) * r + x" %t/out0.npy
+// RUN: stride-run %s --target=gpu-host --entry scalars_only --input %t/s.npy --print | FileCheck %s --check-prefix=SCALARS
 // RUN: not stride-run %s --target=tpu --entry empty --input %t/e.npy 2>&1 | FileCheck %s --check-prefix=TARGET
 
 // ROW: output #0: f32 1x300 strides [300, 1]
@@ -73,6 +79,41 @@ func.func @matmul64(%m: tensor<3x1x5x4xf64>, %n: tensor<1x6x4x7xf64>) -> tensor<
 func.func @empty(%e: tensor<0x5xf32>) -> tensor<*xf32> {
   %0 = stride.neg %e : tensor<0x5xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
+}
+
+// In place (materialize!) into a column-major destination, and a destination
+// that is also an input.
+func.func @in_place(%s: f32, %y: tensor<33xf32>, %d: tensor<64x33xf32, #stride.layout<strides = [1, 64]>>) -> tensor<64x33xf32, #stride.layout<strides = [1, 64]>> {
+  %row = stride.mul %s, %y : f32, tensor<33xf32> -> tensor<*xf32>
+  %0 = stride.broadcast ins(%row, %d : tensor<*xf32>, tensor<64x33xf32, #stride.layout<strides = [1, 64]>>) outs(%d : tensor<64x33xf32, #stride.layout<strides = [1, 64]>>) -> tensor<64x33xf32, #stride.layout<strides = [1, 64]>> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.subf %a, %b : f32
+    stride.yield %r : f32
+  }
+  return %0 : tensor<64x33xf32, #stride.layout<strides = [1, 64]>>
+}
+
+func.func @aliased(%x: tensor<64x33xf32>, %y: tensor<33xf32>) -> tensor<64x33xf32> {
+  %0 = stride.tanh %x : tensor<64x33xf32> -> tensor<*xf32>
+  %1 = stride.mul %0, %y : tensor<*xf32>, tensor<33xf32> -> tensor<*xf32>
+  %2 = stride.broadcast ins(%1, %x : tensor<*xf32>, tensor<64x33xf32>) outs(%x : tensor<64x33xf32>) -> tensor<64x33xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    stride.yield %r : f32
+  }
+  return %2 : tensor<64x33xf32>
+}
+
+// A 0-d result (no parallel loop: one point): -((s + 1) * s) + s.
+// SCALARS: output #0: f32 0-d strides []
+// SCALARS-NEXT: -9
+func.func @scalars_only(%s: f32) -> tensor<*xf32> {
+  %one = arith.constant 1.0 : f32
+  %0 = stride.add %s, %one : f32, f32 -> tensor<*xf32>
+  %1 = stride.mul %0, %s : tensor<*xf32>, f32 -> tensor<*xf32>
+  %2 = stride.neg %1 : tensor<*xf32> -> tensor<*xf32>
+  %3 = stride.add %2, %s : tensor<*xf32>, f32 -> tensor<*xf32>
+  return %3 : tensor<*xf32>
 }
 
 // TARGET: stride-run: error: unknown --target 'tpu' (expected cpu, gpu or gpu-host)

@@ -1,5 +1,8 @@
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu --canonicalize --cse | FileCheck %s
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="block-size=32 max-blocks=2" --canonicalize | FileCheck %s --check-prefix=SMALL
+// RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=1" --canonicalize --cse | FileCheck %s --check-prefix=NOTILE
+// RUN: not stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=0" 2>&1 | FileCheck %s --check-prefix=BADTILE
+// BADTILE: error: register-tile must be in [1, 16], got 0
 
 // A static elementwise kernel (the demo's exp(a) + bias): 24 points, one
 // block of 256 threads (so the block id folds to 0 and the first point is
@@ -95,24 +98,45 @@ func.func @dynamic_sizes(%a: memref<?x?xf64, strided<[?, ?], offset: ?>>,
 
 // -----
 
-// A batched matmul (loops b, m, k, n; k reduces): one thread per output
-// element, n fastest; the k loop runs in the thread with the sum in a
-// register, starting from the output's value and stored once.
+// A batched matmul (loops b, m, k, n; k reduces), n fastest. With
+// register-tile=1: one thread per output element, the k loop in the thread
+// with the sum in a register, starting from the output's value, stored once.
 #lhs = affine_map<(b, m, k, n) -> (b, m, k)>
 #rhs = affine_map<(b, m, k, n) -> (b, k, n)>
 #res = affine_map<(b, m, k, n) -> (b, m, n)>
+// NOTILE-LABEL: func.func @batched_matmul
+// NOTILE:         gpu.launch
+// NOTILE:           scf.for %[[I:.*]] =
+// NOTILE:             %[[IDX:.*]]:3 = affine.delinearize_index %[[I]] into (2, 3, 5)
+// NOTILE:             %[[INIT:.*]] = memref.load %arg2[%[[IDX]]#0, %[[IDX]]#1, %[[IDX]]#2]
+// NOTILE:             %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
+// NOTILE:               %[[L:.*]] = memref.load %arg0[%[[IDX]]#0, %[[IDX]]#1, %[[K]]]
+// NOTILE:               %[[R:.*]] = memref.load %arg1[%[[IDX]]#0, %[[K]], %[[IDX]]#2]
+// NOTILE:               %[[P:.*]] = arith.mulf %[[L]], %[[R]]
+// NOTILE:               %[[NEXT:.*]] = arith.addf %[[ACC]], %[[P]]
+// NOTILE:               scf.yield %[[NEXT]]
+// NOTILE:             memref.store %[[SUM]], %arg2[%[[IDX]]#0, %[[IDX]]#1, %[[IDX]]#2]
+// By default (register-tile=4) a thread computes 4 rows m of one column n:
+// the m loop has ceil(3/4) = 1 tile, the rhs element at k is loaded once for
+// the 4 accumulators, the 4th row (past the end) is clamped to row 2 for
+// loads and not stored.
 // CHECK-LABEL: func.func @batched_matmul
-// CHECK:         gpu.launch
-// CHECK:           scf.for %[[I:.*]] =
-// CHECK:             %[[IDX:.*]]:3 = affine.delinearize_index %[[I]] into (2, 3, 5)
-// CHECK:             %[[INIT:.*]] = memref.load %arg2[%[[IDX]]#0, %[[IDX]]#1, %[[IDX]]#2]
-// CHECK:             %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
-// CHECK:               %[[L:.*]] = memref.load %arg0[%[[IDX]]#0, %[[IDX]]#1, %[[K]]]
-// CHECK:               %[[R:.*]] = memref.load %arg1[%[[IDX]]#0, %[[K]], %[[IDX]]#2]
-// CHECK:               %[[P:.*]] = arith.mulf %[[L]], %[[R]]
-// CHECK:               %[[NEXT:.*]] = arith.addf %[[ACC]], %[[P]]
-// CHECK:               scf.yield %[[NEXT]]
-// CHECK:             memref.store %[[SUM]], %arg2[%[[IDX]]#0, %[[IDX]]#1, %[[IDX]]#2]
+// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %c10
+// CHECK:             %[[IDX:.*]]:2 = affine.delinearize_index %[[I]] into (2, 5)
+// CHECK:             %[[I0:.*]] = memref.load %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
+// CHECK:             %[[I1:.*]] = memref.load %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
+// CHECK:             %[[I2:.*]] = memref.load %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
+// CHECK:             %[[SUM:.*]]:4 = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[A0:.*]] = %[[I0]], %[[A1:.*]] = %[[I1]], %[[A2:.*]] = %[[I2]], %[[A3:.*]] = %[[I2]]) -> (f32, f32, f32, f32)
+// CHECK:               %[[R:.*]] = memref.load %arg1[%[[IDX]]#0, %[[K]], %[[IDX]]#1]
+// CHECK:               %[[L0:.*]] = memref.load %arg0[%[[IDX]]#0, %c0, %[[K]]]
+// CHECK:               arith.mulf %[[L0]], %[[R]]
+// CHECK:               %[[L1:.*]] = memref.load %arg0[%[[IDX]]#0, %c1, %[[K]]]
+// CHECK:               arith.mulf %[[L1]], %[[R]]
+// CHECK:               scf.yield
+// CHECK:             memref.store %[[SUM]]#0, %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
+// CHECK:             memref.store %[[SUM]]#1, %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
+// CHECK:             memref.store %[[SUM]]#2, %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
+// CHECK-NOT:         memref.store
 func.func @batched_matmul(%a: memref<2x3x4xf32, strided<[0, 4, 1], offset: ?>>,
                           %b: memref<2x4x5xf32>, %c: memref<2x3x5xf32>) {
   linalg.generic {indexing_maps = [#lhs, #rhs, #res], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}

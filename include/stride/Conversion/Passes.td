@@ -83,7 +83,12 @@ def StrideMapLinalgToGpu : Pass<"stride-map-linalg-to-gpu", "::mlir::func::FuncO
       the loops' own order is kept (the innermost loop is fastest).
     - Reduction loops (batched matmul's `k`) stay sequential `scf.for` loops
       inside the thread, accumulating in registers (`iter_args`) from the
-      output's initial value, then storing once.
+      output's initial value, then storing once. Register tiling: a thread
+      computes `register-tile` outputs along a row loop, the last parallel
+      loop before the fastest that the output uses and some input does not
+      (matmul's `m`), so each value of that input (the rhs row element at
+      `k`) is loaded once for all of them. Loads of rows past the end are
+      clamped to the last row and their stores skipped.
     - The generic's body is cloned into the loop; operands are read with
       `memref.load` through their indexing maps, so stride-0 (broadcast),
       mirrored (negative-stride) and dynamic-offset views are read in place.
@@ -103,6 +108,8 @@ def StrideMapLinalgToGpu : Pass<"stride-map-linalg-to-gpu", "::mlir::func::FuncO
            "Threads per block">,
     Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"8192",
            "Upper bound on the number of blocks; threads loop over the rest">,
+    Option<"registerTile", "register-tile", "int64_t", /*default=*/"4",
+           "Outputs per thread along the row loop of a reduction (1: none)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::affine::AffineDialect",

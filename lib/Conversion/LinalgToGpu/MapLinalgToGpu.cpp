@@ -142,9 +142,37 @@ struct StrideMapLinalgToGpu
       if (it != utils::IteratorType::parallel)
         reduction.push_back(i);
 
+    // Register tiling of reductions: each thread computes `tile` outputs
+    // along a row loop, one that the output uses but some input does not
+    // (matmul's m: the rhs row loaded at each k serves all of them). The
+    // fastest loop stays one point per thread, so stores still coalesce.
+    int64_t tile = 1;
+    int rowLoop = -1;
+    if (!reduction.empty() && registerTile > 1 && parallel.size() >= 2) {
+      AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      for (int k = static_cast<int>(parallel.size()) - 2; k >= 0 && rowLoop < 0;
+           --k) {
+        unsigned p = parallel[k];
+        bool inOutput = outMap.isFunctionOfDim(p);
+        bool someInputSkips = llvm::any_of(
+            op.getDpsInputOperands(), [&](OpOperand *in) {
+              return isa<MemRefType>(in->get().getType()) &&
+                     !op.getMatchingIndexingMap(in).isFunctionOfDim(p);
+            });
+        if (inOutput && someInputSkips)
+          rowLoop = p;
+      }
+      if (rowLoop >= 0)
+        tile = registerTile;
+    }
+    SmallVector<Value> extent(sizes);
+    if (rowLoop >= 0)
+      extent[rowLoop] = arith::CeilDivUIOp::create(
+          b, loc, sizes[rowLoop], indexConst(b, loc, tile));
+
     Value total = indexConst(b, loc, 1);
     for (unsigned p : parallel)
-      total = arith::MulIOp::create(b, loc, total, sizes[p]);
+      total = arith::MulIOp::create(b, loc, total, extent[p]);
     Value block = indexConst(b, loc, blockSize);
     Value one = indexConst(b, loc, 1);
     Value blocks = arith::CeilDivUIOp::create(b, loc, total, block);
@@ -175,7 +203,7 @@ struct StrideMapLinalgToGpu
     } else if (!parallel.empty()) {
       SmallVector<OpFoldResult> basis;
       for (unsigned p : parallel)
-        basis.push_back(getAsOpFoldResult(sizes[p]));
+        basis.push_back(getAsOpFoldResult(extent[p]));
       auto delin = affine::AffineDelinearizeIndexOp::create(
           kb, loc, linear, basis, /*hasOuterBound=*/true);
       for (auto [k, p] : llvm::enumerate(parallel))
@@ -211,20 +239,58 @@ struct StrideMapLinalgToGpu
                            : loadOperand(kb, out, ivs));
       storeOutputs(kb, clonePayload(kb, op, args, ivs), ivs);
     } else {
-      // Accumulate in registers over the reduction loops.
+      // Accumulate in registers over the reduction loops: `tile` points
+      // along the row loop (indices clamped to its last row for loads, the
+      // stores of rows past the end skipped), each with its accumulators.
+      Value rowBase, lastRow;
+      if (rowLoop >= 0) {
+        rowBase = arith::MulIOp::create(kb, loc, ivs[rowLoop],
+                                        indexConst(kb, loc, tile));
+        lastRow = arith::SubIOp::create(kb, loc, sizes[rowLoop], one);
+      }
+      auto pointIvs = [&](OpBuilder &pb, int64_t t) {
+        SmallVector<Value> at(ivs);
+        if (rowLoop >= 0) {
+          Value row = arith::AddIOp::create(pb, loc, rowBase,
+                                            indexConst(pb, loc, t));
+          at[rowLoop] = arith::MinUIOp::create(pb, loc, row, lastRow);
+        }
+        return at;
+      };
+      unsigned numOutputs = op.getNumDpsInits();
       SmallVector<Value> init;
-      for (OpOperand &out : op.getDpsInitsMutable())
-        init.push_back(loadOperand(kb, out, ivs));
+      for (int64_t t = 0; t < tile; ++t) {
+        SmallVector<Value> at = pointIvs(kb, t);
+        for (OpOperand &out : op.getDpsInitsMutable())
+          init.push_back(loadOperand(kb, out, at));
+      }
       Value zero = indexConst(kb, loc, 0);
       std::function<SmallVector<Value>(OpBuilder &, unsigned, ValueRange)>
           nest = [&](OpBuilder &nb, unsigned level,
                      ValueRange acc) -> SmallVector<Value> {
         if (level == reduction.size()) {
-          SmallVector<Value> args;
+          SmallVector<SmallVector<Value>> at;
+          for (int64_t t = 0; t < tile; ++t)
+            at.push_back(pointIvs(nb, t));
+          // Inputs that do not move along the row loop are read once.
+          SmallVector<Value> shared;
           for (OpOperand *in : op.getDpsInputOperands())
-            args.push_back(loadOperand(nb, *in, ivs));
-          args.append(acc.begin(), acc.end());
-          return clonePayload(nb, op, args, ivs);
+            shared.push_back(
+                rowLoop >= 0 &&
+                        op.getMatchingIndexingMap(in).isFunctionOfDim(rowLoop)
+                    ? Value()
+                    : loadOperand(nb, *in, at[0]));
+          SmallVector<Value> next;
+          for (int64_t t = 0; t < tile; ++t) {
+            SmallVector<Value> args;
+            for (auto [in, v] : llvm::zip(op.getDpsInputOperands(), shared))
+              args.push_back(v ? v : loadOperand(nb, *in, at[t]));
+            ValueRange mine = acc.slice(t * numOutputs, numOutputs);
+            args.append(mine.begin(), mine.end());
+            SmallVector<Value> yielded = clonePayload(nb, op, args, at[t]);
+            next.append(yielded.begin(), yielded.end());
+          }
+          return next;
         }
         auto red = scf::ForOp::create(
             nb, loc, zero, sizes[reduction[level]], one, acc,
@@ -236,7 +302,23 @@ struct StrideMapLinalgToGpu
         return SmallVector<Value>(red.getResults());
       };
       SmallVector<Value> result = nest(kb, 0, init);
-      storeOutputs(kb, result, ivs);
+      for (int64_t t = 0; t < tile; ++t) {
+        ValueRange mine = ValueRange(result).slice(t * numOutputs, numOutputs);
+        if (rowLoop < 0) {
+          storeOutputs(kb, mine, ivs);
+          continue;
+        }
+        Value row =
+            arith::AddIOp::create(kb, loc, rowBase, indexConst(kb, loc, t));
+        Value inside = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
+                                             row, sizes[rowLoop]);
+        auto guard = scf::IfOp::create(kb, loc, inside, /*withElse=*/false);
+        OpBuilder gb = OpBuilder::atBlockBegin(guard.thenBlock());
+        gb.setInsertionPoint(guard.thenBlock()->getTerminator());
+        SmallVector<Value> at(ivs);
+        at[rowLoop] = row;
+        storeOutputs(gb, mine, at);
+      }
     }
     op.erase();
     return success();
@@ -251,6 +333,11 @@ struct StrideMapLinalgToGpu
     if (maxBlocks < 1) {
       getOperation().emitError("max-blocks must be positive, got ")
           << static_cast<int64_t>(maxBlocks);
+      return signalPassFailure();
+    }
+    if (registerTile < 1 || registerTile > 16) {
+      getOperation().emitError("register-tile must be in [1, 16], got ")
+          << static_cast<int64_t>(registerTile);
       return signalPassFailure();
     }
     SmallVector<linalg::GenericOp> generics;

@@ -206,7 +206,6 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
     return r;
   }();
   MLIRContext context(registry);
-  context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
   std::string diagnostics;
   llvm::raw_string_ostream diagnosticStream(diagnostics);
@@ -245,7 +244,12 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
         fail(error);
     }
     CpuPipelineOptions options;
-    options.policy = policy;
+    std::optional<::stride::layout::Policy> parsed =
+        ::stride::layout::parsePolicy(policy);
+    if (!parsed)
+      throw py::value_error("unknown policy '" + policy +
+                            "'; expected one of torch, numpy, contiguous");
+    options.policy = *parsed;
     options.fuse = fuse;
     options.keepResultLayouts = keepResultLayouts;
     options.threads = std::max(1u, threads);

@@ -58,6 +58,26 @@ echo "== ptxas on the sm_90 kernels of the examples and of those differential pr
 record "ptxas (GPU kernels)" $?
 rm -rf "$gpu_cases"
 
+echo "== embedding: install Stride, build examples/embed against it, run its lit suite"
+# The prefix is moved after installation: the package must be relocatable.
+embed_tmp=$(mktemp -d)
+(
+  set -e
+  cmake --install "$BUILD_DIR" --prefix "$embed_tmp/staged" > "$embed_tmp/install.log"
+  mv "$embed_tmp/staged" "$embed_tmp/prefix"
+  if grep -rl -e "$PWD" -e "$embed_tmp/staged" "$embed_tmp/prefix/lib/cmake"; then
+    echo "the installed CMake package names build or staging paths"; exit 1
+  fi
+  cmake -G Ninja -S examples/embed -B "$embed_tmp/build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$embed_tmp/prefix" -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache > "$embed_tmp/configure.log"
+  ninja -C "$embed_tmp/build" -j"${STRIDE_JOBS:-2}" > "$embed_tmp/build.log" ||
+    { tail -40 "$embed_tmp/build.log"; exit 1; }
+  lit -sv "$embed_tmp/build/test"
+)
+record "embedding (examples/embed)" $?
+rm -rf "$embed_tmp"
+
 if [ -z "${STRIDE_QUICK:-}" ]; then
   # Reliability: the libraries and tools built with clang under ASan+UBSan
   # run the lit suite, and the libFuzzer target runs for a bounded time on

@@ -26,9 +26,15 @@ llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTI
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "stride-run", "stride-gpu-info",
+tools = ["stride-opt", "stride-run", "stride-compile", "stride-exec",
+         "stride-capi-test", "stride-lsp-server", "stride-gpu-info",
          ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Ahead-of-time tests compile C programs against generated headers and look
+# for libstride_runtime.so next to the tools.
+config.substitutions.append(("%stride_lib_dir", os.path.join(config.stride_obj_root, "lib")))
+config.substitutions.append(("%stride_bin_dir", config.stride_tools_dir))
 
 # GPU binaries need ptxas from a CUDA toolkit (CUDA_HOME, /usr/local/cuda or
 # PATH); without one, the tests that need it report UNSUPPORTED.
@@ -45,4 +51,3 @@ config.substitutions.append(
     ("%cuda_stub", "/usr/local/cuda/lib64/stubs/libcuda.so"))
 if os.path.exists("/usr/local/cuda/lib64/stubs/libcuda.so"):
     config.available_features.add("cuda-stub")
-config.substitutions.append(("%stride_lib_dir", os.path.join(config.stride_obj_root, "lib")))

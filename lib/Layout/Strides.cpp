@@ -5,18 +5,16 @@
 #include "stride/Layout/Coalesce.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
 
 namespace stride::layout {
 
 std::optional<Policy> parsePolicy(std::string_view name) {
-  if (name == "torch")
-    return Policy::Torch;
-  if (name == "numpy")
-    return Policy::Numpy;
-  if (name == "contiguous")
-    return Policy::Contiguous;
+  for (Policy policy : {Policy::Torch, Policy::Numpy, Policy::Contiguous})
+    if (name == policyName(policy))
+      return policy;
   return std::nullopt;
 }
 
@@ -40,10 +38,12 @@ Strides contiguousStrides(const Shape &shape) {
 
 Strides stridesFromPerm(const Shape &shape, const std::vector<int64_t> &perm) {
   Strides strides(shape.size(), 0);
-  int64_t stride = 1;
+  // Unsigned so that a shape whose size overflows int64 wraps instead of
+  // being undefined behaviour (callers check sizes where it matters).
+  uint64_t stride = 1;
   for (auto it = perm.rbegin(); it != perm.rend(); ++it) {
-    strides[*it] = stride;
-    stride *= std::max<int64_t>(shape[*it], 1);
+    strides[*it] = static_cast<int64_t>(stride);
+    stride *= static_cast<uint64_t>(std::max<int64_t>(shape[*it], 1));
   }
   return strides;
 }

@@ -51,7 +51,9 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToFuncs());
-  pm.addPass(createConvertMathToLLVMPass());
+  // math.log1p as log(1 + x) loses every digit near 0: libm's log1p instead.
+  pm.addPass(createConvertMathToLLVMPass(
+      ConvertMathToLLVMPassOptions{/*approximateLog1p=*/false}));
   pm.addPass(createConvertMathToLibmPass());
   // Memrefs before scf: the memref.alloca_scope that scf-to-openmp puts
   // around a threaded loop body must still hold a single block.

@@ -94,6 +94,10 @@ void mlir::stride::buildGpuLinalgToLLVMPipeline(
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // Math ops that convert-gpu-to-nvvm has no libdevice function for
+  // (math.trunc in MLIR 22) become LLVM intrinsics, which the NVPTX backend
+  // selects; without this the kernel cannot be translated to LLVM IR.
+  kernels.addPass(createConvertMathToLLVMPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -15,8 +15,6 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/Support/TargetSelect.h"
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -91,114 +89,24 @@ mlir::stride::specializeEntry(func::FuncOp entry,
   return success();
 }
 
-ElementKind mlir::stride::elementKindOf(Type type) {
-  if (type.isF32())
-    return ElementKind::F32;
-  if (type.isF64())
-    return ElementKind::F64;
-  if (type.isInteger(32))
-    return ElementKind::I32;
-  if (type.isInteger(64))
-    return ElementKind::I64;
-  if (type.isInteger(1))
-    return ElementKind::I1;
-  return ElementKind::Unsupported;
-}
-
-const char *mlir::stride::elementKindName(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32: return "f32";
-  case ElementKind::F64: return "f64";
-  case ElementKind::I32: return "i32";
-  case ElementKind::I64: return "i64";
-  case ElementKind::I1: return "i1";
-  case ElementKind::Unsupported: break;
-  }
-  return "unsupported";
-}
-
-static KernelParam paramFor(Type type) {
-  KernelParam param;
-  auto memref = dyn_cast<MemRefType>(type);
-  Type element = memref ? memref.getElementType() : type;
-  param.element = elementKindOf(element);
-  llvm::raw_string_ostream(param.typeName) << element;
-  if (!memref)
-    return param;
-  param.isBuffer = true;
-  param.shape.assign(memref.getShape().begin(), memref.getShape().end());
-  auto [strides, offset] = memref.getStridesAndOffset();
-  param.strides.assign(strides.begin(), strides.end());
-  return param;
-}
-
 std::unique_ptr<JitKernel>
 JitKernel::compile(ModuleOp module, StringRef entry,
                    const CpuPipelineOptions &options, std::string &error) {
-  static bool targetsReady = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)targetsReady;
-
-  // Keep only the entry: other functions need not lower.
-  for (func::FuncOp func :
-       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (func.getName() != entry)
-      func.erase();
-
-  PassManager toLinalg(module.getContext());
-  buildStrideToLinalgPipeline(toLinalg, options);
-  if (failed(toLinalg.run(module))) {
-    error = "lowering to linalg failed";
+  std::optional<LoweredEntry> lowered =
+      lowerEntryToLLVM(module, entry, options, /*emitCInterface=*/false, error);
+  if (!lowered)
     return nullptr;
-  }
   auto kernel = std::unique_ptr<JitKernel>(new JitKernel());
   kernel->name = entry.str();
-  auto func = module.lookupSymbol<func::FuncOp>(entry);
-  if (!func) {
-    error = "the entry function disappeared during lowering";
+  kernel->inputParams = std::move(lowered->inputs);
+  kernel->outputParams = std::move(lowered->outputs);
+  std::unique_ptr<llvm::TargetMachine> targetMachine =
+      createHostTargetMachine(/*positionIndependent=*/false, error);
+  if (!targetMachine)
     return nullptr;
-  }
-  int64_t numOutputs = 0;
-  if (auto attr = func->getAttrOfType<IntegerAttr>("stride.num_outputs"))
-    numOutputs = attr.getInt();
-  if (func.getNumResults() != 0) {
-    error = "the entry function returns non-tensor values; only tensor "
-            "results can be handed back (as output buffers)";
-    return nullptr;
-  }
-  TypeRange argTypes = func.getArgumentTypes();
-  size_t numInputs = argTypes.size() - numOutputs;
-  for (auto [i, type] : llvm::enumerate(argTypes))
-    (i < numInputs ? kernel->inputParams : kernel->outputParams)
-        .push_back(paramFor(type));
-
-  PassManager toLLVM(module.getContext());
-  buildLinalgToLLVMPipeline(toLLVM, options);
-  if (failed(toLLVM.run(module))) {
-    error = "lowering to LLVM failed";
-    return nullptr;
-  }
-  // Optimize for this very CPU: without a target machine LLVM's cost model
-  // reports no vector registers and the loop vectorizer does nothing.
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder) {
-    error = "cannot describe the host CPU: " +
-            llvm::toString(builder.takeError());
-    return nullptr;
-  }
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto targetMachine = builder->createTargetMachine();
-  if (!targetMachine) {
-    error = "cannot create a target machine for the host CPU: " +
-            llvm::toString(targetMachine.takeError());
-    return nullptr;
-  }
   auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
                                                /*sizeLevel=*/0,
-                                               targetMachine->get());
+                                               targetMachine.get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
@@ -211,7 +119,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
     libraries.push_back(STRIDE_GPU_RUNTIME_LIBRARY);
   engineOptions.sharedLibPaths = libraries;
   auto engine =
-      ExecutionEngine::create(module, engineOptions, std::move(*targetMachine));
+      ExecutionEngine::create(module, engineOptions, std::move(targetMachine));
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     return nullptr;

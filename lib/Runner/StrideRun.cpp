@@ -4,6 +4,9 @@
 // each input out in memory exactly as its argument's #stride.layout says, JIT
 // compiles the entry function with the CPU pipeline and calls it with output
 // buffers in the layouts the compiler chose; then prints, saves and times.
+// The phases are functions of their own; those that need no MLIR (checking,
+// laying out, allocating, timing, reporting) are the runtime's RunSteps,
+// which stride-exec shares.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
 #include "stride/Runtime/Npy.h"
+#include "stride/Runtime/RunSteps.h"
 #include "stride/Runtime/StridedBuffer.h"
 
 #include "StrideGpuRuntime.h"
@@ -31,7 +35,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <malloc.h>
@@ -45,22 +48,13 @@ namespace cl = llvm::cl;
 namespace {
 
 int fail(const llvm::Twine &message) {
+  llvm::outs().flush();
   llvm::errs() << "stride-run: error: " << message << "\n";
   return 1;
 }
 
 std::optional<rt::DType> dtypeOf(Type type) {
-  if (type.isF32())
-    return rt::DType::F32;
-  if (type.isF64())
-    return rt::DType::F64;
-  if (type.isInteger(32))
-    return rt::DType::I32;
-  if (type.isInteger(64))
-    return rt::DType::I64;
-  if (type.isInteger(1))
-    return rt::DType::I1;
-  return std::nullopt;
+  return rt::parseDType(elementKindName(elementKindOf(type)));
 }
 
 std::string typeName(Type type) {
@@ -101,36 +95,6 @@ std::vector<int64_t> argumentStrides(RankedTensorType type,
   return std::vector<int64_t>(strides.begin(), strides.end());
 }
 
-/// Prints `array` like NumPy: nested brackets, one innermost row per line.
-void printArray(llvm::raw_ostream &os, const rt::Array &array) {
-  if (array.shape.empty()) {
-    os << rt::formatElement(array, 0) << "\n";
-    return;
-  }
-  int64_t numel = array.numel();
-  if (numel > 10000) {
-    os << "(" << numel << " elements; use --output-dir to save them)\n";
-    return;
-  }
-  std::vector<int64_t> index(array.shape.size(), 0);
-  size_t rank = array.shape.size();
-  std::function<void(size_t, int64_t &)> rec = [&](size_t dim, int64_t &flat) {
-    os << "[";
-    for (int64_t i = 0; i < array.shape[dim]; ++i) {
-      if (i > 0)
-        os << (dim + 1 == rank ? ", " : ",\n" + std::string(dim + 1, ' '));
-      if (dim + 1 == rank)
-        os << rt::formatElement(array, flat++);
-      else
-        rec(dim + 1, flat);
-    }
-    os << "]";
-  };
-  int64_t flat = 0;
-  rec(0, flat);
-  os << "\n";
-}
-
 /// cf.assert in a kernel aborts after printing its message; turn that into
 /// an ordinary error exit.
 extern "C" void onKernelAbort(int) {
@@ -143,12 +107,257 @@ extern "C" void onKernelAbort(int) {
   _exit(1);
 }
 
-/// An argument ready to pass: a buffer or a scalar.
-struct PreparedArg {
-  std::optional<rt::StridedBuffer> buffer;
-  ScalarArg scalar{};
-  std::vector<int64_t> shape, strides;
+struct RunOptions {
+  std::string inputFile, entryName, outputDir;
+  ::stride::layout::Policy policy = ::stride::layout::Policy::Torch;
+  std::vector<std::string> inputPaths, shapeTexts;
+  bool randomInputs = false, printValues = false, dynamicShapes = false,
+       noFuse = false;
+  // --target: cpu, gpu (device copies, CUDA-event timing) or gpu-host.
+  bool gpu = false, gpuHost = false;
+  uint64_t seed = 0;
+  unsigned benchRuns = 0, threads = 1;
 };
+
+/// Phase 1: the program and its entry function.
+std::string loadEntry(const RunOptions &options, MLIRContext &context,
+                      llvm::SourceMgr &sourceMgr, OwningOpRef<ModuleOp> &module,
+                      func::FuncOp &entry) {
+  std::string openError;
+  auto file = openInputFile(options.inputFile, &openError);
+  if (!file)
+    return openError;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return "cannot parse '" + options.inputFile + "'";
+  std::string error;
+  entry = selectEntry(*module, options.entryName, options.inputFile, error);
+  return error;
+}
+
+/// Phase 2: every argument read (or drawn), checked against the signature
+/// and laid out as its declared layout says.
+std::string prepareInputs(const RunOptions &options, func::FuncOp entry,
+                          std::vector<rt::PreparedArg> &args) {
+  std::string entryText = "@" + entry.getName().str();
+  TypeRange argTypes = entry.getArgumentTypes();
+  if (!options.randomInputs && options.inputPaths.size() != argTypes.size())
+    return entryText + " takes " + std::to_string(argTypes.size()) +
+           " arguments but " + std::to_string(options.inputPaths.size()) +
+           " --input files were given";
+  if (options.randomInputs && !options.shapeTexts.empty() &&
+      options.shapeTexts.size() != argTypes.size())
+    return entryText + " takes " + std::to_string(argTypes.size()) +
+           " arguments but " + std::to_string(options.shapeTexts.size()) +
+           " --shape values were given";
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    std::string what = "argument #" + std::to_string(i) + " of " + entryText;
+    if (isa<UnrankedTensorType>(type))
+      return what + " is unranked; give its rank";
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    Type element = tensorType ? tensorType.getElementType() : type;
+    std::optional<rt::DType> dtype = dtypeOf(element);
+    if (!dtype)
+      return what + " has element type " + typeName(element) +
+             ", which stride-run does not support (f32, f64, i32, i64, i1)";
+    std::vector<int64_t> declared;
+    if (tensorType)
+      declared.assign(tensorType.getShape().begin(),
+                      tensorType.getShape().end());
+    uint64_t seed = options.seed * 1000003 + i;
+    std::string error;
+    if (options.randomInputs) {
+      std::vector<int64_t> shape = declared;
+      if (!options.shapeTexts.empty()) {
+        std::optional<std::vector<int64_t>> parsed =
+            parseShape(options.shapeTexts[i]);
+        if (!parsed)
+          return "--shape '" + options.shapeTexts[i] +
+                 "' is not a shape like 4x3 or 'scalar'";
+        shape = *parsed;
+      } else if (llvm::any_of(shape, ShapedType::isDynamic)) {
+        return what + " has dynamic dims; give its shape with --shape";
+      }
+      if (!rt::checkedByteSize(*dtype, shape))
+        return what + ": shape " + rt::formatShape(shape) + " is too large";
+      if (error = rt::checkShape(shape, declared, what, "--shape gives ");
+          !error.empty())
+        return error;
+      if (!tensorType) {
+        args.push_back(rt::prepareScalar(rt::randomArray(*dtype, shape, seed)));
+        continue;
+      }
+      // Random values go to memory itself, so that a broadcast (stride 0)
+      // or overlapping layout is consistent by construction.
+      std::optional<rt::PreparedArg> arg = rt::prepareRandomTensor(
+          *dtype, shape, argumentStrides(tensorType, shape), seed, error);
+      if (!arg)
+        return what + ": " + error;
+      args.push_back(std::move(*arg));
+      continue;
+    }
+    const std::string &path = options.inputPaths[i];
+    rt::NpyResult read = rt::readNpy(path);
+    if (!read.array)
+      return what + ": " + read.error;
+    const rt::Array &values = *read.array;
+    if (error = rt::checkDType(values.dtype, *dtype, what, "'" + path + "'");
+        !error.empty())
+      return error;
+    if (error = rt::checkShape(values.shape, declared, what,
+                               "'" + path + "' has shape ");
+        !error.empty())
+      return error;
+    if (!tensorType) {
+      args.push_back(rt::prepareScalar(values));
+      continue;
+    }
+    std::optional<rt::PreparedArg> arg = rt::prepareTensor(
+        values, argumentStrides(tensorType, values.shape), error);
+    if (!arg)
+      return what + ": " + error;
+    args.push_back(std::move(*arg));
+  }
+  return "";
+}
+
+/// Phase 3 (--dynamic): the output shapes and strides, from shape inference
+/// on the entry specialized to the inputs. Its diagnostics are kept in
+/// `diagnostics` and shown only if the outputs need them: otherwise the
+/// kernel's own run-time checks report the problem.
+void inferOutputLayouts(MLIRContext &context, ModuleOp specialized,
+                        StringRef entryName, ::stride::layout::Policy policy,
+                        std::vector<std::vector<int64_t>> &shapes,
+                        std::vector<std::vector<int64_t>> &strides,
+                        std::string &diagnostics) {
+  OwningOpRef<ModuleOp> probe = specialized.clone();
+  ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &d) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << d.getLocation() << ": " << d << "\n";
+    return success();
+  });
+  PassManager pm(&context);
+  pm.addPass(createStrideInferShapes());
+  pm.addPass(createStridePropagateLayout(
+      StridePropagateLayoutOptions{policy, false}));
+  if (failed(pm.run(*probe)))
+    return;
+  auto probeEntry = probe->lookupSymbol<func::FuncOp>(entryName);
+  for (Type t : probeEntry.getResultTypes()) {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    if (!ranked)
+      continue;
+    shapes.emplace_back(ranked.getShape().begin(), ranked.getShape().end());
+    SmallVector<int64_t> resultStrides = getStridesOf(ranked);
+    strides.emplace_back(resultStrides.begin(), resultStrides.end());
+  }
+}
+
+/// Phase 4: output buffers in the kernel's static layout, else the inferred
+/// one.
+std::string allocateOutputs(const JitKernel &kernel, StringRef entryText,
+                            const std::vector<std::vector<int64_t>> &shapes,
+                            const std::vector<std::vector<int64_t>> &strides,
+                            const std::string &probeDiagnostics,
+                            std::vector<rt::PreparedArg> &outputs) {
+  for (auto [j, param] : llvm::enumerate(kernel.outputs())) {
+    bool isStatic = llvm::none_of(param.shape, ShapedType::isDynamic) &&
+                    llvm::none_of(param.strides, ShapedType::isDynamic);
+    std::vector<int64_t> shape = param.shape, layout = param.strides;
+    if (!isStatic) {
+      if (j >= shapes.size()) {
+        llvm::errs() << probeDiagnostics;
+        return "the inputs' shapes do not fit " + entryText.str();
+      }
+      shape = shapes[j];
+      layout = strides[j];
+    }
+    std::optional<rt::DType> dtype =
+        rt::parseDType(elementKindName(param.element));
+    if (!dtype)
+      return "result #" + std::to_string(j) + " has element type " +
+             param.typeName + ", which stride-run does not support";
+    std::string error;
+    std::optional<rt::PreparedArg> out =
+        rt::prepareOutput(*dtype, shape, layout, error);
+    if (!out)
+      return "result #" + std::to_string(j) + ": " + error;
+    outputs.push_back(std::move(*out));
+  }
+  return "";
+}
+
+static_assert(sizeof(ScalarArg) == sizeof(rt::PreparedArg::scalar),
+              "the runtime's scalar slot is passed as a ScalarArg");
+
+BufferArg describe(rt::PreparedArg &arg) {
+  BufferArg d;
+  d.allocated = arg.buffer->allocated();
+  d.aligned = arg.buffer->aligned();
+  d.offset = arg.buffer->offset();
+  d.sizes = arg.shape;
+  d.strides = arg.strides;
+  return d;
+}
+
+/// Phase 5: the call, then --bench timing. With --target=gpu the kernel
+/// gets device copies of every buffer's span, the outputs are copied back
+/// after the first call, and --bench times with CUDA events.
+std::string runKernel(JitKernel &kernel, StringRef entryText,
+                      std::vector<rt::PreparedArg> &args,
+                      std::vector<rt::PreparedArg> &outputs,
+                      unsigned benchRuns, bool gpu) {
+  std::vector<BufferArg> descriptors;
+  std::vector<ScalarArg *> scalars;
+  for (rt::PreparedArg &arg : args) {
+    if (arg.buffer)
+      descriptors.push_back(describe(arg));
+    else
+      scalars.push_back(reinterpret_cast<ScalarArg *>(&arg.scalar));
+  }
+  for (rt::PreparedArg &out : outputs)
+    descriptors.push_back(describe(out));
+  std::vector<BufferArg *> buffers;
+  for (BufferArg &d : descriptors)
+    buffers.push_back(&d);
+
+  std::unique_ptr<DeviceBuffers> device;
+  std::vector<BufferArg> deviceDescriptors;
+  if (gpu) {
+    device = std::make_unique<DeviceBuffers>();
+    std::vector<const KernelParam *> bufferParams;
+    for (const KernelParam &param : kernel.inputs())
+      if (param.isBuffer)
+        bufferParams.push_back(&param);
+    for (const KernelParam &param : kernel.outputs())
+      bufferParams.push_back(&param);
+    if (bufferParams.size() != descriptors.size())
+      return "the compiled kernel's buffers do not match the arguments";
+    for (auto [d, param] : llvm::zip(descriptors, bufferParams))
+      deviceDescriptors.push_back(
+          device->add(d, elementSizeOf(param->element)));
+    for (auto [i, d] : llvm::enumerate(deviceDescriptors))
+      buffers[i] = &d;
+  }
+
+  std::signal(SIGABRT, onKernelAbort);
+  if (std::string error = kernel.invoke(buffers, scalars); !error.empty())
+    return "calling " + entryText.str() + " failed: " + error;
+  if (device)
+    for (size_t j = 0; j < outputs.size(); ++j)
+      device->copyBack(descriptors.size() - outputs.size() + j);
+  if (benchRuns == 0)
+    return "";
+  auto call = [&] { (void)kernel.invoke(buffers, scalars); };
+  if (device)
+    llvm::outs() << rt::benchmark(benchRuns, call, [&] {
+      return 1000.0 * timeOnGpuMs(call);
+    });
+  else
+    llvm::outs() << rt::benchmark(benchRuns, call);
+  return "";
+}
 
 } // namespace
 
@@ -182,9 +391,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   static cl::opt<unsigned> benchRuns(
       "bench", cl::desc("Time N calls after warm-up; print median and min"),
       cl::init(0), cl::cat(category));
-  static cl::opt<std::string> policy(
+  static cl::opt<::stride::layout::Policy> policy(
       "policy", cl::desc("Result strides of: torch (default), numpy, contiguous"),
-      cl::init("torch"), cl::cat(category));
+      cl::init(::stride::layout::Policy::Torch), policyOptionValues(),
+      cl::cat(category));
   static cl::opt<bool> dynamicShapes(
       "dynamic",
       cl::desc("Compile the function as written (dynamic dims stay dynamic) "
@@ -208,187 +418,20 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       cl::init("cpu"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "Stride JIT runner\n");
-
-  // Kernels allocate their intermediates with malloc on every call. Keep
-  // large blocks in the heap instead of fresh mmaps, so that repeated calls
-  // (--bench) reuse warm pages rather than page-faulting 64 MiB temporaries.
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-
-  if (!::stride::layout::parsePolicy(policy))
-    return fail("unknown --policy '" + policy +
-                "'; expected torch, numpy or contiguous");
-  if (randomInputs && !inputPaths.empty())
-    return fail("give either --input files or --random-inputs, not both");
-
-  DialectRegistry registry;
-  registerJitDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  std::string openError;
-  auto file = openInputFile(inputFile, &openError);
-  if (!file)
-    return fail(openError);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("cannot parse '" + inputFile + "'");
-
-  // The entry function.
-  SmallVector<func::FuncOp> funcs(module->getOps<func::FuncOp>());
-  func::FuncOp entry;
-  std::string wanted = entryName;
-  if (wanted.empty() && module->lookupSymbol<func::FuncOp>("main"))
-    wanted = "main";
-  if (wanted.empty() && funcs.size() == 1)
-    entry = funcs.front();
-  else
-    entry = module->lookupSymbol<func::FuncOp>(wanted);
-  if (!entry || entry.isExternal()) {
-    std::string names;
-    for (func::FuncOp f : funcs)
-      names += (names.empty() ? "@" : ", @") + f.getName().str();
-    if (wanted.empty() && funcs.empty())
-      return fail("'" + inputFile + "' has no functions");
-    if (wanted.empty())
-      return fail("'" + inputFile + "' has several functions (" + names +
-                  "); choose one with --entry");
-    return fail("no function @" + wanted + " with a body in '" + inputFile +
-                "' (functions: " + (names.empty() ? "none" : names) + ")");
-  }
-  std::string entryText = "@" + entry.getName().str();
-  TypeRange argTypes = entry.getArgumentTypes();
-  if (!randomInputs && inputPaths.size() != argTypes.size())
-    return fail(entryText + " takes " + llvm::Twine(argTypes.size()) +
-                " arguments but " + llvm::Twine(inputPaths.size()) +
-                " --input files were given");
-  if (randomInputs && !shapeTexts.empty() &&
-      shapeTexts.size() != argTypes.size())
-    return fail(entryText + " takes " + llvm::Twine(argTypes.size()) +
-                " arguments but " + llvm::Twine(shapeTexts.size()) +
-                " --shape values were given");
-
-  // Inputs, laid out as their declared layouts say.
-  std::vector<PreparedArg> args(argTypes.size());
-  for (auto [i, type] : llvm::enumerate(argTypes)) {
-    std::string what = "argument #" + std::to_string(i) + " of " + entryText;
-    if (isa<UnrankedTensorType>(type))
-      return fail(what + " is unranked; give its rank");
-    auto tensorType = dyn_cast<RankedTensorType>(type);
-    Type element = tensorType ? tensorType.getElementType() : type;
-    std::optional<rt::DType> dtype = dtypeOf(element);
-    if (!dtype)
-      return fail(what + " has element type " + typeName(element) +
-                  ", which stride-run does not support (f32, f64, i32, i64, "
-                  "i1)");
-    std::vector<int64_t> declared;
-    if (tensorType)
-      declared.assign(tensorType.getShape().begin(),
-                      tensorType.getShape().end());
-    rt::Array values;
-    if (randomInputs) {
-      std::vector<int64_t> shape = declared;
-      if (!shapeTexts.empty()) {
-        std::optional<std::vector<int64_t>> parsed =
-            parseShape(shapeTexts[i]);
-        if (!parsed)
-          return fail("--shape '" + shapeTexts[i] +
-                      "' is not a shape like 4x3 or 'scalar'");
-        shape = *parsed;
-      } else if (llvm::any_of(shape, ShapedType::isDynamic)) {
-        return fail(what + " has dynamic dims; give its shape with --shape");
-      }
-      if (!rt::checkedByteSize(*dtype, shape))
-        return fail(what + ": shape " + rt::formatShape(shape) +
-                    " is too large");
-      // Tensor values are drawn later, straight into their buffers.
-      values.dtype = *dtype;
-      values.shape = shape;
-      if (!tensorType)
-        values = rt::randomArray(*dtype, shape, seed * 1000003 + i);
-    } else {
-      rt::NpyResult read = rt::readNpy(inputPaths[i]);
-      if (!read.array)
-        return fail(what + ": " + read.error);
-      values = std::move(*read.array);
-      if (values.dtype != *dtype)
-        return fail(what + " has element type " + typeName(element) +
-                    " but '" + inputPaths[i] + "' holds " +
-                    rt::dtypeName(values.dtype));
-    }
-    // Shapes must fit the signature: same rank, equal static dims.
-    bool fits = values.shape.size() == declared.size();
-    for (size_t d = 0; fits && d < declared.size(); ++d)
-      fits = ShapedType::isDynamic(declared[d]) ||
-             declared[d] == values.shape[d];
-    if (!fits) {
-      SmallVector<int64_t> shown(declared.begin(), declared.end());
-      std::string expected;
-      llvm::raw_string_ostream os(expected);
-      llvm::interleave(
-          shown, os,
-          [&](int64_t s) { os << (ShapedType::isDynamic(s) ? "?" : std::to_string(s)); },
-          "x");
-      if (shown.empty())
-        expected = "0-d";
-      return fail(what + " has shape " + expected + " but " +
-                  (randomInputs ? std::string("--shape gives ")
-                                : "'" + inputPaths[i] + "' has shape ") +
-                  rt::formatShape(values.shape));
-    }
-    PreparedArg &arg = args[i];
-    arg.shape = values.shape;
-    if (!tensorType) {
-      switch (*dtype) {
-      case rt::DType::F32: std::memcpy(&arg.scalar.f32, values.data.data(), 4); break;
-      case rt::DType::F64: std::memcpy(&arg.scalar.f64, values.data.data(), 8); break;
-      case rt::DType::I32: std::memcpy(&arg.scalar.i32, values.data.data(), 4); break;
-      case rt::DType::I64: std::memcpy(&arg.scalar.i64, values.data.data(), 8); break;
-      case rt::DType::I1: arg.scalar.i1 = values.data[0] != 0; break;
-      }
-      continue;
-    }
-    arg.strides = argumentStrides(tensorType, values.shape);
-    if (randomInputs) {
-      // Random values go to memory itself, so that a broadcast (stride 0)
-      // or overlapping layout is consistent by construction.
-      auto buffer = rt::StridedBuffer::create(*dtype, values.shape, arg.strides);
-      if (auto *error = std::get_if<std::string>(&buffer))
-        return fail(what + ": " + *error);
-      arg.buffer = std::move(std::get<rt::StridedBuffer>(buffer));
-      rt::Array storage = rt::randomArray(
-          *dtype, {arg.buffer->allocatedElements()}, seed * 1000003 + i);
-      std::memcpy(arg.buffer->allocated(), storage.data.data(),
-                  storage.data.size());
-      continue;
-    }
-    auto buffer = rt::StridedBuffer::createFilled(values, arg.strides);
-    if (auto *error = std::get_if<std::string>(&buffer))
-      return fail(what + ": " + *error);
-    arg.buffer = std::move(std::get<rt::StridedBuffer>(buffer));
-  }
-
-  // A copy of the entry specialized to the inputs' shapes and strides: it is
-  // what gets compiled by default, and it tells the output shapes.
-  OwningOpRef<ModuleOp> specialized = module->clone();
-  auto specializedEntry =
-      specialized->lookupSymbol<func::FuncOp>(entry.getName());
-  std::vector<std::optional<ArgLayout>> layouts;
-  for (PreparedArg &arg : args)
-    layouts.push_back(arg.buffer ? std::optional<ArgLayout>(
-                                       ArgLayout{arg.shape, arg.strides})
-                                 : std::nullopt);
-  std::string specializeError;
-  if (failed(specializeEntry(specializedEntry, layouts, specializeError)))
-    return fail(specializeError);
-
-  CpuPipelineOptions options;
-  options.policy = policy;
-  options.fuse = !noFuse;
+  RunOptions options;
+  options.inputFile = inputFile;
+  options.entryName = entryName;
+  options.inputPaths.assign(inputPaths.begin(), inputPaths.end());
+  options.randomInputs = randomInputs;
+  options.seed = seed;
+  options.shapeTexts.assign(shapeTexts.begin(), shapeTexts.end());
+  options.outputDir = outputDir;
+  options.printValues = printValues;
+  options.benchRuns = benchRuns;
+  options.policy = policy.getValue();
+  options.dynamicShapes = dynamicShapes;
   options.threads = std::max(1u, threads.getValue());
+  options.noFuse = noFuse;
   if (target != "cpu" && target != "gpu-host" && target != "gpu")
     return fail("unknown --target '" + target +
                 "' (expected cpu, gpu or gpu-host)");
@@ -396,6 +439,47 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.gpu = target == "gpu";
   if (options.gpuHost || options.gpu)
     options.threads = 1;
+
+  // Kernels allocate their intermediates with malloc on every call. Keep
+  // large blocks in the heap instead of fresh mmaps, so that repeated calls
+  // (--bench) reuse warm pages rather than page-faulting 64 MiB temporaries.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+
+  if (options.randomInputs && !options.inputPaths.empty())
+    return fail("give either --input files or --random-inputs, not both");
+
+  DialectRegistry registry;
+  registerJitDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp entry;
+  if (std::string error = loadEntry(options, context, sourceMgr, module, entry);
+      !error.empty())
+    return fail(error);
+  std::string entryText = "@" + entry.getName().str();
+
+  std::vector<rt::PreparedArg> args;
+  if (std::string error = prepareInputs(options, entry, args); !error.empty())
+    return fail(error);
+
+  // A copy of the entry specialized to the inputs' shapes and strides: it is
+  // what gets compiled by default, and it tells the output shapes.
+  OwningOpRef<ModuleOp> specialized = module->clone();
+  auto specializedEntry =
+      specialized->lookupSymbol<func::FuncOp>(entry.getName());
+  std::vector<std::optional<ArgLayout>> layouts;
+  for (rt::PreparedArg &arg : args)
+    layouts.push_back(arg.buffer ? std::optional<ArgLayout>(
+                                       ArgLayout{arg.shape, arg.strides})
+                                 : std::nullopt);
+  std::string specializeError;
+  if (failed(specializeEntry(specializedEntry, layouts, specializeError)))
+    return fail(specializeError);
+
   if (options.gpu) {
     if (std::string why = gpuUnavailableReason(); !why.empty()) {
       llvm::errs() << "stride-run: error: --target=gpu: no usable GPU: "
@@ -405,163 +489,43 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   }
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
   std::string probeDiagnostics;
-  if (dynamicShapes) {
-    // Output shapes and strides come from shape inference on the inputs.
-    // Its diagnostics are shown only if the outputs need it: otherwise the
-    // kernel's own run-time checks report the problem.
-    OwningOpRef<ModuleOp> probe = specialized->clone();
-    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &d) {
-      llvm::raw_string_ostream os(probeDiagnostics);
-      os << d.getLocation() << ": " << d << "\n";
-      return success();
-    });
-    PassManager pm(&context);
-    pm.addPass(createStrideInferShapes());
-    pm.addPass(createStridePropagateLayout(
-        StridePropagateLayoutOptions{policy, false}));
-    if (succeeded(pm.run(*probe))) {
-      auto probeEntry = probe->lookupSymbol<func::FuncOp>(entry.getName());
-      for (Type t : probeEntry.getResultTypes()) {
-        auto ranked = dyn_cast<RankedTensorType>(t);
-        if (!ranked)
-          continue;
-        outputShapes.emplace_back(ranked.getShape().begin(),
-                                  ranked.getShape().end());
-        SmallVector<int64_t> strides = getStridesOf(ranked);
-        outputStrides.emplace_back(strides.begin(), strides.end());
-      }
-    }
-  }
+  if (options.dynamicShapes)
+    inferOutputLayouts(context, *specialized, entry.getName(), options.policy,
+                       outputShapes, outputStrides, probeDiagnostics);
 
+  CpuPipelineOptions pipeline;
+  pipeline.policy = options.policy;
+  pipeline.fuse = !options.noFuse;
+  pipeline.threads = options.threads;
+  pipeline.gpu = options.gpu;
+  pipeline.gpuHost = options.gpuHost;
   std::string compileError;
   std::unique_ptr<JitKernel> kernel =
-      JitKernel::compile(dynamicShapes ? *module : *specialized,
-                         entry.getName(), options, compileError);
+      JitKernel::compile(options.dynamicShapes ? *module : *specialized,
+                         entry.getName(), pipeline, compileError);
   if (!kernel)
     return fail("cannot compile " + entryText + ": " + compileError);
   if (kernel->inputs().size() != args.size())
     return fail("the compiled kernel takes a different number of inputs");
 
-  // Output buffers: the kernel's static layout, else the inferred one.
-  std::vector<PreparedArg> outputs(kernel->outputs().size());
-  for (auto [j, param] : llvm::enumerate(kernel->outputs())) {
-    bool isStatic = llvm::none_of(param.shape, ShapedType::isDynamic) &&
-                    llvm::none_of(param.strides, ShapedType::isDynamic);
-    std::vector<int64_t> shape = param.shape, strides = param.strides;
-    if (!isStatic) {
-      if (j >= outputShapes.size()) {
-        llvm::errs() << probeDiagnostics;
-        return fail("the inputs' shapes do not fit " + entryText);
-      }
-      shape = outputShapes[j];
-      strides = outputStrides[j];
-    }
-    std::optional<rt::DType> dtype =
-        rt::parseDType(elementKindName(param.element));
-    if (!dtype)
-      return fail("result #" + std::to_string(j) + " has element type " +
-                  param.typeName +
-                  ", which stride-run does not support");
-    auto buffer = rt::StridedBuffer::create(*dtype, shape, strides);
-    if (auto *error = std::get_if<std::string>(&buffer))
-      return fail("result #" + std::to_string(j) + ": " + *error);
-    outputs[j].buffer = std::move(std::get<rt::StridedBuffer>(buffer));
-    outputs[j].shape = shape;
-    outputs[j].strides = strides;
-  }
+  std::vector<rt::PreparedArg> outputs;
+  if (std::string error =
+          allocateOutputs(*kernel, entryText, outputShapes, outputStrides,
+                          probeDiagnostics, outputs);
+      !error.empty())
+    return fail(error);
 
-  // Descriptors for the call.
-  std::vector<BufferArg> descriptors;
-  std::vector<ScalarArg *> scalars;
-  auto describe = [](PreparedArg &arg) {
-    BufferArg d;
-    d.allocated = arg.buffer->allocated();
-    d.aligned = arg.buffer->aligned();
-    d.offset = arg.buffer->offset();
-    d.sizes = arg.shape;
-    d.strides = arg.strides;
-    return d;
-  };
-  for (PreparedArg &arg : args) {
-    if (arg.buffer)
-      descriptors.push_back(describe(arg));
-    else
-      scalars.push_back(&arg.scalar);
-  }
-  for (PreparedArg &out : outputs)
-    descriptors.push_back(describe(out));
-  std::vector<BufferArg *> buffers;
-  for (BufferArg &d : descriptors)
-    buffers.push_back(&d);
+  if (std::string error =
+          runKernel(*kernel, entryText, args, outputs, options.benchRuns,
+                    options.gpu);
+      !error.empty())
+    return fail(error);
 
-  // --target=gpu: the kernels get device copies of every buffer's span.
-  std::unique_ptr<DeviceBuffers> device;
-  std::vector<BufferArg> deviceDescriptors;
-  if (options.gpu) {
-    device = std::make_unique<DeviceBuffers>();
-    std::vector<const KernelParam *> bufferParams;
-    for (const KernelParam &param : kernel->inputs())
-      if (param.isBuffer)
-        bufferParams.push_back(&param);
-    for (const KernelParam &param : kernel->outputs())
-      bufferParams.push_back(&param);
-    if (bufferParams.size() != descriptors.size())
-      return fail("the compiled kernel's buffers do not match the arguments");
-    for (auto [d, param] : llvm::zip(descriptors, bufferParams))
-      deviceDescriptors.push_back(
-          device->add(d, elementSizeOf(param->element)));
-    for (auto [i, d] : llvm::enumerate(deviceDescriptors))
-      buffers[i] = &d;
-  }
-
-  std::signal(SIGABRT, onKernelAbort);
-  if (std::string error = kernel->invoke(buffers, scalars); !error.empty())
-    return fail("calling " + entryText + " failed: " + error);
-  if (device)
-    for (size_t j = 0; j < outputs.size(); ++j)
-      device->copyBack(descriptors.size() - outputs.size() + j);
-
-  if (benchRuns > 0) {
-    for (int warm = 0; warm < 3; ++warm)
-      (void)kernel->invoke(buffers, scalars);
-    std::vector<double> micros;
-    for (unsigned r = 0; r < benchRuns; ++r) {
-      if (device) { // CUDA events
-        micros.push_back(1000.0 * timeOnGpuMs([&] {
-          (void)kernel->invoke(buffers, scalars);
-        }));
-        continue;
-      }
-      auto start = std::chrono::steady_clock::now();
-      (void)kernel->invoke(buffers, scalars);
-      auto stop = std::chrono::steady_clock::now();
-      micros.push_back(
-          std::chrono::duration<double, std::micro>(stop - start).count());
-    }
-    std::sort(micros.begin(), micros.end());
-    llvm::outs() << llvm::format("bench: %u calls, median %.3f us, min %.3f us\n",
-                                 benchRuns.getValue(), micros[micros.size() / 2],
-                                 micros.front());
-  }
-
-  if (!outputDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail("cannot create '" + outputDir + "': " + ec.message());
-  }
-  for (auto [j, out] : llvm::enumerate(outputs)) {
-    rt::Array values = out.buffer->gather();
-    llvm::outs() << "output #" << j << ": " << rt::dtypeName(values.dtype)
-                 << " " << rt::formatShape(values.shape) << " strides "
-                 << rt::formatStrides(out.strides) << "\n";
-    if (printValues)
-      printArray(llvm::outs(), values);
-    if (!outputDir.empty()) {
-      SmallString<128> path(outputDir);
-      llvm::sys::path::append(path, "out" + std::to_string(j) + ".npy");
-      if (std::string error = rt::writeNpy(path.str().str(), values);
-          !error.empty())
-        return fail(error);
-    }
-  }
+  std::string report;
+  std::string error = rt::reportOutputs(outputs, options.printValues,
+                                        options.outputDir, report);
+  llvm::outs() << report;
+  if (!error.empty())
+    return fail(error);
   return 0;
 }

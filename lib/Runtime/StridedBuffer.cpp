@@ -1,6 +1,7 @@
 //===- StridedBuffer.cpp - Arrays in arbitrary strided layouts ------------===//
 
 #include "stride/Runtime/StridedBuffer.h"
+#include "stride/Layout/Strides.h"
 
 #include <algorithm>
 #include <cstring>
@@ -42,15 +43,7 @@ void forEachElement(const std::vector<int64_t> &shape,
 } // namespace
 
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
-  std::vector<int64_t> strides(shape.size());
-  // Unsigned so that a shape breaking the precondition wraps instead of
-  // being undefined behaviour.
-  uint64_t running = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    strides[d] = static_cast<int64_t>(running);
-    running *= static_cast<uint64_t>(std::max<int64_t>(shape[d], 1));
-  }
-  return strides;
+  return ::stride::layout::contiguousStrides(shape);
 }
 
 std::string formatStrides(const std::vector<int64_t> &strides) {

@@ -72,8 +72,23 @@ class Expr:
     def __ge__(self, other): return _binary_op("ge", self, other)
     def __eq__(self, other): return _binary_op("eq", self, other)
     def __ne__(self, other): return _binary_op("ne", self, other)
+    def __mod__(self, other): return _binary_op("remainder", self, other)
+    def __rmod__(self, other): return _binary_op("remainder", other, self)
+    def __floordiv__(self, other): return _binary_op("floor_divide", self, other)
+    def __rfloordiv__(self, other): return _binary_op("floor_divide", other, self)
+    def __and__(self, other): return _binary_op("bitwise_and", self, other)
+    def __rand__(self, other): return _binary_op("bitwise_and", other, self)
+    def __or__(self, other): return _binary_op("bitwise_or", self, other)
+    def __ror__(self, other): return _binary_op("bitwise_or", other, self)
+    def __xor__(self, other): return _binary_op("bitwise_xor", self, other)
+    def __rxor__(self, other): return _binary_op("bitwise_xor", other, self)
+    def __lshift__(self, other): return _binary_op("left_shift", self, other)
+    def __rlshift__(self, other): return _binary_op("left_shift", other, self)
+    def __rshift__(self, other): return _binary_op("right_shift", self, other)
+    def __rrshift__(self, other): return _binary_op("right_shift", other, self)
     def __neg__(self): return negative(self)
     def __abs__(self): return absolute(self)
+    def __invert__(self): return invert(self)
 
 
 class Leaf(Expr):
@@ -161,6 +176,8 @@ def _binary(kind, ops):
     if kind == "matmul":
         return _matmul(ops)
     dtype = _promote(ops)
+    if kind in _BINARY_RULES:
+        return _by_rule(kind, _BINARY_RULES[kind], ops, dtype)
     if kind in _COMPARISONS:
         return _elementwise("cmp", ops, dtype, BOOL, attr=kind)
     if dtype == BOOL:
@@ -226,6 +243,97 @@ log = _float_unary("log")
 sqrt = _float_unary("sqrt")
 tanh = _float_unary("tanh")
 sigmoid = _float_unary("sigmoid")
+
+
+# NumPy's result dtype rule of each ufunc added with the NumPy op set, by
+# the dtype kinds ('b' bool, 'i' int, 'f' float) of the promoted operands:
+#   float:   ints go through float64; bool would give float16 (refused)
+#   number:  ints and floats keep their dtype; bool would give int8 (refused)
+#   integer: ints and bool keep their dtype; floats are refused
+#   shift:   ints keep their dtype; bool (int8) and floats are refused
+#   logical: any dtype, tested for nonzero; the result is bool
+#   test:    any dtype; the result is bool
+_RULE_KINDS = {"float": "if", "number": "if", "integer": "bi", "shift": "i",
+               "logical": "bif", "test": "bif"}
+_UNARY_RULES = dict(
+    [(k, "float") for k in (
+        "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+        "arcsinh", "arccosh", "arctanh", "exp2", "expm1", "log2", "log10",
+        "log1p", "floor", "ceil", "trunc", "rint")]
+    + [(k, "number") for k in ("sign", "square", "reciprocal")]
+    + [("bitwise_not", "integer"), ("logical_not", "logical")]
+    + [(k, "test") for k in ("isnan", "isinf", "isfinite")])
+_BINARY_RULES = dict(
+    [(k, "float") for k in ("arctan2", "hypot", "copysign")]
+    + [(k, "number") for k in ("remainder", "floor_divide")]
+    + [(k, "integer") for k in ("bitwise_and", "bitwise_or", "bitwise_xor")]
+    + [(k, "shift") for k in ("left_shift", "right_shift")]
+    + [(k, "logical") for k in ("logical_and", "logical_or", "logical_xor")])
+
+
+def _by_rule(kind, rule, ops, dtype):
+    if dtype.kind not in _RULE_KINDS[rule]:
+        numpy_gives = {"b": "int8" if rule in ("number", "shift") else
+                       "float16"}.get(dtype.kind)
+        if numpy_gives:
+            raise TypeError(f"stride.{kind} of bool operands gives "
+                            f"{numpy_gives} in NumPy, a dtype Stride does "
+                            "not support")
+        raise TypeError(f"stride.{kind} is not defined for {dtype} operands "
+                        "(as in NumPy)")
+    if rule == "logical":
+        return _elementwise(kind, ops, BOOL, BOOL)
+    if rule == "test":
+        return _elementwise(kind, ops, dtype, BOOL)
+    if rule == "float" and dtype.kind in "iu":
+        dtype = _dtypes.FLOAT64
+    return _elementwise(kind, ops, dtype, dtype)
+
+
+def _ufunc(kind, nin):
+    rules = _UNARY_RULES if nin == 1 else _BINARY_RULES
+
+    def fn(*args):
+        if len(args) != nin:
+            raise TypeError(f"stride.{kind} takes {nin} operand(s), got "
+                            f"{len(args)}")
+        ops = _operands(args, kind)
+        return _by_rule(kind, rules[kind], ops, _promote(ops))
+    fn.__name__ = kind
+    fn.__doc__ = f"Lazy numpy.{kind}, with NumPy's result dtype."
+    return fn
+
+
+for _kind in _UNARY_RULES:
+    globals()[_kind] = _ufunc(_kind, 1)
+for _kind in _BINARY_RULES:
+    globals()[_kind] = _ufunc(_kind, 2)
+del _kind
+invert = bitwise_not  # noqa: F821 (defined by the loop above)
+mod = remainder  # noqa: F821
+
+
+def clip(a, a_min, a_max):
+    """Lazy numpy.clip: minimum(maximum(a, a_min), a_max), NaN propagating;
+    one bound may be None."""
+    if a_min is None and a_max is None:
+        raise ValueError("stride.clip: one of a_min and a_max must be given "
+                         "(as in NumPy)")
+    given = tuple(x for x in (a, a_min, a_max) if x is not None)
+    dtype = _promote(_operands(given, "clip"))
+    # A missing bound is the dtype's extreme, not maximum/minimum: NumPy's
+    # clip keeps the bound on a tie of -0.0 and +0.0, IEEE maximum does not.
+    if dtype.kind == "f":
+        extremes = (dtype.type(-np.inf), dtype.type(np.inf))
+    elif dtype.kind == "b":
+        extremes = (np.False_, np.True_)
+    else:
+        info = np.iinfo(dtype)
+        extremes = (dtype.type(info.min), dtype.type(info.max))
+    a_min = extremes[0] if a_min is None else a_min
+    a_max = extremes[1] if a_max is None else a_max
+    ops = _operands((a, a_min, a_max), "clip")
+    return _elementwise("clip", ops, dtype, dtype)
 
 
 def negative(x):

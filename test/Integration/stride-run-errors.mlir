@@ -31,7 +31,7 @@
 // COMPLEX: stride-run: error: argument #0 of @two: {{.*}}complex_c8.npy: unsupported dtype '<c8'
 // MISSING: stride-run: error: argument #0 of @two: {{.*}}missing.npy
 // EXPANDED: stride-run: error: argument #0 of @expanded: input values differ along dimension 0, which the layout broadcasts (stride 0)
-// POLICY: stride-run: error: unknown --policy 'fortran'; expected torch, numpy or contiguous
+// POLICY: stride-run: for the --policy option: Cannot find option named 'fortran'!
 // BAD-SHAPE: stride-run: error: --shape '2by3' is not a shape like 4x3 or 'scalar'
 // BOTH: stride-run: error: give either --input files or --random-inputs, not both
 // NEEDS-SHAPE: stride-run: error: argument #0 of @dynamic has dynamic dims; give its shape with --shape

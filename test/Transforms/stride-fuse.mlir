@@ -2,10 +2,12 @@
 // RUN: stride-opt %s '--stride-fuse=recompute-limit=0' --split-input-file | FileCheck %s --check-prefix=NORECOMPUTE
 
 // A chain and a tree become one op; x, read by two producers, is one input.
+// The merged op keeps the block of the producer it absorbs: the consumer's
+// other inputs go in front of the producer's.
 // CHECK-LABEL: func.func @expression
 // CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[Y:.*]]: tensor<8xf32>)
-// CHECK: %[[R:.*]] = stride.broadcast ins(%[[Y]], %{{.*}}, %[[X]], %{{.*}} : tensor<8xf32>, f32, tensor<8xf32>, f32) -> tensor<8xf32> {
-// CHECK-NEXT: ^bb0(%[[YE:.*]]: f32, %[[TWO:.*]]: f32, %[[XE:.*]]: f32, %[[ONE:.*]]: f32):
+// CHECK: %[[R:.*]] = stride.broadcast ins(%[[Y]], %{{.*}}, %{{.*}}, %[[X]] : tensor<8xf32>, f32, f32, tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: ^bb0(%[[YE:.*]]: f32, %[[TWO:.*]]: f32, %[[ONE:.*]]: f32, %[[XE:.*]]: f32):
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[XE]]
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[XE]], %[[ONE]]
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[TWO]], %[[S]]

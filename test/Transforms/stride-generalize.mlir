@@ -145,3 +145,37 @@ func.func @untouched(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) {
   %1 = stride.exp %a : tensor<2x3xf32> -> tensor<*xf32>
   return
 }
+
+// -----
+
+// The NumPy op set: one math op where the math dialect has it, NumPy's
+// integer rules spelled out in arith (no floordivsi, no raw shifts, whose
+// out-of-range cases are undefined), predicates as compares.
+// CHECK-LABEL: func.func @numpy_ops
+// CHECK: math.sin
+// CHECK: math.atan2
+// CHECK: math.roundeven
+// CHECK: math.log1p
+// CHECK: arith.cmpf uno
+// CHECK: arith.remsi
+// CHECK: arith.select
+// CHECK: arith.cmpi uge
+// CHECK: arith.shli
+// CHECK: arith.andi
+// CHECK: arith.xori
+// CHECK: arith.maxsi
+// CHECK-NEXT: arith.minsi
+// CHECK-NOT: stride.{{(sin|arctan2|rint|log1p|isnan|floor_divide|left_shift|logical_and|logical_not|clip) }}
+func.func @numpy_ops(%x: tensor<5xf64>, %i: tensor<5xi32>, %b: tensor<5xi1>) {
+  %0 = stride.sin %x : tensor<5xf64> -> tensor<5xf64>
+  %1 = stride.arctan2 %x, %x : tensor<5xf64>, tensor<5xf64> -> tensor<5xf64>
+  %2 = stride.rint %x : tensor<5xf64> -> tensor<5xf64>
+  %3 = stride.log1p %x : tensor<5xf64> -> tensor<5xf64>
+  %4 = stride.isnan %x : tensor<5xf64> -> tensor<5xi1>
+  %5 = stride.floor_divide %i, %i : tensor<5xi32>, tensor<5xi32> -> tensor<5xi32>
+  %6 = stride.left_shift %i, %i : tensor<5xi32>, tensor<5xi32> -> tensor<5xi32>
+  %7 = stride.logical_and %b, %b : tensor<5xi1>, tensor<5xi1> -> tensor<5xi1>
+  %8 = stride.logical_not %b : tensor<5xi1> -> tensor<5xi1>
+  %9 = stride.clip %i, %i, %i : tensor<5xi32>, tensor<5xi32>, tensor<5xi32> -> tensor<5xi32>
+  return
+}

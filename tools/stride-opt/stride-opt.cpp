@@ -1,10 +1,14 @@
 //===- stride-opt.cpp - Stride optimizer driver ---------------------------===//
+//
+// mlir-opt with Stride: every upstream dialect, extension and pass, plus what
+// Stride's registration hooks add. Embedders build the same tool from the same
+// calls (examples/embed).
+//
+//===----------------------------------------------------------------------===//
 
-#include "stride/Conversion/Passes.h"
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
-#include "stride/Dialect/Stride/Transforms/Passes.h"
-#include "stride/Pipelines/GpuPipeline.h"
-#include "stride/Pipelines/Pipelines.h"
+#include "stride/InitAllDialects.h"
+#include "stride/InitAllPasses.h"
+#include "stride/InitAllPipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -15,15 +19,13 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::stride::registerStridePasses();
-  mlir::stride::registerStrideConversionPasses();
-  mlir::stride::registerStridePipelines();
-  mlir::stride::registerStrideGpuPipelines();
+  stride::registerAllPasses();
+  stride::registerAllPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::stride::StrideDialect>();
+  stride::registerAllDialects(registry);
   // gpu-module-to-binary translates kernels to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
 

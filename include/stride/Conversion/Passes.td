@@ -57,6 +57,12 @@ def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp">
            "Split large kernels into this many chunks of their outer loop, "
            "run in parallel">,
   ];
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Functions lowered">,
+    Statistic<"numBroadcasts", "broadcasts",
+              "stride.broadcast ops lowered to linalg.generic">,
+    Statistic<"numMatmuls", "matmuls", "stride.matmul ops lowered">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",

@@ -15,10 +15,10 @@ const char *defaultLibdevicePath();
 bool hasPtxas();
 
 struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
-  PassOptions::Option<std::string> policy{
+  PassOptions::Option<::stride::layout::Policy> policy{
       *this, "policy",
       llvm::cl::desc("Output strides of: torch, numpy or contiguous"),
-      llvm::cl::init("torch")};
+      llvm::cl::init(::stride::layout::Policy::Torch), policyOptionValues()};
   PassOptions::Option<bool> fuse{
       *this, "fuse", llvm::cl::desc("Fuse elementwise expressions"),
       llvm::cl::init(true)};

@@ -5,14 +5,15 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "stride/Dialect/Stride/Transforms/PolicyOption.h"
 
 namespace mlir::stride {
 
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
-  PassOptions::Option<std::string> policy{
+  PassOptions::Option<::stride::layout::Policy> policy{
       *this, "policy",
       llvm::cl::desc("Output strides of: torch, numpy or contiguous"),
-      llvm::cl::init("torch")};
+      llvm::cl::init(::stride::layout::Policy::Torch), policyOptionValues()};
   PassOptions::Option<bool> fuse{
       *this, "fuse",
       llvm::cl::desc("Fuse elementwise expressions into one kernel "

@@ -9,7 +9,7 @@
 #ifndef STRIDE_RUNNER_JITKERNEL_H
 #define STRIDE_RUNNER_JITKERNEL_H
 
-#include "stride/Pipelines/Pipelines.h"
+#include "stride/Runner/CompileEntry.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,21 +37,6 @@ union ScalarArg {
   int32_t i32;
   int64_t i64;
   bool i1;
-};
-
-/// Element types a kernel can take and return. Kept as plain values: a
-/// kernel outlives the MLIRContext it was compiled in.
-enum class ElementKind { F32, F64, I32, I64, I1, Unsupported };
-ElementKind elementKindOf(Type type);
-const char *elementKindName(ElementKind kind); // "f32", ..., "i1"
-
-/// One parameter of the lowered kernel.
-struct KernelParam {
-  bool isBuffer = false;
-  ElementKind element = ElementKind::Unsupported; // element or scalar type
-  std::string typeName;          // as MLIR prints it, for messages
-  std::vector<int64_t> shape;    // buffers; kDynamic where unknown
-  std::vector<int64_t> strides;  // buffers; kDynamic where unknown
 };
 
 class JitKernel {

@@ -12,6 +12,10 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "convert-stride-to-linalg"
+
 namespace mlir::stride {
 #define GEN_PASS_DEF_CONVERTSTRIDETOLINALG
 #include "stride/Conversion/Passes.h.inc"
@@ -710,9 +714,17 @@ struct ConvertStrideToLinalgPass
            hasTensor(func.getResultTypes())))
         funcs.push_back(func);
     });
-    for (func::FuncOp func : funcs)
+    for (func::FuncOp func : funcs) {
+      func.walk([&](Operation *op) {
+        numBroadcasts += isa<BroadcastOp>(op);
+        numMatmuls += isa<MatmulOp>(op);
+      });
+      LLVM_DEBUG(llvm::dbgs() << "[convert-stride-to-linalg] @"
+                              << func.getName() << "\n");
       if (failed(FunctionLowering(func, threads).run()))
         return signalPassFailure();
+      ++numFunctions;
+    }
   }
 };
 } // namespace

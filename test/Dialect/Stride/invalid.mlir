@@ -388,3 +388,76 @@ func.func @matmul_scalar_rhs(%a: tensor<3xf32>, %b: tensor<f32>) {
   %0 = stride.matmul %a, %b : tensor<3xf32>, tensor<f32> -> tensor<*xf32>
   return
 }
+
+// -----
+
+// Each op's element rule comes from its class in StrideOps.td: bitwise ops
+// need integers.
+func.func @bitwise_float(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'stride.bitwise_and' op requires an integer element type, got 'f32'}}
+  %0 = stride.bitwise_and %a, %a : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Shifts of bools give int8 in NumPy: refused.
+func.func @shift_bool(%a: tensor<3xi1>) {
+  // expected-error @+1 {{'stride.left_shift' op requires a non-boolean integer element type, got 'i1'}}
+  %0 = stride.left_shift %a, %a : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// floor_divide of bools gives int8 in NumPy: refused.
+func.func @floor_divide_bool(%a: tensor<3xi1>) {
+  // expected-error @+1 {{'stride.floor_divide' op requires a non-boolean element type, got 'i1'}}
+  %0 = stride.floor_divide %a, %a : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// Logical ops take i1 operands (callers test for nonzero first).
+func.func @logical_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'stride.logical_and' op requires an i1 element type, got 'i32'}}
+  %0 = stride.logical_and %a, %a : tensor<3xi32>, tensor<3xi32> -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// The new float functions need floats, as exp does.
+func.func @sin_int(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'stride.sin' op requires a floating-point element type, got 'i32'}}
+  %0 = stride.sin %a : tensor<3xi32> -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// A predicate yields i1.
+func.func @isnan_result(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'stride.isnan' op result must have element type i1, got 'f32'}}
+  %0 = stride.isnan %a : tensor<3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// clip's bounds share the operand's element type.
+func.func @clip_types(%a: tensor<3xf32>, %lo: f64) {
+  // expected-error @+1 {{'stride.clip' op operand #1 has element type 'f64' but the result has 'f32'}}
+  %0 = stride.clip %a, %lo, %a : tensor<3xf32>, f64, tensor<3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// clip's three operands broadcast together.
+func.func @clip_shapes(%a: tensor<3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'stride.clip' op cannot broadcast operand 0 of shape 3, operand 1 of shape 3 and operand 2 of shape 4}}
+  %0 = stride.clip %a, %a, %b : tensor<3xf32>, tensor<3xf32>, tensor<4xf32> -> tensor<3xf32>
+  return
+}

@@ -102,3 +102,26 @@ func.func @layouts(%a: tensor<4x2x3xf32, #stride.layout<strides = [1, 12, 4]>>,
                    %c: tensor<5x3x2xf32, #stride.layout<strides = [?, 0, -5]>>) {
   return
 }
+
+// NumPy's elementwise op set: float, integer, bool and predicate ops, clip.
+// CHECK-LABEL: func.func @numpy_ops
+func.func @numpy_ops(%x: tensor<4x3xf64>, %y: tensor<3xf64>, %i: tensor<5xi64>,
+                     %b: tensor<2xi1>, %s: f64) {
+  // CHECK: stride.arcsinh %{{.*}} : tensor<4x3xf64> -> tensor<4x3xf64>
+  %0 = stride.arcsinh %x : tensor<4x3xf64> -> tensor<4x3xf64>
+  // CHECK: stride.arctan2 %{{.*}}, %{{.*}} : tensor<4x3xf64>, tensor<3xf64> -> tensor<4x3xf64>
+  %1 = stride.arctan2 %x, %y : tensor<4x3xf64>, tensor<3xf64> -> tensor<4x3xf64>
+  // CHECK: stride.isnan %{{.*}} : tensor<4x3xf64> -> tensor<4x3xi1>
+  %2 = stride.isnan %x : tensor<4x3xf64> -> tensor<4x3xi1>
+  // CHECK: stride.floor_divide %{{.*}}, %{{.*}} : tensor<5xi64>, tensor<5xi64> -> tensor<5xi64>
+  %3 = stride.floor_divide %i, %i : tensor<5xi64>, tensor<5xi64> -> tensor<5xi64>
+  // CHECK: stride.right_shift %{{.*}}, %{{.*}} : tensor<5xi64>, tensor<5xi64> -> tensor<*xi64>
+  %4 = stride.right_shift %i, %i : tensor<5xi64>, tensor<5xi64> -> tensor<*xi64>
+  // CHECK: stride.logical_xor %{{.*}}, %{{.*}} : tensor<2xi1>, tensor<2xi1> -> tensor<2xi1>
+  %5 = stride.logical_xor %b, %b : tensor<2xi1>, tensor<2xi1> -> tensor<2xi1>
+  // CHECK: stride.bitwise_not %{{.*}} : tensor<5xi64> -> tensor<5xi64>
+  %6 = stride.bitwise_not %i : tensor<5xi64> -> tensor<5xi64>
+  // CHECK: stride.clip %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x3xf64>, f64, tensor<3xf64> -> tensor<4x3xf64>
+  %7 = stride.clip %x, %s, %y : tensor<4x3xf64>, f64, tensor<3xf64> -> tensor<4x3xf64>
+  return
+}

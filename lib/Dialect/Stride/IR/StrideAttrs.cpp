@@ -2,6 +2,7 @@
 
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Layout/Strides.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -26,15 +27,8 @@ void StrideDialect::registerAttributes() {
 }
 
 static bool isPermutationOf(ArrayRef<int64_t> perm, size_t rank) {
-  if (perm.size() != rank)
-    return false;
-  SmallVector<bool> seen(rank, false);
-  for (int64_t d : perm) {
-    if (d < 0 || d >= static_cast<int64_t>(rank) || seen[d])
-      return false;
-    seen[d] = true;
-  }
-  return true;
+  return ::stride::layout::isPermutation(
+      std::vector<int64_t>(perm.begin(), perm.end()), rank);
 }
 
 /// Dense strides for `sizes` with dims in `order` (outermost first); a

@@ -3,12 +3,17 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Layout/Shape.h"
 
+#include "ScalarBodies.h"
+
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::stride;
 namespace layout = ::stride::layout;
+
+#include "stride/Dialect/Stride/IR/StrideInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"
@@ -38,13 +43,8 @@ static LogicalResult checkResultType(Operation *op, Type resultType,
                                      RankedTensorType inferred,
                                      unsigned resultIndex) {
   auto ranked = dyn_cast<RankedTensorType>(resultType);
-  if (!ranked || !inferred)
-    return success();
-  bool ok = ranked.getRank() == inferred.getRank();
-  for (int64_t i = 0; ok && i < ranked.getRank(); ++i)
-    ok = ranked.isDynamicDim(i) || inferred.isDynamicDim(i) ||
-         ranked.getDimSize(i) == inferred.getDimSize(i);
-  if (ok)
+  if (!ranked || !inferred ||
+      succeeded(verifyCompatibleShape(ranked.getShape(), inferred.getShape())))
     return success();
   return op->emitOpError() << "result #" << resultIndex << " has type "
                            << resultType << " but the operands give shape "
@@ -86,9 +86,7 @@ FailureOr<RankedTensorType> mlir::stride::inferMatmulResult(MatmulOp op) {
 //===----------------------------------------------------------------------===//
 
 bool mlir::stride::isNamedElementwise(Operation *op) {
-  return isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, TanhOp, SigmoidOp, AddOp,
-             SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp, SelectOp,
-             CastOp>(op);
+  return isa<ScalarBodyOpInterface>(op);
 }
 
 static LogicalResult verifySameElementType(Operation *op, ValueRange values,
@@ -114,37 +112,28 @@ static LogicalResult verifyBroadcastShape(Operation *op, ValueRange operands) {
   return checkResultType(op, op->getResult(0).getType(), *inferred, 0);
 }
 
-/// Unary and binary arithmetic: every operand and the result share one
-/// element type; transcendental functions need floats.
-static LogicalResult verifyArithmetic(Operation *op) {
+LogicalResult mlir::stride::verifyElementwiseOp(
+    Operation *op, bool predicate, function_ref<bool(Type)> accepts,
+    StringRef what) {
   Type resultElement = elementTypeOf(op->getResult(0).getType());
-  if (failed(verifySameElementType(op, op->getOperands(), 0, resultElement,
-                                   "the result")))
+  Type operandElement = resultElement;
+  if (predicate) {
+    if (!resultElement.isInteger(1))
+      return op->emitOpError() << "result must have element type i1, got "
+                               << resultElement;
+    operandElement = elementTypeOf(op->getOperand(0).getType());
+    if (failed(verifySameElementType(op, op->getOperands().drop_front(), 1,
+                                     operandElement, "operand #0")))
+      return failure();
+  } else if (failed(verifySameElementType(op, op->getOperands(), 0,
+                                          resultElement, "the result"))) {
     return failure();
-  if (isa<ExpOp, LogOp, SqrtOp, TanhOp, SigmoidOp>(op) &&
-      !isa<FloatType>(resultElement))
-    return op->emitOpError() << "requires a floating-point element type, got "
-                             << resultElement;
+  }
+  if (!accepts(operandElement))
+    return op->emitOpError() << "requires " << what
+                             << " element type, got " << operandElement;
   return verifyBroadcastShape(op, op->getOperands());
 }
-
-#define STRIDE_ARITH_VERIFIER(OP)                                              \
-  LogicalResult OP::verify() { return verifyArithmetic(*this); }
-STRIDE_ARITH_VERIFIER(NegOp)
-STRIDE_ARITH_VERIFIER(AbsOp)
-STRIDE_ARITH_VERIFIER(ExpOp)
-STRIDE_ARITH_VERIFIER(LogOp)
-STRIDE_ARITH_VERIFIER(SqrtOp)
-STRIDE_ARITH_VERIFIER(TanhOp)
-STRIDE_ARITH_VERIFIER(SigmoidOp)
-STRIDE_ARITH_VERIFIER(AddOp)
-STRIDE_ARITH_VERIFIER(SubOp)
-STRIDE_ARITH_VERIFIER(MulOp)
-STRIDE_ARITH_VERIFIER(DivOp)
-STRIDE_ARITH_VERIFIER(MaximumOp)
-STRIDE_ARITH_VERIFIER(MinimumOp)
-STRIDE_ARITH_VERIFIER(PowOp)
-#undef STRIDE_ARITH_VERIFIER
 
 LogicalResult CmpOp::verify() {
   if (!getType().getElementType().isInteger(1))
@@ -173,157 +162,6 @@ LogicalResult CastOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// Scalar bodies of the named ops
-//===----------------------------------------------------------------------===//
-
-static Value buildCast(OpBuilder &b, Location loc, Value x, Type to) {
-  Type from = x.getType();
-  if (from == to)
-    return x;
-  auto zeroOf = [&](Type t) {
-    return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t)).getResult();
-  };
-  if (to.isInteger(1)) {
-    // Conversion to bool is a test for nonzero, as in NumPy.
-    if (isa<FloatType>(from))
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
-                                   zeroOf(from));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
-                                 zeroOf(from));
-  }
-  if (auto toFloat = dyn_cast<FloatType>(to)) {
-    if (auto fromFloat = dyn_cast<FloatType>(from)) {
-      if (fromFloat.getWidth() < toFloat.getWidth())
-        return arith::ExtFOp::create(b, loc, to, x);
-      return arith::TruncFOp::create(b, loc, to, x);
-    }
-    // i1 is unsigned: true converts to 1, not -1.
-    if (from.isInteger(1))
-      return arith::UIToFPOp::create(b, loc, to, x);
-    return arith::SIToFPOp::create(b, loc, to, x);
-  }
-  if (isa<FloatType>(from))
-    return arith::FPToSIOp::create(b, loc, to, x);
-  unsigned fromWidth = from.getIntOrFloatBitWidth();
-  unsigned toWidth = to.getIntOrFloatBitWidth();
-  if (fromWidth < toWidth) {
-    if (from.isInteger(1))
-      return arith::ExtUIOp::create(b, loc, to, x);
-    return arith::ExtSIOp::create(b, loc, to, x);
-  }
-  return arith::TruncIOp::create(b, loc, to, x);
-}
-
-static Value buildCompare(OpBuilder &b, Location loc, CmpPredicate pred,
-                          Value lhs, Value rhs) {
-  if (isa<FloatType>(lhs.getType())) {
-    // Ordered predicates make every comparison with NaN false, except `ne`,
-    // which is true, as in IEEE 754 and NumPy.
-    arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
-    switch (pred) {
-    case CmpPredicate::eq: p = arith::CmpFPredicate::OEQ; break;
-    case CmpPredicate::ne: p = arith::CmpFPredicate::UNE; break;
-    case CmpPredicate::lt: p = arith::CmpFPredicate::OLT; break;
-    case CmpPredicate::le: p = arith::CmpFPredicate::OLE; break;
-    case CmpPredicate::gt: p = arith::CmpFPredicate::OGT; break;
-    case CmpPredicate::ge: p = arith::CmpFPredicate::OGE; break;
-    }
-    return arith::CmpFOp::create(b, loc, p, lhs, rhs);
-  }
-  // Booleans order false < true, so i1 compares unsigned.
-  bool isBool = lhs.getType().isInteger(1);
-  arith::CmpIPredicate p = arith::CmpIPredicate::eq;
-  switch (pred) {
-  case CmpPredicate::eq: p = arith::CmpIPredicate::eq; break;
-  case CmpPredicate::ne: p = arith::CmpIPredicate::ne; break;
-  case CmpPredicate::lt:
-    p = isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
-  case CmpPredicate::le:
-    p = isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
-  case CmpPredicate::gt:
-    p = isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
-  case CmpPredicate::ge:
-    p = isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
-  }
-  return arith::CmpIOp::create(b, loc, p, lhs, rhs);
-}
-
-/// Emits FloatOp for float operands and IntOp otherwise.
-template <typename FloatOp, typename IntOp>
-static Value buildBinary(OpBuilder &b, Location loc, ValueRange s) {
-  if (isa<FloatType>(s[0].getType()))
-    return FloatOp::create(b, loc, s[0], s[1]);
-  return IntOp::create(b, loc, s[0], s[1]);
-}
-
-Value mlir::stride::buildScalarBody(OpBuilder &b, Location loc, Operation *op,
-                                    ValueRange s) {
-  Type type = s.empty() ? Type() : s[0].getType();
-  bool isFloat = type && isa<FloatType>(type);
-  auto constant = [&](double v) {
-    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v))
-        .getResult();
-  };
-  return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case([&](NegOp) -> Value {
-        if (isFloat)
-          return arith::NegFOp::create(b, loc, s[0]);
-        Value zero =
-            arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-        return arith::SubIOp::create(b, loc, zero, s[0]);
-      })
-      .Case([&](AbsOp) -> Value {
-        if (isFloat)
-          return math::AbsFOp::create(b, loc, s[0]);
-        return math::AbsIOp::create(b, loc, s[0]);
-      })
-      .Case([&](ExpOp) { return math::ExpOp::create(b, loc, s[0]); })
-      .Case([&](LogOp) { return math::LogOp::create(b, loc, s[0]); })
-      .Case([&](SqrtOp) { return math::SqrtOp::create(b, loc, s[0]); })
-      .Case([&](TanhOp) { return math::TanhOp::create(b, loc, s[0]); })
-      .Case([&](SigmoidOp) -> Value {
-        Value negated = arith::NegFOp::create(b, loc, s[0]);
-        Value e = math::ExpOp::create(b, loc, negated);
-        Value one = constant(1.0);
-        Value denom = arith::AddFOp::create(b, loc, one, e);
-        return arith::DivFOp::create(b, loc, one, denom);
-      })
-      .Case([&](AddOp) {
-        return buildBinary<arith::AddFOp, arith::AddIOp>(b, loc, s);
-      })
-      .Case([&](SubOp) {
-        return buildBinary<arith::SubFOp, arith::SubIOp>(b, loc, s);
-      })
-      .Case([&](MulOp) {
-        return buildBinary<arith::MulFOp, arith::MulIOp>(b, loc, s);
-      })
-      .Case([&](DivOp) {
-        return buildBinary<arith::DivFOp, arith::DivSIOp>(b, loc, s);
-      })
-      .Case([&](MaximumOp) {
-        return buildBinary<arith::MaximumFOp, arith::MaxSIOp>(b, loc, s);
-      })
-      .Case([&](MinimumOp) {
-        return buildBinary<arith::MinimumFOp, arith::MinSIOp>(b, loc, s);
-      })
-      .Case([&](PowOp) {
-        return buildBinary<math::PowFOp, math::IPowIOp>(b, loc, s);
-      })
-      .Case([&](CmpOp cmp) {
-        return buildCompare(b, loc, cmp.getPredicate(), s[0], s[1]);
-      })
-      .Case([&](SelectOp) {
-        return arith::SelectOp::create(b, loc, s[0], s[1], s[2]).getResult();
-      })
-      .Case([&](CastOp cast) {
-        return buildCast(b, loc, s[0], cast.getType().getElementType());
-      })
-      .Default([](Operation *) -> Value {
-        llvm_unreachable("not a named elementwise op");
-      });
-}
-
-//===----------------------------------------------------------------------===//
 // BroadcastOp
 //===----------------------------------------------------------------------===//
 
@@ -341,6 +179,16 @@ void BroadcastOp::build(OpBuilder &builder, OperationState &state,
   for (Value input : inputs)
     block->addArgument(elementTypeOf(input.getType()), state.location);
 }
+
+FailureOr<RankedTensorType> BroadcastOp::inferResultShape() {
+  Type element = getNumResults() ? elementTypeOf(getResult(0).getType())
+                                 : IntegerType::get(getContext(), 1);
+  return inferElementwiseResult(*this, getInputs(), element);
+}
+
+ValueRange BroadcastOp::getBroadcastOperands() { return getInputs(); }
+
+ValueRange BroadcastOp::getDestinations() { return getInits(); }
 
 SmallVector<SmallVector<int64_t>> BroadcastOp::getIterationGroups() {
   SmallVector<SmallVector<int64_t>> groups;
@@ -427,6 +275,10 @@ LogicalResult BroadcastOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 // MatmulOp
 //===----------------------------------------------------------------------===//
+
+FailureOr<RankedTensorType> MatmulOp::inferResultShape() {
+  return inferMatmulResult(*this);
+}
 
 LogicalResult MatmulOp::verify() {
   Type element = getType().getElementType();

@@ -5,11 +5,14 @@
 #include "stride/Layout/Coalesce.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDECOALESCE
 #include "stride/Dialect/Stride/Transforms/Passes.h.inc"
 } // namespace mlir::stride
+
+#define DEBUG_TYPE "stride-coalesce"
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -41,23 +44,31 @@ struct StrideCoalescePass
   using Base::Base;
 
   void runOnOperation() override {
-    getOperation()->walk([](BroadcastOp op) {
+    getOperation()->walk([&](BroadcastOp op) {
       auto result = dyn_cast<RankedTensorType>(op.getResult(0).getType());
-      if (!result || result.getRank() == 0 || !result.hasStaticShape())
+      if (!result || result.getRank() == 0 || !result.hasStaticShape()) {
+        ++numSkipped;
         return;
+      }
       ArrayRef<int64_t> outShape = result.getShape();
       // Outputs first, as TensorIterator orders its operands.
       std::vector<layout::Strides> strides;
       for (Value v : op.getResults()) {
         std::optional<layout::Strides> s = alignedStrides(v.getType(), outShape);
-        if (!s)
+        if (!s) {
+          ++numSkipped;
           return;
+        }
         strides.push_back(*s);
       }
       for (Value v : op.getInputs()) {
         std::optional<layout::Strides> s = alignedStrides(v.getType(), outShape);
-        if (!s)
+        if (!s) {
+          ++numSkipped;
+          LLVM_DEBUG(llvm::dbgs() << "[stride-coalesce] unknown strides: "
+                                  << op->getLoc() << "\n");
           return;
+        }
         strides.push_back(*s);
       }
       layout::IterationSpace space = layout::coalesce(
@@ -70,6 +81,11 @@ struct StrideCoalescePass
         groups.push_back(b.getDenseI64ArrayAttr(
             SmallVector<int64_t>(dims.rbegin(), dims.rend())));
       op.setIterationAttr(b.getArrayAttr(groups));
+      ++numOrdered;
+      numDimsMerged += outShape.size() - space.dims.size();
+      LLVM_DEBUG(llvm::dbgs() << "[stride-coalesce] " << op->getLoc() << ": "
+                              << outShape.size() << " dims in "
+                              << space.dims.size() << " loops\n");
     });
   }
 };

@@ -1,11 +1,16 @@
 //===- Fuse.cpp - Julia-style fusion of elementwise expressions -----------===//
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/Transforms/Fusion.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "stride-fuse"
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEFUSE
@@ -25,42 +30,48 @@ bool isBroadcastInput(OpOperand &use, Block *block) {
          use.getOperandNumber() < consumer.getInputs().size();
 }
 
-/// See the pass description for the rules.
-bool isFusible(BroadcastOp producer, unsigned recomputeLimit) {
+/// The structural rule (see the pass description): fusing `producer` keeps
+/// every value anyone else reads.
+bool canFuse(BroadcastOp producer) {
   if (!producer.getInits().empty() || producer.getNumResults() != 1)
     return false;
   Value result = producer.getResult(0);
-  if (result.use_empty() ||
-      !llvm::all_of(result.getUses(), [&](OpOperand &use) {
-        return isBroadcastInput(use, producer->getBlock());
-      }))
-    return false;
-  if (result.hasOneUse())
-    return true;
-  Block &body = producer.getBodyBlock();
-  size_t size = body.getOperations().size() - 1; // without the yield
-  bool transcendental = llvm::any_of(body.without_terminator(), [](Operation &op) {
-    return isa<math::MathDialect>(op.getDialect());
-  });
-  return size <= recomputeLimit && !transcendental;
+  return !result.use_empty() &&
+         llvm::all_of(result.getUses(), [&](OpOperand &use) {
+           return isBroadcastInput(use, producer->getBlock());
+         });
 }
 
 /// Replaces `consumer` by one op computing the same with `producer`'s scalar
-/// function inlined; returns the new op.
-BroadcastOp fuseInto(RewriterBase &rewriter, BroadcastOp producer,
-                     BroadcastOp consumer) {
+/// function inlined, and erases `producer` when nothing reads it any more.
+/// Each distinct input value becomes one input, read once per element.
+///
+/// Cost: the larger body, the one that has absorbed earlier fusions, is never
+/// copied and its block arguments keep their uses (replacing the uses of an
+/// argument read by every op of a long chain would make fusion quadratic).
+/// - A producer read only by this consumer hands over its block; the
+///   consumer's inputs the producer does not read go in front of the
+///   producer's, and the consumer's ops move behind the producer's.
+/// - A shared producer (small by the recompute rule) is cloned into the
+///   front of the consumer's block; its inputs the consumer does not read
+///   go behind the consumer's.
+BroadcastOp fuse(RewriterBase &rewriter, BroadcastOp producer,
+                 BroadcastOp consumer) {
   Value fused = producer.getResult(0);
-  // Each distinct value becomes one input, read once per element.
+  bool shared = llvm::any_of(fused.getUsers(),
+                             [&](Operation *user) { return user != consumer; });
+
   SmallVector<Value> inputs;
   llvm::DenseMap<Value, unsigned> inputIndex;
   auto addInput = [&](Value v) {
     auto [it, inserted] = inputIndex.try_emplace(v, inputs.size());
     if (inserted)
       inputs.push_back(v);
-    return it->second;
   };
+  llvm::SmallDenseSet<Value> producerInputs(producer.getInputs().begin(),
+                                            producer.getInputs().end());
   for (Value v : consumer.getInputs())
-    if (v != fused)
+    if (v != fused && (shared || !producerInputs.contains(v)))
       addInput(v);
   for (Value v : producer.getInputs())
     addInput(v);
@@ -71,28 +82,77 @@ BroadcastOp fuseInto(RewriterBase &rewriter, BroadcastOp producer,
                                     consumer.getInits());
   // The loop order depends on the operands: stride-coalesce sets it again.
   merged->setDiscardableAttrs(consumer->getDiscardableAttrDictionary());
+  rewriter.eraseBlock(&merged.getBodyBlock());
+  BroadcastOp kept = shared ? consumer : producer;
+  rewriter.inlineRegionBefore(kept.getBody(), merged.getBody(),
+                              merged.getBody().end());
   Block &block = merged.getBodyBlock();
-  rewriter.setInsertionPointToStart(&block);
 
-  IRMapping producerMap;
-  Block &producerBody = producer.getBodyBlock();
-  for (auto [arg, input] :
-       llvm::zip(producerBody.getArguments(), producer.getInputs()))
-    producerMap.map(arg, block.getArgument(inputIndex.lookup(input)));
-  for (Operation &op : producerBody.without_terminator())
-    rewriter.clone(op, producerMap);
-  Value element =
-      producerMap.lookupOrDefault(producerBody.getTerminator()->getOperand(0));
+  // The block argument of each input, reusing the kept block's arguments;
+  // duplicates of an earlier argument are erased.
+  SmallVector<BlockArgument> argFor(inputs.size());
+  SmallVector<BlockArgument> erased;
+  auto claim = [&](BlockArgument arg, Value input) {
+    BlockArgument &slot = argFor[inputIndex.lookup(input)];
+    if (!slot) {
+      slot = arg;
+      return;
+    }
+    rewriter.replaceAllUsesWith(arg, slot);
+    erased.push_back(arg);
+  };
+  auto newArgument = [&](unsigned index, unsigned position) {
+    Value v = inputs[index];
+    argFor[index] = block.insertArgument(
+        position, getElementTypeOrSelf(v.getType()), v.getLoc());
+  };
 
-  IRMapping consumerMap;
-  Block &consumerBody = consumer.getBodyBlock();
-  for (auto [arg, input] :
-       llvm::zip(consumerBody.getArguments(), consumer.getInputs()))
-    consumerMap.map(arg, input == fused
-                             ? element
-                             : block.getArgument(inputIndex.lookup(input)));
-  for (Operation &op : consumerBody)
-    rewriter.clone(op, consumerMap);
+  if (!shared) {
+    unsigned front = 0;
+    for (; front < inputs.size() && !producerInputs.contains(inputs[front]);
+         ++front)
+      newArgument(front, front);
+    for (auto [k, input] : llvm::enumerate(producer.getInputs()))
+      claim(block.getArgument(front + k), input);
+    auto yield = cast<YieldOp>(block.getTerminator());
+    Value element = yield.getValues()[0];
+    rewriter.eraseOp(yield);
+    SmallVector<Value> replacements;
+    for (Value input : consumer.getInputs())
+      replacements.push_back(input == fused ? element
+                                            : argFor[inputIndex.lookup(input)]);
+    rewriter.inlineBlockBefore(&consumer.getBodyBlock(), &block, block.end(),
+                               replacements);
+  } else {
+    SmallVector<BlockArgument> fusedArgs;
+    for (auto [j, input] : llvm::enumerate(consumer.getInputs())) {
+      if (input == fused)
+        fusedArgs.push_back(block.getArgument(j));
+      else
+        claim(block.getArgument(j), input);
+    }
+    for (unsigned i = 0; i < inputs.size(); ++i)
+      if (!argFor[i])
+        newArgument(i, block.getNumArguments());
+    IRMapping producerMap;
+    Block &producerBody = producer.getBodyBlock();
+    for (auto [arg, input] :
+         llvm::zip(producerBody.getArguments(), producer.getInputs()))
+      producerMap.map(arg, argFor[inputIndex.lookup(input)]);
+    rewriter.setInsertionPointToStart(&block);
+    for (Operation &op : producerBody.without_terminator())
+      rewriter.clone(op, producerMap);
+    Value element =
+        producerMap.lookupOrDefault(producerBody.getTerminator()->getOperand(0));
+    for (BlockArgument arg : fusedArgs) {
+      rewriter.replaceAllUsesWith(arg, element);
+      erased.push_back(arg);
+    }
+  }
+  llvm::BitVector erase(block.getNumArguments());
+  for (BlockArgument arg : erased)
+    erase.set(arg.getArgNumber());
+  block.eraseArguments(erase);
 
   rewriter.replaceOp(consumer, merged.getResults());
   if (producer->use_empty())
@@ -100,32 +160,105 @@ BroadcastOp fuseInto(RewriterBase &rewriter, BroadcastOp producer,
   return merged;
 }
 
+/// Merges into `consumer` the producer of its first input that may fuse
+/// (structurally and by `control`); returns the merged op, or null when no
+/// input's producer may fuse.
+BroadcastOp fuseFirstProducer(RewriterBase &rewriter, BroadcastOp consumer,
+                              const ControlFusionFn &control,
+                              const FusionCounters &counters) {
+  for (OpOperand &use :
+       consumer->getOpOperands().take_front(consumer.getInputs().size())) {
+    auto producer = use.get().getDefiningOp<BroadcastOp>();
+    if (!producer || producer == consumer || !canFuse(producer) ||
+        !control(&use))
+      continue;
+    bool shared = llvm::any_of(producer.getResult(0).getUsers(),
+                               [&](Operation *u) { return u != consumer; });
+    LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] "
+                            << (shared ? "recomputing " : "fusing ")
+                            << producer->getLoc() << " into "
+                            << consumer->getLoc() << "\n");
+    BroadcastOp merged = fuse(rewriter, producer, consumer);
+    if (counters.fused)
+      counters.fused();
+    if (shared && counters.recomputed)
+      counters.recomputed();
+    return merged;
+  }
+  return {};
+}
+
+/// The pattern form, for the greedy driver: one fusion per application; the
+/// driver revisits the merged op for the rest.
+struct FuseBroadcastProducer : OpRewritePattern<BroadcastOp> {
+  FuseBroadcastProducer(MLIRContext *context, ControlFusionFn control,
+                        FusionCounters counters)
+      : OpRewritePattern(context), control(std::move(control)),
+        counters(std::move(counters)) {}
+
+  LogicalResult matchAndRewrite(BroadcastOp consumer,
+                                PatternRewriter &rewriter) const override {
+    return success(
+        static_cast<bool>(fuseFirstProducer(rewriter, consumer, control,
+                                            counters)));
+  }
+
+  ControlFusionFn control;
+  FusionCounters counters;
+};
+
 struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
   using Base::Base;
 
   void runOnOperation() override {
+    ControlFusionFn control = recomputeRule(recomputeLimit);
+    FusionCounters counters{[&] { ++numFused; }, [&] { ++numRecomputed; }};
+    // A worklist in program order: when a consumer is reached, its producers
+    // have already absorbed theirs, so it takes whole expressions at once
+    // (the order of the inputs and of the body follows the expression). The
+    // same rewrite is available to the greedy driver as a pattern
+    // (populateStrideFusionPatterns); its per-op bookkeeping is not needed
+    // here.
+    SmallVector<BroadcastOp> consumers;
+    getOperation()->walk([&](BroadcastOp op) { consumers.push_back(op); });
     IRRewriter rewriter(&getContext());
-    // Fuse until nothing changes: every fusion may expose the producer's own
-    // producers to the merged op.
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      SmallVector<BroadcastOp> consumers;
-      getOperation()->walk([&](BroadcastOp op) { consumers.push_back(op); });
-      for (BroadcastOp consumer : consumers) {
-        for (Value input : consumer.getInputs()) {
-          auto producer = input.getDefiningOp<BroadcastOp>();
-          if (!producer || producer == consumer ||
-              !isFusible(producer, recomputeLimit))
-            continue;
-          fuseInto(rewriter, producer, consumer);
-          changed = true;
-          break;
-        }
-        if (changed)
-          break;
+    for (BroadcastOp consumer : consumers)
+      while (BroadcastOp merged =
+                 fuseFirstProducer(rewriter, consumer, control, counters))
+        consumer = merged;
+    getOperation()->walk([&](BroadcastOp op) {
+      if (op.getNumResults() == 1 &&
+          llvm::any_of(op.getResult(0).getUses(), [&](OpOperand &use) {
+            return isBroadcastInput(use, op->getBlock());
+          })) {
+        ++numKept;
+        LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] kept " << op->getLoc()
+                                << "\n");
       }
-    }
+    });
   }
 };
 } // namespace
+
+ControlFusionFn mlir::stride::recomputeRule(unsigned recomputeLimit) {
+  return [recomputeLimit](OpOperand *fusedOperand) {
+    auto producer = fusedOperand->get().getDefiningOp<BroadcastOp>();
+    Value result = producer.getResult(0);
+    if (result.hasOneUse())
+      return true;
+    Block &body = producer.getBodyBlock();
+    size_t size = body.getOperations().size() - 1; // without the yield
+    bool transcendental =
+        llvm::any_of(body.without_terminator(), [](Operation &op) {
+          return isa<math::MathDialect>(op.getDialect());
+        });
+    return size <= recomputeLimit && !transcendental;
+  };
+}
+
+void mlir::stride::populateStrideFusionPatterns(RewritePatternSet &patterns,
+                                                const ControlFusionFn &control,
+                                                FusionCounters counters) {
+  patterns.add<FuseBroadcastProducer>(patterns.getContext(), control,
+                                      std::move(counters));
+}

@@ -15,15 +15,16 @@ using namespace mlir::stride;
 
 namespace {
 /// Replaces named op `op` by a one-op stride.broadcast computing the same.
-void generalize(RewriterBase &rewriter, Operation *op) {
+void generalize(RewriterBase &rewriter, ScalarBodyOpInterface named) {
+  Operation *op = named;
   rewriter.setInsertionPoint(op);
   auto broadcast = BroadcastOp::create(rewriter, op->getLoc(),
                                        op->getResultTypes(), op->getOperands(),
                                        ValueRange());
   broadcast->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   rewriter.setInsertionPointToStart(&broadcast.getBodyBlock());
-  Value scalar = buildScalarBody(rewriter, op->getLoc(), op,
-                                 broadcast.getBodyBlock().getArguments());
+  Value scalar = named.buildScalarBody(rewriter, op->getLoc(),
+                                       broadcast.getBodyBlock().getArguments());
   YieldOp::create(rewriter, op->getLoc(), scalar);
   rewriter.replaceOp(op, broadcast.getResults());
 }
@@ -34,13 +35,11 @@ struct StrideGeneralizePass
     : mlir::stride::impl::StrideGeneralizeBase<StrideGeneralizePass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<Operation *> named;
-    getOperation()->walk([&](Operation *op) {
-      if (isNamedElementwise(op))
-        named.push_back(op);
-    });
+    SmallVector<ScalarBodyOpInterface> named;
+    getOperation()->walk(
+        [&](ScalarBodyOpInterface op) { named.push_back(op); });
     IRRewriter rewriter(&getContext());
-    for (Operation *op : named)
+    for (ScalarBodyOpInterface op : named)
       generalize(rewriter, op);
   }
 };

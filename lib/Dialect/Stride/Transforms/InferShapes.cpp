@@ -2,6 +2,10 @@
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Layout/Shape.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -29,26 +33,12 @@ FailureOr<RankedTensorType> refine(Operation *op, unsigned index,
   if (!ranked)
     return RankedTensorType::get(inferred.getShape(),
                                  cast<ShapedType>(declared).getElementType());
-  bool agrees = ranked.getRank() == inferred.getRank();
-  for (int64_t i = 0; agrees && i < ranked.getRank(); ++i)
-    agrees = ranked.isDynamicDim(i) || inferred.isDynamicDim(i) ||
-             ranked.getDimSize(i) == inferred.getDimSize(i);
-  if (!agrees) {
-    std::string shape;
-    llvm::raw_string_ostream os(shape);
-    llvm::interleave(
-        inferred.getShape(), os,
-        [&](int64_t s) {
-          if (ShapedType::isDynamic(s))
-            os << "?";
-          else
-            os << s;
-        },
-        "x");
-    return op->emitOpError() << "result #" << index << " has type "
-                             << declared << " but the operands give shape "
-                             << (inferred.getRank() == 0 ? "0-d" : shape);
-  }
+  if (failed(verifyCompatibleShape(ranked.getShape(), inferred.getShape())))
+    return op->emitOpError()
+           << "result #" << index << " has type " << declared
+           << " but the operands give shape "
+           << ::stride::layout::formatShape(::stride::layout::Shape(
+                  inferred.getShape().begin(), inferred.getShape().end()));
   SmallVector<int64_t> shape(inferred.getShape());
   for (auto [i, size] : llvm::enumerate(shape))
     if (ShapedType::isDynamic(size))
@@ -85,10 +75,8 @@ struct SizeGroup {
 };
 
 Value sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  if (type.isDynamicDim(dim))
-    return tensor::DimOp::create(b, loc, tensor, dim);
-  return arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
+  return getValueOrCreateConstantIndexOp(
+      b, loc, tensor::getMixedSize(b, loc, tensor, dim));
 }
 
 void emitBroadcastAssert(OpBuilder &b, Location loc, const SizeGroup &group,
@@ -272,50 +260,32 @@ struct StrideInferShapesPass
   }
 
   LogicalResult inferOp(Operation *op) {
-    if (auto matmul = dyn_cast<MatmulOp>(op)) {
-      FailureOr<RankedTensorType> inferred = inferMatmulResult(matmul);
-      if (failed(inferred))
-        return failure();
-      if (!*inferred)
-        return success();
-      FailureOr<RankedTensorType> refined =
-          refine(op, 0, matmul.getType(), *inferred);
-      if (failed(refined))
-        return failure();
-      setResultType(matmul->getResult(0), *refined);
-      if (hasDynamicOperand(op->getOperands()) && !op->hasAttr(kCheckedAttr)) {
-        insertMatmulChecks(matmul);
-        op->setAttr(kCheckedAttr, UnitAttr::get(op->getContext()));
-      }
+    auto shaped = dyn_cast<InferResultShapeOpInterface>(op);
+    if (!shaped)
       return success();
-    }
-    ValueRange operands = op->getOperands();
-    ValueRange inits;
-    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-      operands = broadcast.getInputs();
-      inits = broadcast.getInits();
-    }
-    // The element type does not matter for the shape; each result keeps its.
-    FailureOr<RankedTensorType> inferred = inferElementwiseResult(
-        op, operands, IntegerType::get(op->getContext(), 1));
+    FailureOr<RankedTensorType> inferred = shaped.inferResultShape();
     if (failed(inferred))
       return failure();
     if (!*inferred)
       return success();
-    auto broadcast = dyn_cast<BroadcastOp>(op);
-    for (OpResult result : op->getResults()) {
-      // A destination fixes its result's type.
-      if (broadcast && !broadcast.getInits().empty())
-        continue;
-      FailureOr<RankedTensorType> refined = refine(
-          op, result.getResultNumber(), result.getType(), *inferred);
-      if (failed(refined))
-        return failure();
-      setResultType(result, *refined);
+    ValueRange operands = shaped.getBroadcastOperands();
+    ValueRange inits = shaped.getDestinations();
+    // A destination fixes its result's type.
+    if (inits.empty()) {
+      for (OpResult result : op->getResults()) {
+        FailureOr<RankedTensorType> refined = refine(
+            op, result.getResultNumber(), result.getType(), *inferred);
+        if (failed(refined))
+          return failure();
+        setResultType(result, *refined);
+      }
     }
     if ((hasDynamicOperand(operands) || hasDynamicOperand(inits)) &&
         !op->hasAttr(kCheckedAttr)) {
-      insertElementwiseChecks(op, operands, inits, *inferred);
+      if (auto matmul = dyn_cast<MatmulOp>(op))
+        insertMatmulChecks(matmul);
+      else
+        insertElementwiseChecks(op, operands, inits, *inferred);
       op->setAttr(kCheckedAttr, UnitAttr::get(op->getContext()));
     }
     return success();

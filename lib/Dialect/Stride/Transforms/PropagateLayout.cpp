@@ -146,21 +146,10 @@ struct StridePropagateLayoutPass
     : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
   using Base::Base;
 
-  // A bad option fails when the pipeline is built, before any IR is touched.
-  LogicalResult initialize(MLIRContext *context) override {
-    std::optional<layout::Policy> parsed = layout::parsePolicy(policy);
-    if (!parsed)
-      return emitError(UnknownLoc::get(context))
-             << "stride-propagate-layout: unknown policy '" << policy
-             << "'; expected torch, numpy or contiguous";
-    parsedPolicy = *parsed;
-    return success();
-  }
-
   void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
       if (isa<StrideDialect>(op->getDialect()) && !isa<YieldOp>(op))
-        propagate(parsedPolicy, op);
+        propagate(policy, op);
     });
     getOperation()->walk([&](func::FuncOp func) { updateSignature(func); });
   }
@@ -172,12 +161,10 @@ struct StridePropagateLayoutPass
             withLayout(type, matmulLayout(policy, matmul, type)));
       return;
     }
-    ValueRange operands = op->getOperands();
-    if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-      if (!broadcast.getInits().empty())
-        return; // destinations keep their strides
-      operands = broadcast.getInputs();
-    }
+    auto shaped = dyn_cast<InferResultShapeOpInterface>(op);
+    if (!shaped || !shaped.getDestinations().empty())
+      return; // destinations keep their strides
+    ValueRange operands = shaped.getBroadcastOperands();
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
@@ -187,8 +174,6 @@ struct StridePropagateLayoutPass
         result.setType(withLayout(type, *layout));
     }
   }
-
-  layout::Policy parsedPolicy = layout::Policy::Torch;
 
   void updateSignature(func::FuncOp func) {
     if (func.isExternal())

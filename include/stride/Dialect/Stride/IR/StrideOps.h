@@ -14,19 +14,25 @@
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 
+#include "stride/Dialect/Stride/IR/StrideInterfaces.h.inc"
+
+namespace mlir::stride {
+/// The verifier the named elementwise ops generate from their element rule
+/// (StrideOps.td): the operands share one element type, which is the
+/// result's (or, for a `predicate`, the result is i1); `accepts` holds for
+/// it (else "requires <what> element type"); the shapes broadcast.
+LogicalResult verifyElementwiseOp(Operation *op, bool predicate,
+                                  function_ref<bool(Type)> accepts,
+                                  StringRef what);
+} // namespace mlir::stride
+
 #define GET_OP_CLASSES
 #include "stride/Dialect/Stride/IR/StrideOps.h.inc"
 
 namespace mlir::stride {
 /// True for the named elementwise ops (neg ... cast), the sugar forms of a
-/// one-op stride.broadcast.
+/// one-op stride.broadcast: the ops with a ScalarBodyOpInterface.
 bool isNamedElementwise(Operation *op);
-
-/// Emits the scalar computation of named elementwise op `op` on `scalars`
-/// (one per operand, of the operands' element types) at the builder's
-/// position and returns its value.
-Value buildScalarBody(OpBuilder &b, Location loc, Operation *op,
-                      ValueRange scalars);
 
 /// The result element type and broadcast shape rule shared by the verifiers
 /// and stride-infer-shapes. Returns the inferred ranked result type (dynamic

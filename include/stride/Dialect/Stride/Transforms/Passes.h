@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/Transforms/PolicyOption.h"
 
 namespace mlir::stride {
 #define GEN_PASS_DECL

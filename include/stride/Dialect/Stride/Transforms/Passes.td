@@ -79,8 +79,10 @@ def StridePropagateLayout : Pass<"stride-propagate-layout"> {
     that layout) is inserted before the return.
   }];
   let options = [
-    Option<"policy", "policy", "std::string", /*default=*/"\"torch\"",
-           "Whose output strides to reproduce: torch, numpy or contiguous">,
+    Option<"policy", "policy", "::stride::layout::Policy",
+           /*default=*/"::stride::layout::Policy::Torch",
+           "Whose output strides to reproduce: torch, numpy or contiguous",
+           "::mlir::stride::policyOptionValues()">,
     Option<"keepResultLayouts", "keep-result-layouts", "bool",
            /*default=*/"false",
            "Keep the layouts declared on function results and insert copies">,
@@ -118,11 +120,31 @@ def StrideFuse : Pass<"stride-fuse"> {
       cheap — at most `recompute-limit` operations in its body, none from the
       `math` dialect (transcendentals cost more than a load) — and kept
       otherwise. `recompute-limit=0` keeps every shared producer.
+
+    Algorithm: the consumers are visited once, in program order; each
+    absorbs the producer of its first input that may fuse until none is
+    left, so by the time a consumer is reached its producers hold their
+    whole expressions. The structural rule is fixed; the recompute rule is a
+    control function (`ControlFusionFn`, as upstream's linalg elementwise
+    fusion), and the same rewrite is available as a pattern for the greedy
+    driver (`populateStrideFusionPatterns`, `Fusion.h`). A fusion keeps the
+    block and block arguments of the larger body (the absorbed producer's,
+    or for a recomputed producer the consumer's) and moves or clones only
+    the smaller one, so a chain of N ops fuses in time linear in N
+    (`bench/fuse_chain.py`). The merged op's inputs are the consumer's other
+    inputs in front of the producer's.
   }];
   let options = [
     Option<"recomputeLimit", "recompute-limit", "unsigned", /*default=*/"2",
            "Largest body (in operations) of a shared producer that is "
            "recomputed in each consumer">,
+  ];
+  let statistics = [
+    Statistic<"numFused", "fused", "Producers merged into a consumer">,
+    Statistic<"numRecomputed", "recomputed",
+              "Shared producers recomputed in a consumer">,
+    Statistic<"numKept", "kept",
+              "Producers left in place although a stride.broadcast reads them">,
   ];
   let dependentDialects = ["::mlir::stride::StrideDialect"];
 }
@@ -140,6 +162,13 @@ def StrideCoalesce : Pass<"stride-coalesce"> {
     consistently permuted expression becomes a single flat loop. Values and
     result strides never change; ops with unknown strides are left alone.
   }];
+  let statistics = [
+    Statistic<"numOrdered", "ordered", "Ops given an iteration order">,
+    Statistic<"numDimsMerged", "dims-merged",
+              "Result dimensions merged into an outer loop">,
+    Statistic<"numSkipped", "skipped",
+              "Ops left alone (unknown or dynamic strides, 0-d)">,
+  ];
 }
 
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

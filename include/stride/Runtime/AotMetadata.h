@@ -1,0 +1,73 @@
+//===- AotMetadata.h - What a compiled Stride library declares --*- C++ -*-===//
+//
+// stride-compile embeds in every library it writes a NUL-terminated text
+// symbol, `stride_aot_metadata`, that lists the entries, their parameters
+// (tensor or scalar, dtype, shape, strides) and their results in the layouts
+// the compiler chose. stride-exec reads it back to lay inputs out, check them
+// and allocate outputs; any other host can do the same with dlsym. The
+// format is plain text so that it can be read with `strings` and parsed
+// without LLVM; docs/aot.md describes it. Plain C++17, no LLVM/MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_RUNTIME_AOTMETADATA_H
+#define STRIDE_RUNTIME_AOTMETADATA_H
+
+#include "stride/Runtime/Npy.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stride::runtime {
+
+/// The symbol holding the metadata text, and the format version it has.
+constexpr const char *kAotMetadataSymbol = "stride_aot_metadata";
+constexpr int kAotMetadataVersion = 1;
+/// A size or stride known only at run time.
+constexpr int64_t kAotDynamic = INT64_MIN;
+
+/// One parameter of an entry. Tensors are passed as strided memref
+/// descriptors and must have exactly `strides` (where static); scalars by
+/// value.
+struct AotParam {
+  bool isTensor = false;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;   // kAotDynamic where the size is free
+  std::vector<int64_t> strides; // kAotDynamic where any stride is accepted
+};
+
+struct AotEntry {
+  std::string name;         // the MLIR function, without '@'
+  std::string symbol;       // the C function taking descriptor pointers
+  std::string packedSymbol; // void f(void **args): one pointer per parameter
+  std::vector<AotParam> inputs, outputs;
+};
+
+struct AotMetadata {
+  std::vector<AotEntry> entries;
+  const AotEntry *find(const std::string &name) const;
+};
+
+/// The text stored in the library.
+std::string formatAotMetadata(const AotMetadata &metadata);
+
+/// Parses formatAotMetadata's text into `metadata`. Returns "" on success,
+/// else the first problem and its line. The text is untrusted (it comes from
+/// any file given as a library): a bad one never crashes the reader.
+std::string parseAotMetadata(const std::string &text, AotMetadata &metadata);
+
+/// "4x?x3" (kAotDynamic as '?'), "0-d" for rank 0.
+std::string formatAotShape(const std::vector<int64_t> &shape);
+/// "[4, ?, 1]".
+std::string formatAotStrides(const std::vector<int64_t> &strides);
+
+/// The strides an input is laid out with for the concrete `shape`: the
+/// declared ones where they are all static, row-major otherwise (the layout
+/// stride-run gives an argument whose strides depend on its sizes).
+std::vector<int64_t> aotInputStrides(const AotParam &param,
+                                     const std::vector<int64_t> &shape);
+
+} // namespace stride::runtime
+
+#endif // STRIDE_RUNTIME_AOTMETADATA_H

@@ -1,0 +1,240 @@
+//===- AotCompiler.cpp - Lower entries and export them as C functions -----===//
+//
+// Each entry is lowered in its own copy of the module by the JIT's code
+// (lowerEntryToLLVM, with MLIR's C interface), translated to LLVM IR, and
+// everything but its C-interface function made internal; then the entries'
+// modules are linked into one. Each exported function gets a packed twin,
+// `<symbol>_packed(void **args)`, so that a generic host such as stride-exec
+// can call an entry of any signature without a foreign-function library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/AOT/AotCompiler.h"
+
+#include "stride/Runner/CompileEntry.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+namespace rt = ::stride::runtime;
+
+namespace {
+
+bool isCIdentifier(StringRef name) {
+  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
+    return false;
+  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+int64_t metadataValue(int64_t value) {
+  return ShapedType::isDynamic(value) ? rt::kAotDynamic : value;
+}
+
+/// The metadata of one lowered parameter; fails for types the runtime cannot
+/// move (anything but f32, f64, i32, i64, i1).
+std::optional<rt::AotParam> metadataParam(const KernelParam &param) {
+  std::optional<rt::DType> dtype =
+      rt::parseDType(elementKindName(param.element));
+  if (!dtype)
+    return std::nullopt;
+  rt::AotParam result;
+  result.isTensor = param.isBuffer;
+  result.dtype = *dtype;
+  for (int64_t size : param.shape)
+    result.shape.push_back(metadataValue(size));
+  for (int64_t stride : param.strides)
+    result.strides.push_back(metadataValue(stride));
+  return result;
+}
+
+/// void <symbol>_packed(void **args): args[k] points to parameter k (a
+/// descriptor for a tensor, the value for a scalar).
+void addPackedWrapper(llvm::Module &module, llvm::Function &target,
+                      StringRef name) {
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptrType = llvm::PointerType::getUnqual(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {ptrType}, /*isVarArg=*/false);
+  auto *packed = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                        name, module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", packed));
+  SmallVector<llvm::Value *> args;
+  for (auto [k, arg] : llvm::enumerate(target.args())) {
+    llvm::Value *slot =
+        builder.CreateConstGEP1_64(ptrType, packed->getArg(0), k);
+    llvm::Value *pointer = builder.CreateLoad(ptrType, slot);
+    llvm::Type *argType = arg.getType();
+    if (argType->isPointerTy()) {
+      args.push_back(pointer);
+    } else if (argType->isIntegerTy(1)) {
+      // A C bool is one byte; read it whole and keep bit 0.
+      llvm::Value *byte = builder.CreateLoad(builder.getInt8Ty(), pointer);
+      args.push_back(builder.CreateTrunc(byte, argType));
+    } else {
+      args.push_back(builder.CreateLoad(argType, pointer));
+    }
+  }
+  builder.CreateCall(&target, args);
+  builder.CreateRetVoid();
+}
+
+} // namespace
+
+std::optional<AotModule>
+mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
+                         const AotOptions &options,
+                         llvm::TargetMachine &targetMachine,
+                         std::string &error) {
+  AotModule result;
+  result.context = std::make_unique<llvm::LLVMContext>();
+  result.module =
+      std::make_unique<llvm::Module>("stride-aot", *result.context);
+  result.module->setDataLayout(targetMachine.createDataLayout());
+  result.module->setTargetTriple(targetMachine.getTargetTriple());
+  llvm::Linker linker(*result.module);
+
+  CpuPipelineOptions pipeline;
+  pipeline.policy = options.policy;
+  pipeline.fuse = options.fuse;
+  pipeline.threads = std::max(1u, options.threads);
+
+  for (const std::string &name : entries) {
+    std::string what = "@" + name;
+    std::string symbol = options.symbolPrefix + name;
+    if (!isCIdentifier(symbol)) {
+      error = "cannot export " + what + ": '" + symbol +
+              "' is not a C identifier";
+      return std::nullopt;
+    }
+    if (result.metadata.find(name)) {
+      error = what + " is given twice";
+      return std::nullopt;
+    }
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func || func.isExternal()) {
+      error = "no function " + what + " with a body";
+      return std::nullopt;
+    }
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isa<UnrankedTensorType>(type)) {
+        error = "argument #" + std::to_string(i) + " of " + what +
+                " is unranked; give its rank";
+        return std::nullopt;
+      }
+    OwningOpRef<ModuleOp> copy = module.clone();
+    std::optional<LoweredEntry> lowered =
+        lowerEntryToLLVM(*copy, name, pipeline, /*emitCInterface=*/true, error);
+    if (!lowered) {
+      error = "cannot compile " + what + ": " + error;
+      return std::nullopt;
+    }
+    rt::AotEntry entry;
+    entry.name = name;
+    entry.symbol = symbol;
+    entry.packedSymbol = symbol + "_packed";
+    for (auto [isOutput, params] :
+         {std::pair(false, &lowered->inputs), std::pair(true, &lowered->outputs)})
+      for (auto [k, param] : llvm::enumerate(*params)) {
+        std::string which = (isOutput ? "result #" : "argument #") +
+                            std::to_string(k) + " of " + what;
+        std::optional<rt::AotParam> described = metadataParam(param);
+        if (!described) {
+          error = which + " has element type " + param.typeName +
+                  ", which the runtime does not support (f32, f64, i32, "
+                  "i64, i1)";
+          return std::nullopt;
+        }
+        // The caller allocates the outputs, so it must know their layout
+        // before the call.
+        bool dynamic =
+            llvm::is_contained(described->shape, rt::kAotDynamic) ||
+            llvm::is_contained(described->strides, rt::kAotDynamic);
+        if (isOutput && dynamic) {
+          error = which + " has shape " + rt::formatAotShape(described->shape) +
+                  " and strides " + rt::formatAotStrides(described->strides) +
+                  ", which depend on the input sizes; stride-compile needs "
+                  "static result layouts (give the arguments static sizes)";
+          return std::nullopt;
+        }
+        (isOutput ? entry.outputs : entry.inputs).push_back(*described);
+      }
+
+    llvm::raw_string_ostream(result.loweredMlir) << *copy << "\n";
+    std::unique_ptr<llvm::Module> translated =
+        translateModuleToLLVMIR(*copy, *result.context, "stride-" + name);
+    if (!translated) {
+      error = "cannot translate " + what + " to LLVM IR";
+      return std::nullopt;
+    }
+    llvm::Function *cInterface =
+        translated->getFunction("_mlir_ciface_" + name);
+    if (!cInterface) {
+      error = "the C interface of " + what + " is missing after lowering";
+      return std::nullopt;
+    }
+    // Only the exported function keeps its name visible: helpers of
+    // different entries may share names.
+    for (llvm::Function &f : translated->functions())
+      if (!f.isDeclaration() && &f != cInterface)
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    for (llvm::GlobalVariable &g : translated->globals())
+      if (!g.isDeclaration())
+        g.setLinkage(llvm::GlobalValue::InternalLinkage);
+    cInterface->setName(symbol);
+    if (result.module->getNamedValue(symbol)) {
+      error = "the symbol '" + symbol + "' of " + what + " is taken";
+      return std::nullopt;
+    }
+    translated->setDataLayout(result.module->getDataLayout());
+    translated->setTargetTriple(result.module->getTargetTriple());
+    if (linker.linkInModule(std::move(translated))) {
+      error = "cannot link " + what + " into the library";
+      return std::nullopt;
+    }
+    addPackedWrapper(*result.module, *result.module->getFunction(symbol),
+                     entry.packedSymbol);
+    result.metadata.entries.push_back(std::move(entry));
+  }
+
+  std::string text = rt::formatAotMetadata(result.metadata);
+  llvm::Constant *init =
+      llvm::ConstantDataArray::getString(*result.context, text);
+  new llvm::GlobalVariable(*result.module, init->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, init,
+                           rt::kAotMetadataSymbol);
+
+  auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+                                            &targetMachine);
+  if (llvm::Error e = optimize(result.module.get())) {
+    error = "optimizing the library failed: " + llvm::toString(std::move(e));
+    return std::nullopt;
+  }
+  return result;
+}
+
+std::string mlir::stride::emitObjectFile(llvm::Module &module,
+                                         llvm::TargetMachine &targetMachine,
+                                         StringRef path) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return "cannot write '" + path.str() + "': " + ec.message();
+  llvm::legacy::PassManager passes;
+  if (targetMachine.addPassesToEmitFile(passes, os, nullptr,
+                                        llvm::CodeGenFileType::ObjectFile))
+    return "the host target cannot emit object files";
+  passes.run(module);
+  os.flush();
+  if (os.has_error())
+    return "cannot write '" + path.str() + "': " + os.error().message();
+  return "";
+}

@@ -1,0 +1,329 @@
+//===- ScalarBodies.cpp - Scalar computations of the named ops ------------===//
+
+#include "ScalarBodies.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+Value constantFloat(OpBuilder &b, Location loc, Type type, double v) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
+}
+
+Value constantInt(OpBuilder &b, Location loc, Type type, int64_t v) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+}
+
+Value cmpf(OpBuilder &b, Location loc, arith::CmpFPredicate p, Value x,
+           Value y) {
+  return arith::CmpFOp::create(b, loc, p, x, y);
+}
+
+Value cmpi(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
+           Value y) {
+  return arith::CmpIOp::create(b, loc, p, x, y);
+}
+
+Value select(OpBuilder &b, Location loc, Value c, Value t, Value f) {
+  return arith::SelectOp::create(b, loc, c, t, f);
+}
+} // namespace
+
+Value mlir::stride::buildNegate(OpBuilder &b, Location loc, Value x) {
+  if (isa<FloatType>(x.getType()))
+    return arith::NegFOp::create(b, loc, x);
+  return arith::SubIOp::create(b, loc, constantInt(b, loc, x.getType(), 0), x);
+}
+
+Value mlir::stride::buildSigmoid(OpBuilder &b, Location loc, Value x) {
+  Value negated = arith::NegFOp::create(b, loc, x);
+  Value e = math::ExpOp::create(b, loc, negated);
+  Value one = constantFloat(b, loc, x.getType(), 1.0);
+  Value denom = arith::AddFOp::create(b, loc, one, e);
+  return arith::DivFOp::create(b, loc, one, denom);
+}
+
+Value mlir::stride::buildCast(OpBuilder &b, Location loc, Value x, Type to) {
+  Type from = x.getType();
+  if (from == to)
+    return x;
+  auto zeroOf = [&](Type t) {
+    return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t)).getResult();
+  };
+  if (to.isInteger(1)) {
+    // Conversion to bool is a test for nonzero, as in NumPy.
+    if (isa<FloatType>(from))
+      return cmpf(b, loc, arith::CmpFPredicate::UNE, x, zeroOf(from));
+    return cmpi(b, loc, arith::CmpIPredicate::ne, x, zeroOf(from));
+  }
+  if (auto toFloat = dyn_cast<FloatType>(to)) {
+    if (auto fromFloat = dyn_cast<FloatType>(from)) {
+      if (fromFloat.getWidth() < toFloat.getWidth())
+        return arith::ExtFOp::create(b, loc, to, x);
+      return arith::TruncFOp::create(b, loc, to, x);
+    }
+    // i1 is unsigned: true converts to 1, not -1.
+    if (from.isInteger(1))
+      return arith::UIToFPOp::create(b, loc, to, x);
+    return arith::SIToFPOp::create(b, loc, to, x);
+  }
+  if (isa<FloatType>(from))
+    return arith::FPToSIOp::create(b, loc, to, x);
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (fromWidth < toWidth) {
+    if (from.isInteger(1))
+      return arith::ExtUIOp::create(b, loc, to, x);
+    return arith::ExtSIOp::create(b, loc, to, x);
+  }
+  return arith::TruncIOp::create(b, loc, to, x);
+}
+
+Value mlir::stride::buildCompare(OpBuilder &b, Location loc, CmpPredicate pred,
+                                 Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType())) {
+    // Ordered predicates make every comparison with NaN false, except `ne`,
+    // which is true, as in IEEE 754 and NumPy.
+    arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
+    switch (pred) {
+    case CmpPredicate::eq: p = arith::CmpFPredicate::OEQ; break;
+    case CmpPredicate::ne: p = arith::CmpFPredicate::UNE; break;
+    case CmpPredicate::lt: p = arith::CmpFPredicate::OLT; break;
+    case CmpPredicate::le: p = arith::CmpFPredicate::OLE; break;
+    case CmpPredicate::gt: p = arith::CmpFPredicate::OGT; break;
+    case CmpPredicate::ge: p = arith::CmpFPredicate::OGE; break;
+    }
+    return cmpf(b, loc, p, lhs, rhs);
+  }
+  // Booleans order false < true, so i1 compares unsigned.
+  bool isBool = lhs.getType().isInteger(1);
+  arith::CmpIPredicate p = arith::CmpIPredicate::eq;
+  switch (pred) {
+  case CmpPredicate::eq: p = arith::CmpIPredicate::eq; break;
+  case CmpPredicate::ne: p = arith::CmpIPredicate::ne; break;
+  case CmpPredicate::lt:
+    p = isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
+  case CmpPredicate::le:
+    p = isBool ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
+  case CmpPredicate::gt:
+    p = isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
+  case CmpPredicate::ge:
+    p = isBool ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
+  }
+  return cmpi(b, loc, p, lhs, rhs);
+}
+
+// math.expm1 is lowered to exp(x) - 1 by convert-math-to-llvm, which loses
+// every digit near 0. Kahan's formulation is accurate to a few ulp:
+// u = exp(x); u == 1 gives x, u - 1 == -1 gives -1, u == inf gives inf, and
+// otherwise (u - 1) * x / log(u), whose rounding errors cancel.
+Value mlir::stride::buildExpm1(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value one = constantFloat(b, loc, t, 1.0);
+  Value minusOne = constantFloat(b, loc, t, -1.0);
+  Value inf = constantFloat(b, loc, t, INFINITY);
+  Value u = math::ExpOp::create(b, loc, x);
+  Value um1 = arith::SubFOp::create(b, loc, u, one);
+  Value logU = math::LogOp::create(b, loc, u);
+  Value general = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, um1, x), logU);
+  Value r = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, u, inf),
+                   inf, general);
+  r = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, um1, minusOne),
+             minusOne, r);
+  return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, u, one), x, r);
+}
+
+// NumPy: -1, 0 or 1 for integers; for floats also NaN for NaN, and +0 for
+// either zero.
+Value mlir::stride::buildSign(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  if (isa<FloatType>(t)) {
+    Value zero = constantFloat(b, loc, t, 0.0);
+    Value r = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, x, zero),
+                     zero, x);
+    r = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OLT, x, zero),
+               constantFloat(b, loc, t, -1.0), r);
+    return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OGT, x, zero),
+                  constantFloat(b, loc, t, 1.0), r);
+  }
+  Value zero = constantInt(b, loc, t, 0);
+  Value r = select(b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, x, zero),
+                   constantInt(b, loc, t, -1), zero);
+  return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::sgt, x, zero),
+                constantInt(b, loc, t, 1), r);
+}
+
+// NumPy computes an integer reciprocal as 1.0 / x converted back, so 1 / 0
+// is the most negative value (the x86 conversion of infinity).
+Value mlir::stride::buildReciprocal(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  if (isa<FloatType>(t))
+    return arith::DivFOp::create(b, loc, constantFloat(b, loc, t, 1.0), x);
+  unsigned width = t.getIntOrFloatBitWidth();
+  Value zero = constantInt(b, loc, t, 0);
+  Value one = constantInt(b, loc, t, 1);
+  Value isZero = cmpi(b, loc, arith::CmpIPredicate::eq, x, zero);
+  Value divisor = select(b, loc, isZero, one, x);
+  Value q = arith::DivSIOp::create(b, loc, one, divisor);
+  Value minValue = arith::ConstantOp::create(
+      b, loc, t, b.getIntegerAttr(t, APInt::getSignedMinValue(width)));
+  return select(b, loc, isZero, minValue, q);
+}
+
+// max(|x|, |y|) * sqrt(1 + (min/max)^2): no overflow or underflow in the
+// squares. Infinity wins over NaN, as in C's hypot.
+Value mlir::stride::buildHypot(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  Value ax = math::AbsFOp::create(b, loc, x);
+  Value ay = math::AbsFOp::create(b, loc, y);
+  Value big = arith::MaximumFOp::create(b, loc, ax, ay);
+  Value small = arith::MinimumFOp::create(b, loc, ax, ay);
+  Value zero = constantFloat(b, loc, t, 0.0);
+  Value one = constantFloat(b, loc, t, 1.0);
+  Value inf = constantFloat(b, loc, t, INFINITY);
+  Value ratio = arith::DivFOp::create(b, loc, small, big);
+  Value root = math::SqrtOp::create(
+      b, loc,
+      arith::AddFOp::create(b, loc, one,
+                            arith::MulFOp::create(b, loc, ratio, ratio)));
+  Value r = arith::MulFOp::create(b, loc, big, root);
+  r = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, big, zero), zero,
+             r);
+  Value anyInf = arith::OrIOp::create(
+      b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, ax, inf),
+      cmpf(b, loc, arith::CmpFPredicate::OEQ, ay, inf));
+  return select(b, loc, anyInf, inf, r);
+}
+
+Value mlir::stride::buildFloatClass(OpBuilder &b, Location loc, Value x,
+                                    FloatClass what) {
+  Type t = x.getType();
+  if (!isa<FloatType>(t))
+    return arith::ConstantOp::create(b, loc,
+                                     b.getBoolAttr(what == FloatClass::Finite));
+  if (what == FloatClass::NaN)
+    return cmpf(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value magnitude = math::AbsFOp::create(b, loc, x);
+  Value inf = constantFloat(b, loc, t, INFINITY);
+  return cmpf(b, loc,
+              what == FloatClass::Infinite ? arith::CmpFPredicate::OEQ
+                                           : arith::CmpFPredicate::OLT,
+              magnitude, inf);
+}
+
+// Integers, as NumPy 1.24: a divisor 0 gives 0 for both; a divisor -1 gives
+// the wrapped negation and 0 (sdiv/srem of the most negative value by -1 is
+// undefined in LLVM, so neither reaches the division). Otherwise the
+// truncating quotient and remainder are moved to the divisor's side.
+//
+// Floats, as NumPy's npy_divmod: mod = fmod(x, y), moved to the divisor's
+// sign; the quotient (x - mod) / y, less 1 when mod moved, rounded to the
+// nearest integer; a divisor 0 gives x / y and fmod's NaN.
+Value mlir::stride::buildFloorDivMod(OpBuilder &b, Location loc, Value x,
+                                     Value y, bool quotient) {
+  Type t = x.getType();
+  if (!isa<FloatType>(t)) {
+    Value zero = constantInt(b, loc, t, 0);
+    Value one = constantInt(b, loc, t, 1);
+    Value minusOne = constantInt(b, loc, t, -1);
+    Value yIsZero = cmpi(b, loc, arith::CmpIPredicate::eq, y, zero);
+    Value yIsMinusOne = cmpi(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+    Value special = arith::OrIOp::create(b, loc, yIsZero, yIsMinusOne);
+    Value divisor = select(b, loc, special, one, y);
+    Value q = arith::DivSIOp::create(b, loc, x, divisor);
+    Value r = arith::RemSIOp::create(b, loc, x, divisor);
+    // r != 0 and sign(r) != sign(y): floor is one below the truncation.
+    Value adjust = arith::AndIOp::create(
+        b, loc, cmpi(b, loc, arith::CmpIPredicate::ne, r, zero),
+        arith::XOrIOp::create(
+            b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, r, zero),
+            cmpi(b, loc, arith::CmpIPredicate::slt, divisor, zero)));
+    if (quotient) {
+      q = select(b, loc, adjust, arith::SubIOp::create(b, loc, q, one), q);
+      q = select(b, loc, yIsMinusOne, arith::SubIOp::create(b, loc, zero, x),
+                 q);
+      return select(b, loc, yIsZero, zero, q);
+    }
+    r = select(b, loc, adjust, arith::AddIOp::create(b, loc, r, divisor), r);
+    return select(b, loc, special, zero, r);
+  }
+  Value zero = constantFloat(b, loc, t, 0.0);
+  Value one = constantFloat(b, loc, t, 1.0);
+  Value half = constantFloat(b, loc, t, 0.5);
+  Value mod = arith::RemFOp::create(b, loc, x, y);
+  Value div = arith::DivFOp::create(
+      b, loc, arith::SubFOp::create(b, loc, x, mod), y);
+  Value modNonZero = cmpf(b, loc, arith::CmpFPredicate::UNE, mod, zero);
+  Value signsDiffer = arith::XOrIOp::create(
+      b, loc, cmpf(b, loc, arith::CmpFPredicate::OLT, y, zero),
+      cmpf(b, loc, arith::CmpFPredicate::OLT, mod, zero));
+  Value move = arith::AndIOp::create(b, loc, modNonZero, signsDiffer);
+  Value yIsZero = cmpf(b, loc, arith::CmpFPredicate::OEQ, y, zero);
+  if (!quotient) {
+    Value moved = select(b, loc, move, arith::AddFOp::create(b, loc, mod, y),
+                         mod);
+    Value signedZero = math::CopySignOp::create(b, loc, zero, y);
+    Value r = select(b, loc, modNonZero, moved, signedZero);
+    return select(b, loc, yIsZero, mod, r);
+  }
+  div = select(b, loc, move, arith::SubFOp::create(b, loc, div, one), div);
+  Value floored = math::FloorOp::create(b, loc, div);
+  Value roundUp = cmpf(b, loc, arith::CmpFPredicate::OGT,
+                       arith::SubFOp::create(b, loc, div, floored), half);
+  floored = select(b, loc, roundUp, arith::AddFOp::create(b, loc, floored, one),
+                   floored);
+  Value trueQuotient = arith::DivFOp::create(b, loc, x, y);
+  Value signedZero = math::CopySignOp::create(b, loc, zero, trueQuotient);
+  Value r = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::UNE, div, zero),
+                   floored, signedZero);
+  return select(b, loc, yIsZero, trueQuotient, r);
+}
+
+Value mlir::stride::buildNot(OpBuilder &b, Location loc, Value x) {
+  return arith::XOrIOp::create(b, loc, x, constantInt(b, loc, x.getType(), -1));
+}
+
+// NumPy 1.24 takes the shift amount as unsigned: a negative amount or one of
+// at least the bit width shifts every bit out (0 to the left, the sign to
+// the right). LLVM's shifts would be poison there.
+Value mlir::stride::buildShift(OpBuilder &b, Location loc, Value x,
+                               Value amount, bool left) {
+  Type t = x.getType();
+  unsigned width = t.getIntOrFloatBitWidth();
+  Value limit = constantInt(b, loc, t, width);
+  Value outOfRange = cmpi(b, loc, arith::CmpIPredicate::uge, amount, limit);
+  if (left) {
+    Value zero = constantInt(b, loc, t, 0);
+    Value safe = select(b, loc, outOfRange, zero, amount);
+    return select(b, loc, outOfRange, zero,
+                  arith::ShLIOp::create(b, loc, x, safe));
+  }
+  Value safe =
+      select(b, loc, outOfRange, constantInt(b, loc, t, width - 1), amount);
+  return arith::ShRSIOp::create(b, loc, x, safe);
+}
+
+// NumPy's clip is min(max(x, low), high) with its own max and min:
+// max(a, b) = isnan(a) ? a : (a > b ? a : b), min likewise with <. So NaN in
+// any operand propagates, but unlike IEEE maximum a tie of -0 and +0 keeps
+// the bound: clip(-0.0, 0.0, 1.0) is +0.
+Value mlir::stride::buildClip(OpBuilder &b, Location loc, Value x, Value low,
+                              Value high) {
+  if (isa<FloatType>(x.getType())) {
+    auto pick = [&](Value a, Value bound, arith::CmpFPredicate keepA) {
+      Value keep = arith::OrIOp::create(
+          b, loc, cmpf(b, loc, arith::CmpFPredicate::UNO, a, a),
+          cmpf(b, loc, keepA, a, bound));
+      return select(b, loc, keep, a, bound);
+    };
+    Value raised = pick(x, low, arith::CmpFPredicate::OGT);
+    return pick(raised, high, arith::CmpFPredicate::OLT);
+  }
+  // Booleans order false < true: unsigned for i1.
+  if (x.getType().isInteger(1))
+    return arith::MinUIOp::create(
+        b, loc, arith::MaxUIOp::create(b, loc, x, low), high);
+  return arith::MinSIOp::create(b, loc,
+                                arith::MaxSIOp::create(b, loc, x, low), high);
+}

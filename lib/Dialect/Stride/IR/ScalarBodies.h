@@ -1,0 +1,49 @@
+//===- ScalarBodies.h - Scalar computations of the named ops ---*- C++ -*-===//
+//
+// The scalar bodies that the `scalarBody` fields in StrideOps.td call when
+// one arith/math op is not enough: NumPy's rules for integer division,
+// shifts, signs and the like, spelled out in arith so that every backend
+// gets the same answers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_DIALECT_STRIDE_IR_SCALARBODIES_H
+#define STRIDE_LIB_DIALECT_STRIDE_IR_SCALARBODIES_H
+
+#include "stride/Dialect/Stride/IR/StrideAttrs.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+namespace mlir::stride {
+
+/// FloatOp for float operands and IntOp otherwise, on all of `s`.
+template <typename FloatOp, typename IntOp>
+Value buildFloatOrInt(OpBuilder &b, Location loc, ValueRange s) {
+  if (isa<FloatType>(s[0].getType()))
+    return FloatOp::create(b, loc, s)->getResult(0);
+  return IntOp::create(b, loc, s)->getResult(0);
+}
+
+enum class FloatClass { NaN, Infinite, Finite };
+
+Value buildNegate(OpBuilder &b, Location loc, Value x);
+Value buildSigmoid(OpBuilder &b, Location loc, Value x);
+Value buildCast(OpBuilder &b, Location loc, Value x, Type to);
+Value buildCompare(OpBuilder &b, Location loc, CmpPredicate pred, Value lhs,
+                   Value rhs);
+Value buildExpm1(OpBuilder &b, Location loc, Value x);
+Value buildSign(OpBuilder &b, Location loc, Value x);
+Value buildReciprocal(OpBuilder &b, Location loc, Value x);
+Value buildHypot(OpBuilder &b, Location loc, Value x, Value y);
+Value buildFloatClass(OpBuilder &b, Location loc, Value x, FloatClass what);
+/// NumPy's floor_divide (`quotient`) or remainder.
+Value buildFloorDivMod(OpBuilder &b, Location loc, Value x, Value y,
+                       bool quotient);
+Value buildNot(OpBuilder &b, Location loc, Value x);
+Value buildShift(OpBuilder &b, Location loc, Value x, Value amount, bool left);
+Value buildClip(OpBuilder &b, Location loc, Value x, Value low, Value high);
+
+} // namespace mlir::stride
+
+#endif // STRIDE_LIB_DIALECT_STRIDE_IR_SCALARBODIES_H

@@ -1,0 +1,428 @@
+//===- StrideExec.cpp - The stride-exec command ---------------------------===//
+//
+// Loads a library written by stride-compile, reads the layout metadata it
+// embeds, lays the inputs out with the strides each argument declares (the
+// runtime's StridedBuffer, as stride-run does), checks every argument against
+// the declaration before anything reaches the kernel, allocates the outputs
+// in the compiler's layouts and calls the entry's packed function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Exec/StrideExec.h"
+
+#include "stride/Runtime/AotMetadata.h"
+#include "stride/Runtime/RunSteps.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace rt = ::stride::runtime;
+
+// The metadata's dynamic marker goes straight into the shape checks.
+static_assert(rt::kAotDynamic == rt::kAnySize,
+              "a dynamic size in the metadata must accept any size");
+
+namespace {
+
+const char *kUsage =
+    "usage: stride-exec LIBRARY [--entry NAME] (--input FILE.npy ... | "
+    "--random-inputs [--seed N] [--shape 4x3 ...]) [--output-dir DIR] "
+    "[--print] [--bench N] [--list]\n"
+    "Runs an entry of a library compiled by stride-compile.\n"
+    "  --entry NAME      the entry to run (default: main, or the only one)\n"
+    "  --input FILE      a .npy file per argument, in order (0-d for "
+    "scalars)\n"
+    "  --random-inputs   fill every argument with random values (as "
+    "stride-run)\n"
+    "  --seed N          seed for --random-inputs\n"
+    "  --shape S         with --random-inputs: each argument's shape, in "
+    "order (needed for dynamic dims)\n"
+    "  --output-dir DIR  write each result as DIR/out<N>.npy\n"
+    "  --print           print the results\n"
+    "  --bench N         time N calls after warm-up; print median and min\n"
+    "  --list            list the library's entries and their layouts\n";
+
+int fail(const std::string &message) {
+  std::fflush(stdout);
+  std::cerr << "stride-exec: error: " << message << "\n";
+  return 1;
+}
+
+extern "C" void onKernelAbort(int) {
+  std::fflush(stdout);
+  const char message[] =
+      "stride-exec: error: a run-time check in the kernel failed (see the "
+      "message above)\n";
+  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
+  _exit(1);
+}
+
+struct Options {
+  std::string library, entry, outputDir;
+  std::vector<std::string> inputs, shapes;
+  bool randomInputs = false, print = false, list = false;
+  uint64_t seed = 0;
+  unsigned bench = 0;
+};
+
+bool parseUnsigned(const std::string &text, uint64_t &value) {
+  if (text.empty() || text[0] == '-')
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  value = std::strtoull(text.c_str(), &end, 10);
+  return errno == 0 && end == text.c_str() + text.size();
+}
+
+/// Parses argv; "" or an error. --help prints the usage and exits.
+std::string parseOptions(int argc, char **argv, Options &options) {
+  std::vector<std::string> positional;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    bool hasValue = false;
+    if (arg.rfind("--", 0) == 0) {
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        hasValue = true;
+      }
+    }
+    auto takeValue = [&]() -> bool {
+      if (hasValue)
+        return true;
+      if (i + 1 >= argc)
+        return false;
+      value = argv[++i];
+      return true;
+    };
+    auto noValue = [&]() { return !hasValue; };
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (arg == "--entry" || arg == "--input" || arg == "--shape" ||
+               arg == "--output-dir" || arg == "--seed" || arg == "--bench") {
+      if (!takeValue())
+        return "option " + arg + " needs a value";
+      uint64_t number = 0;
+      if ((arg == "--seed" || arg == "--bench") &&
+          !parseUnsigned(value, number))
+        return "option " + arg + " takes a non-negative integer, not '" +
+               value + "'";
+      if (arg == "--bench" && number > 100000000)
+        return "--bench " + value + " is too many calls";
+      if (arg == "--entry")
+        options.entry = value;
+      else if (arg == "--input")
+        options.inputs.push_back(value);
+      else if (arg == "--shape")
+        options.shapes.push_back(value);
+      else if (arg == "--output-dir")
+        options.outputDir = value;
+      else if (arg == "--seed")
+        options.seed = number;
+      else
+        options.bench = static_cast<unsigned>(number);
+    } else if (arg == "--random-inputs" && noValue()) {
+      options.randomInputs = true;
+    } else if (arg == "--print" && noValue()) {
+      options.print = true;
+    } else if (arg == "--list" && noValue()) {
+      options.list = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return "unknown option '" + std::string(argv[i]) +
+             "' (see stride-exec --help)";
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  if (positional.size() != 1)
+    return positional.empty()
+               ? "give the library to run (see stride-exec --help)"
+               : "give one library, not " + std::to_string(positional.size());
+  options.library = positional.front();
+  if (options.randomInputs && !options.inputs.empty())
+    return "give either --input files or --random-inputs, not both";
+  return "";
+}
+
+/// Parses "4x3", "7" or "scalar"/"0-d".
+bool parseShape(const std::string &text, std::vector<int64_t> &shape) {
+  shape.clear();
+  if (text.empty() || text == "scalar" || text == "0-d")
+    return true;
+  size_t start = 0;
+  while (true) {
+    size_t x = text.find('x', start);
+    uint64_t size;
+    if (!parseUnsigned(text.substr(start, x - start), size) ||
+        size > static_cast<uint64_t>(INT64_MAX))
+      return false;
+    shape.push_back(static_cast<int64_t>(size));
+    if (x == std::string::npos)
+      return true;
+    start = x + 1;
+  }
+}
+
+std::string describeParam(const rt::AotParam &param) {
+  if (!param.isTensor)
+    return std::string("scalar ") + rt::dtypeName(param.dtype);
+  return std::string("tensor ") + rt::dtypeName(param.dtype) + " " +
+         rt::formatAotShape(param.shape) + " strides " +
+         rt::formatAotStrides(param.strides);
+}
+
+/// The entry to run: `wanted`, else main, else the only one.
+const rt::AotEntry *selectEntry(const rt::AotMetadata &metadata,
+                                const std::string &wanted,
+                                const std::string &library,
+                                std::string &error) {
+  std::string name = wanted;
+  if (name.empty() && metadata.find("main"))
+    name = "main";
+  if (name.empty() && metadata.entries.size() == 1)
+    return &metadata.entries.front();
+  if (const rt::AotEntry *entry = metadata.find(name))
+    return entry;
+  std::string names;
+  for (const rt::AotEntry &e : metadata.entries)
+    names += (names.empty() ? "@" : ", @") + e.name;
+  if (name.empty() && metadata.entries.empty())
+    error = "'" + library + "' has no entries";
+  else if (name.empty())
+    error = "'" + library + "' has several entries (" + names +
+            "); choose one with --entry";
+  else
+    error = "no entry @" + name + " in '" + library + "' (entries: " +
+            (names.empty() ? "none" : names) + ")";
+  return nullptr;
+}
+
+/// Reads and checks every input; all mismatches go to `errors`, one line
+/// each, so a user fixes them in one go.
+std::vector<rt::PreparedArg> prepareInputs(const rt::AotEntry &entry,
+                                           const Options &options,
+                                           std::vector<std::string> &errors) {
+  std::vector<rt::PreparedArg> args;
+  std::string entryText = "@" + entry.name;
+  size_t count = entry.inputs.size();
+  if (!options.randomInputs && options.inputs.size() != count) {
+    errors.push_back(entryText + " takes " + std::to_string(count) +
+                     " arguments but " + std::to_string(options.inputs.size()) +
+                     " --input files were given");
+    return args;
+  }
+  if (options.randomInputs && !options.shapes.empty() &&
+      options.shapes.size() != count) {
+    errors.push_back(entryText + " takes " + std::to_string(count) +
+                     " arguments but " + std::to_string(options.shapes.size()) +
+                     " --shape values were given");
+    return args;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const rt::AotParam &param = entry.inputs[i];
+    std::string what = "argument #" + std::to_string(i) + " of " + entryText;
+    std::string error;
+    if (options.randomInputs) {
+      std::vector<int64_t> shape = param.shape;
+      if (!options.shapes.empty()) {
+        if (!parseShape(options.shapes[i], shape)) {
+          errors.push_back("--shape '" + options.shapes[i] +
+                           "' is not a shape like 4x3 or 'scalar'");
+          continue;
+        }
+        if (error = rt::checkShape(shape, param.shape, what, "--shape gives ");
+            !error.empty()) {
+          errors.push_back(error);
+          continue;
+        }
+      } else if (!param.shape.empty() &&
+                 std::count(shape.begin(), shape.end(), rt::kAotDynamic)) {
+        errors.push_back(what + " has dynamic dims; give its shape with --shape");
+        continue;
+      }
+      if (!rt::checkedByteSize(param.dtype, shape)) {
+        errors.push_back(what + ": shape " + rt::formatShape(shape) +
+                         " is too large");
+        continue;
+      }
+      uint64_t seed = options.seed * 1000003 + i;
+      if (!param.isTensor) {
+        args.push_back(rt::prepareScalar(rt::randomArray(param.dtype, {}, seed)));
+        continue;
+      }
+      std::optional<rt::PreparedArg> arg = rt::prepareRandomTensor(
+          param.dtype, shape, rt::aotInputStrides(param, shape), seed, error);
+      if (!arg)
+        errors.push_back(what + ": " + error);
+      else
+        args.push_back(std::move(*arg));
+      continue;
+    }
+    const std::string &path = options.inputs[i];
+    rt::NpyResult read = rt::readNpy(path);
+    if (!read.array) {
+      errors.push_back(what + ": " + read.error);
+      continue;
+    }
+    const rt::Array &values = *read.array;
+    bool ok = true;
+    for (const std::string &problem :
+         {rt::checkDType(values.dtype, param.dtype, what, "'" + path + "'"),
+          rt::checkShape(values.shape, param.shape, what,
+                         "'" + path + "' has shape ")})
+      if (!problem.empty()) {
+        errors.push_back(problem);
+        ok = false;
+      }
+    if (!ok)
+      continue;
+    if (!param.isTensor) {
+      args.push_back(rt::prepareScalar(values));
+      continue;
+    }
+    std::vector<int64_t> strides = rt::aotInputStrides(param, values.shape);
+    // The kernel assumes its static strides; a layout that cannot have them
+    // for these sizes must not reach it.
+    for (size_t d = 0; d < strides.size(); ++d)
+      if (param.strides[d] != rt::kAotDynamic && param.strides[d] != strides[d]) {
+        errors.push_back(what + " needs strides " +
+                         rt::formatAotStrides(param.strides) +
+                         ", which shape " + rt::formatShape(values.shape) +
+                         " in row-major order does not have");
+        ok = false;
+        break;
+      }
+    if (!ok)
+      continue;
+    std::optional<rt::PreparedArg> arg =
+        rt::prepareTensor(values, strides, error);
+    if (!arg)
+      errors.push_back(what + ": " + error);
+    else
+      args.push_back(std::move(*arg));
+  }
+  return args;
+}
+
+/// MLIR's C-interface memref descriptor: allocated and aligned pointers,
+/// then offset, sizes and strides, all 8 bytes on the 64-bit hosts the
+/// runtime supports.
+std::vector<int64_t> descriptorOf(rt::PreparedArg &arg) {
+  static_assert(sizeof(void *) == sizeof(int64_t),
+                "descriptors are built for 64-bit hosts");
+  std::vector<int64_t> words(3 + 2 * arg.shape.size());
+  void *allocated = arg.buffer->allocated();
+  void *aligned = arg.buffer->aligned();
+  std::memcpy(&words[0], &allocated, sizeof(void *));
+  std::memcpy(&words[1], &aligned, sizeof(void *));
+  words[2] = arg.buffer->offset();
+  for (size_t d = 0; d < arg.shape.size(); ++d) {
+    words[3 + d] = arg.shape[d];
+    words[3 + arg.shape.size() + d] = arg.strides[d];
+  }
+  return words;
+}
+
+} // namespace
+
+int stride::exec::strideExecMain(int argc, char **argv) {
+  Options options;
+  if (std::string error = parseOptions(argc, argv, options); !error.empty())
+    return fail(error);
+
+  // A bare file name would make dlopen search the system paths only.
+  std::string path = options.library;
+  if (path.find('/') == std::string::npos)
+    path = "./" + path;
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    return fail("cannot load '" + options.library + "': " +
+                (why ? why : "unknown reason"));
+  }
+  auto *text = static_cast<const char *>(dlsym(handle, rt::kAotMetadataSymbol));
+  if (!text)
+    return fail("'" + options.library +
+                "' is not a library written by stride-compile (it has no " +
+                rt::kAotMetadataSymbol + " symbol)");
+  rt::AotMetadata metadata;
+  if (std::string error = rt::parseAotMetadata(text, metadata); !error.empty())
+    return fail("'" + options.library + "': " + error);
+
+  if (options.list) {
+    for (const rt::AotEntry &entry : metadata.entries) {
+      std::cout << "@" << entry.name << " (" << entry.symbol << ")\n";
+      for (size_t i = 0; i < entry.inputs.size(); ++i)
+        std::cout << "  argument #" << i << ": "
+                  << describeParam(entry.inputs[i]) << "\n";
+      for (size_t j = 0; j < entry.outputs.size(); ++j)
+        std::cout << "  result #" << j << ": "
+                  << describeParam(entry.outputs[j]) << "\n";
+    }
+    return 0;
+  }
+
+  std::string error;
+  const rt::AotEntry *entry =
+      selectEntry(metadata, options.entry, options.library, error);
+  if (!entry)
+    return fail(error);
+  using Packed = void (*)(void **);
+  auto packed = reinterpret_cast<Packed>(dlsym(handle, entry->packedSymbol.c_str()));
+  if (!packed)
+    return fail("'" + options.library + "' declares @" + entry->name +
+                " but has no symbol " + entry->packedSymbol);
+
+  std::vector<std::string> errors;
+  std::vector<rt::PreparedArg> inputs = prepareInputs(*entry, options, errors);
+  if (!errors.empty()) {
+    for (size_t i = 0; i + 1 < errors.size(); ++i)
+      std::cerr << "stride-exec: error: " << errors[i] << "\n";
+    return fail(errors.back());
+  }
+  std::vector<rt::PreparedArg> outputs;
+  for (size_t j = 0; j < entry->outputs.size(); ++j) {
+    const rt::AotParam &param = entry->outputs[j];
+    std::optional<rt::PreparedArg> out =
+        rt::prepareOutput(param.dtype, param.shape, param.strides, error);
+    if (!out)
+      return fail("result #" + std::to_string(j) + ": " + error);
+    outputs.push_back(std::move(*out));
+  }
+
+  std::vector<std::vector<int64_t>> descriptors;
+  descriptors.reserve(inputs.size() + outputs.size());
+  std::vector<void *> args;
+  for (rt::PreparedArg &arg : inputs) {
+    if (!arg.buffer) {
+      args.push_back(&arg.scalar);
+      continue;
+    }
+    descriptors.push_back(descriptorOf(arg));
+    args.push_back(descriptors.back().data());
+  }
+  for (rt::PreparedArg &out : outputs) {
+    descriptors.push_back(descriptorOf(out));
+    args.push_back(descriptors.back().data());
+  }
+
+  std::signal(SIGABRT, onKernelAbort);
+  packed(args.data());
+  if (options.bench > 0)
+    std::cout << rt::benchmark(options.bench, [&] { packed(args.data()); });
+  std::string report;
+  error = rt::reportOutputs(outputs, options.print, options.outputDir, report);
+  std::cout << report << std::flush;
+  if (!error.empty())
+    return fail(error);
+  return 0;
+}

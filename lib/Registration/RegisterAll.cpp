@@ -1,0 +1,38 @@
+//===- RegisterAll.cpp - Stride's registration hooks ----------------------===//
+
+#include "stride/InitAllDialects.h"
+#include "stride/InitAllPasses.h"
+#include "stride/InitAllPipelines.h"
+
+#include "stride/Conversion/Passes.h"
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Pipelines/GpuPipeline.h"
+#include "stride/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+#include <mutex>
+
+void stride::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::stride::StrideDialect, mlir::func::FuncDialect>();
+}
+
+// MLIR's registry treats a second registration of a pipeline as a fatal
+// error, and both the C API and C++ embedders may call these more than once.
+void stride::registerAllPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mlir::stride::registerStridePasses();
+    mlir::stride::registerStrideConversionPasses();
+  });
+}
+
+void stride::registerAllPipelines() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mlir::stride::registerStridePipelines();
+    mlir::stride::registerStrideGpuPipelines();
+  });
+}

@@ -1,0 +1,173 @@
+//===- AotMetadata.cpp - What a compiled Stride library declares ----------===//
+//
+// Format, one record a line, fields separated by single spaces:
+//   stride-aot <version>
+//   entry <name> <symbol> <packed-symbol>
+//   input|output tensor <dtype> <rank> <size>... <stride>...   ('?' = dynamic)
+//   input scalar <dtype>
+//   end
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Runtime/AotMetadata.h"
+
+#include "stride/Runtime/StridedBuffer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+
+namespace stride::runtime {
+
+const AotEntry *AotMetadata::find(const std::string &name) const {
+  for (const AotEntry &entry : entries)
+    if (entry.name == name)
+      return &entry;
+  return nullptr;
+}
+
+static std::string formatValue(int64_t value) {
+  return value == kAotDynamic ? "?" : std::to_string(value);
+}
+
+std::string formatAotShape(const std::vector<int64_t> &shape) {
+  if (shape.empty())
+    return "0-d";
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "x" : "") + formatValue(shape[i]);
+  return text;
+}
+
+std::string formatAotStrides(const std::vector<int64_t> &strides) {
+  std::string text = "[";
+  for (size_t i = 0; i < strides.size(); ++i)
+    text += (i ? ", " : "") + formatValue(strides[i]);
+  return text + "]";
+}
+
+static void formatParam(std::ostringstream &os, const char *kind,
+                        const AotParam &param) {
+  os << kind << (param.isTensor ? " tensor " : " scalar ")
+     << dtypeName(param.dtype);
+  if (param.isTensor) {
+    os << " " << param.shape.size();
+    for (int64_t size : param.shape)
+      os << " " << formatValue(size);
+    for (int64_t stride : param.strides)
+      os << " " << formatValue(stride);
+  }
+  os << "\n";
+}
+
+std::string formatAotMetadata(const AotMetadata &metadata) {
+  std::ostringstream os;
+  os << "stride-aot " << kAotMetadataVersion << "\n";
+  for (const AotEntry &entry : metadata.entries) {
+    os << "entry " << entry.name << " " << entry.symbol << " "
+       << entry.packedSymbol << "\n";
+    for (const AotParam &param : entry.inputs)
+      formatParam(os, "input", param);
+    for (const AotParam &param : entry.outputs)
+      formatParam(os, "output", param);
+  }
+  os << "end\n";
+  return os.str();
+}
+
+static bool parseValue(const std::string &word, int64_t &value) {
+  if (word == "?") {
+    value = kAotDynamic;
+    return true;
+  }
+  if (word.empty())
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  value = std::strtoll(word.c_str(), &end, 10);
+  return errno == 0 && end == word.c_str() + word.size();
+}
+
+std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
+  std::istringstream lines(text);
+  std::string line;
+  int lineNumber = 0;
+  bool ended = false;
+  auto bad = [&](const std::string &why) {
+    return "metadata line " + std::to_string(lineNumber) + ": " + why;
+  };
+  while (std::getline(lines, line)) {
+    ++lineNumber;
+    std::istringstream words(line);
+    std::string kind;
+    words >> kind;
+    if (lineNumber == 1) {
+      int version = 0;
+      if (kind != "stride-aot" || !(words >> version))
+        return bad("not Stride AOT metadata");
+      if (version != kAotMetadataVersion)
+        return bad("format version " + std::to_string(version) +
+                   ", this runtime reads version " +
+                   std::to_string(kAotMetadataVersion));
+      continue;
+    }
+    if (kind == "end") {
+      ended = true;
+      break;
+    }
+    if (kind == "entry") {
+      AotEntry entry;
+      if (!(words >> entry.name >> entry.symbol >> entry.packedSymbol))
+        return bad("an entry needs a name and two symbols");
+      metadata.entries.push_back(entry);
+      continue;
+    }
+    if (kind != "input" && kind != "output")
+      return bad("unknown record '" + kind + "'");
+    if (metadata.entries.empty())
+      return bad("a parameter before any entry");
+    AotParam param;
+    std::string form, dtype;
+    if (!(words >> form >> dtype) || (form != "tensor" && form != "scalar"))
+      return bad("a parameter needs 'tensor' or 'scalar' and a dtype");
+    std::optional<DType> parsed = parseDType(dtype);
+    if (!parsed)
+      return bad("unknown dtype '" + dtype + "'");
+    param.dtype = *parsed;
+    param.isTensor = form == "tensor";
+    if (param.isTensor) {
+      int64_t rank = -1;
+      std::string word;
+      if (!(words >> word) || !parseValue(word, rank) || rank < 0 || rank > 64)
+        return bad("a tensor needs a rank between 0 and 64");
+      for (int64_t i = 0; i < 2 * rank; ++i) {
+        int64_t value;
+        if (!(words >> word) || !parseValue(word, value))
+          return bad("a tensor of rank " + std::to_string(rank) +
+                     " needs " + std::to_string(rank) + " sizes and strides");
+        (i < rank ? param.shape : param.strides).push_back(value);
+      }
+    } else if (kind == "output") {
+      return bad("an output must be a tensor");
+    }
+    std::string extra;
+    if (words >> extra)
+      return bad("unexpected '" + extra + "'");
+    AotEntry &entry = metadata.entries.back();
+    (kind == "input" ? entry.inputs : entry.outputs).push_back(param);
+  }
+  if (!ended)
+    return "the metadata ends without 'end'";
+  return "";
+}
+
+std::vector<int64_t> aotInputStrides(const AotParam &param,
+                                     const std::vector<int64_t> &shape) {
+  if (std::none_of(param.strides.begin(), param.strides.end(),
+                   [](int64_t s) { return s == kAotDynamic; }))
+    return param.strides;
+  return rowMajorStrides(shape);
+}
+
+} // namespace stride::runtime

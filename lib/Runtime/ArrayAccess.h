@@ -1,0 +1,52 @@
+//===- ArrayAccess.h - Element access for the runtime's files ---*- C++ -*-===//
+//
+// Private to lib/Runtime: unaligned element loads and stores into an Array's
+// bytes, and the overflow-checked element count, used by the array
+// utilities, the random/compare helpers and the .npy reader alike.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_RUNTIME_ARRAYACCESS_H
+#define STRIDE_LIB_RUNTIME_ARRAYACCESS_H
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace stride::runtime::detail {
+
+/// a * b for non-negative operands, or std::nullopt on int64_t overflow.
+inline std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a)
+    return std::nullopt;
+  return a * b;
+}
+
+inline std::optional<int64_t> checkedNumel(const std::vector<int64_t> &shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      return std::nullopt;
+    std::optional<int64_t> next = checkedMul(count, dim);
+    if (!next)
+      return std::nullopt;
+    count = *next;
+  }
+  return count;
+}
+
+template <typename T> void store(uint8_t *base, int64_t index, T value) {
+  std::memcpy(base + index * sizeof(T), &value, sizeof(T));
+}
+
+template <typename T> T load(const uint8_t *base, int64_t index) {
+  T value;
+  std::memcpy(&value, base + index * sizeof(T), sizeof(T));
+  return value;
+}
+
+} // namespace stride::runtime::detail
+
+#endif // STRIDE_LIB_RUNTIME_ARRAYACCESS_H

@@ -1,0 +1,152 @@
+"""NumPy's elementwise op set: every function and operator, for every dtype
+Stride supports, gives NumPy 1.24's result dtype and values, or the same
+kind of error where NumPy refuses or would give a dtype Stride lacks."""
+import operator
+
+import numpy as np
+import pytest
+
+import stride
+
+DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_]
+SUPPORTED = {np.dtype(d) for d in DTYPES}
+
+
+def values(dtype, which):
+    """Arrays with the awkward cases: zeros, negatives, the extremes of the
+    integer range, shift amounts past the width, NaN and infinities."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return np.array([True, False, True, False, True, True] * 2)[::-1 if which else 1]
+    if dtype.kind == "i":
+        info = np.iinfo(dtype)
+        a = [-7, 7, -7, 7, 0, info.min, info.min, 5, 1, -1, 123456, info.max]
+        b = [2, -2, 0, 3, 5, -1, 1, -3, 31, info.bits, 40, -1]
+        return np.array(b if which else a, dtype=dtype)
+    a = [-0.75, 0.5, -0.0, 0.0, 0.9, -0.3, np.nan, np.inf, -np.inf, 7.5, -7.5, 1e-9]
+    b = [2.0, -2.0, 0.0, -0.0, 0.25, np.nan, 1.0, 3.0, np.inf, -2.0, 2.0, 0.7]
+    return np.array(b if which else a, dtype=dtype)
+
+
+UNARY = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+         "arcsinh", "arccosh", "arctanh", "exp2", "expm1", "log2", "log10",
+         "log1p", "floor", "ceil", "trunc", "rint", "sign", "square",
+         "reciprocal", "isnan", "isinf", "isfinite", "logical_not",
+         "bitwise_not", "invert"]
+BINARY = ["arctan2", "hypot", "copysign", "remainder", "mod", "floor_divide",
+          "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+          "right_shift", "logical_and", "logical_or", "logical_xor"]
+OPERATORS = {"%": operator.mod, "//": operator.floordiv, "&": operator.and_,
+             "|": operator.or_, "^": operator.xor, "<<": operator.lshift,
+             ">>": operator.rshift}
+
+
+def check_like_numpy(make_stride, make_numpy):
+    try:
+        with np.errstate(all="ignore"):
+            want = np.asarray(make_numpy())
+    except TypeError:
+        with pytest.raises(TypeError):
+            make_stride()
+        return
+    if want.dtype not in SUPPORTED:
+        with pytest.raises(TypeError, match=str(want.dtype)):
+            make_stride()
+        return
+    got = stride.materialize(make_stride())
+    assert got.dtype == want.dtype
+    assert got.shape == want.shape
+    if want.dtype.kind == "f":
+        rtol = 1e-5 if want.dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=0, equal_nan=True)
+        # Signed zeros too (remainder, floor_divide, sign, copysign).
+        zero = want == 0
+        assert (np.signbit(got[zero]) == np.signbit(want[zero])).all()
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", UNARY)
+def test_unary(name, dtype):
+    a = values(dtype, 0)
+    check_like_numpy(lambda: getattr(stride, name)(a),
+                     lambda: getattr(np, name)(a))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", BINARY)
+def test_binary(name, dtype):
+    a, b = values(dtype, 0), values(dtype, 1)
+    check_like_numpy(lambda: getattr(stride, name)(a, b),
+                     lambda: getattr(np, name)(a, b))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", list(OPERATORS))
+def test_operator(op, dtype):
+    a, b = values(dtype, 0), values(dtype, 1)
+    fn = OPERATORS[op]
+    check_like_numpy(lambda: fn(stride.lazy(a), b), lambda: fn(a, b))
+    check_like_numpy(lambda: fn(a, stride.lazy(b)), lambda: fn(a, b))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_invert_operator(dtype):
+    a = values(dtype, 0)
+    check_like_numpy(lambda: ~stride.lazy(a), lambda: ~a)
+
+
+@pytest.mark.parametrize("ldtype,rdtype", [(np.int32, np.int64),
+                                           (np.int32, np.float32),
+                                           (np.bool_, np.int32),
+                                           (np.float32, np.float64)])
+@pytest.mark.parametrize("name", ["arctan2", "remainder", "floor_divide",
+                                  "bitwise_or", "left_shift", "logical_and"])
+def test_mixed_dtypes(name, ldtype, rdtype):
+    a, b = values(ldtype, 0), values(rdtype, 1)
+    check_like_numpy(lambda: getattr(stride, name)(a, b),
+                     lambda: getattr(np, name)(a, b))
+
+
+@pytest.mark.parametrize("scalar", [3, -2, 2.5, True])
+@pytest.mark.parametrize("op", ["%", "//", "&", "<<"])
+def test_scalar_operands(op, scalar):
+    a = values(np.int32, 0)
+    fn = OPERATORS[op]
+    check_like_numpy(lambda: fn(stride.lazy(a), scalar), lambda: fn(a, scalar))
+    check_like_numpy(lambda: fn(scalar, stride.lazy(a)), lambda: fn(scalar, a))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_clip(dtype):
+    a, b = values(dtype, 0), values(dtype, 1)
+    low = a.dtype.type(0) if dtype != np.bool_ else False
+    check_like_numpy(lambda: stride.clip(a, low, b),
+                     lambda: np.clip(a, low, b))
+    check_like_numpy(lambda: stride.clip(a, None, b),
+                     lambda: np.clip(a, None, b))
+    check_like_numpy(lambda: stride.clip(a, b, None),
+                     lambda: np.clip(a, b, None))
+
+
+def test_clip_needs_a_bound():
+    with pytest.raises(ValueError, match="a_min and a_max"):
+        stride.clip(np.zeros(3), None, None)
+
+
+def test_fused_expression_with_broadcasting():
+    """The new ops fuse with the old ones into one kernel over broadcast,
+    strided operands."""
+    x = np.linspace(-3, 3, 24).reshape(4, 6).T          # transposed
+    y = np.linspace(0.5, 2, 4)
+    i = np.arange(-12, 12, dtype=np.int64).reshape(6, 4)
+    got = stride.materialize(stride.hypot(stride.sin(x), y) * (i % 5)
+                             + stride.floor(x / 0.7) - ((i >> 1) & 3))
+    want = np.hypot(np.sin(x), y) * (i % 5) + np.floor(x / 0.7) - ((i >> 1) & 3)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_wrong_operand_count():
+    with pytest.raises(TypeError, match="takes 2 operand"):
+        stride.arctan2(np.zeros(3))

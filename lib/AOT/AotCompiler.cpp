@@ -11,6 +11,7 @@
 
 #include "stride/AOT/AotCompiler.h"
 
+#include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Runner/CompileEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -153,17 +154,39 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
                   "i64, i1)";
           return std::nullopt;
         }
+        // An input dense in a dim order whose strides depend on its sizes:
+        // the order tells a caller (stride-exec) how to lay it out.
+        if (!isOutput && k < func.getNumArguments() &&
+            llvm::is_contained(described->strides, rt::kAotDynamic))
+          if (LayoutAttr layout = getLayout(func.getArgumentTypes()[k]);
+              layout && layout.isPermForm())
+            described->perm.assign(layout.getPerm().begin(),
+                                   layout.getPerm().end());
         // The caller allocates the outputs, so it must know their layout
-        // before the call.
+        // before the call: static, or by the layout graph.
         bool dynamic =
             llvm::is_contained(described->shape, rt::kAotDynamic) ||
             llvm::is_contained(described->strides, rt::kAotDynamic);
-        if (isOutput && dynamic) {
-          error = which + " has shape " + rt::formatAotShape(described->shape) +
-                  " and strides " + rt::formatAotStrides(described->strides) +
-                  ", which depend on the input sizes; stride-compile needs "
-                  "static result layouts (give the arguments static sizes)";
-          return std::nullopt;
+        if (isOutput && dynamic && !entry.hasLayoutGraph) {
+          std::string why;
+          std::optional<::stride::layout::LayoutGraph> graph =
+              extractLayoutGraph(func, options.policy, why);
+          if (!graph) {
+            error = which + " has shape " +
+                    rt::formatAotShape(described->shape) + " and strides " +
+                    rt::formatAotStrides(described->strides) +
+                    ", which depend on the input sizes, and " + why;
+            return std::nullopt;
+          }
+          if (graph->results.size() != lowered->outputs.size()) {
+            error = "the layout graph of " + what + " has " +
+                    std::to_string(graph->results.size()) +
+                    " results but the kernel " +
+                    std::to_string(lowered->outputs.size());
+            return std::nullopt;
+          }
+          entry.hasLayoutGraph = true;
+          entry.layoutGraph = std::move(*graph);
         }
         (isOutput ? entry.outputs : entry.inputs).push_back(*described);
       }

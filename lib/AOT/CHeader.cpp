@@ -63,7 +63,7 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
         "   after the inputs. A failed run-time check prints a message and\n"
         "   aborts. See docs/aot.md. */\n";
   os << "#ifndef " << guardName.str() << "\n#define " << guardName.str()
-     << "\n\n#include <stdbool.h>\n#include <stdint.h>\n\n"
+     << "\n\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
      << "#ifndef STRIDE_AOT_DYNAMIC\n#define STRIDE_AOT_DYNAMIC INT64_MIN\n"
      << "#endif\n\n";
@@ -105,6 +105,9 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
         if (param.isTensor)
           os << " " << rt::formatAotShape(param.shape) << " strides "
              << rt::formatAotStrides(param.strides);
+        if (!param.perm.empty())
+          os << " (dense in dim order " << rt::formatAotStrides(param.perm)
+             << ")";
         os << " */\n";
         if (param.isTensor && !param.shape.empty()) {
           constantArray(os, prefix + "_" + name + "_shape", param.shape);
@@ -125,8 +128,45 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
        << "void " << entry.packedSymbol << "(void **args);\n\n";
   }
   os << "/* The layout metadata as text (docs/aot.md). */\n"
-     << "extern const char " << rt::kAotMetadataSymbol << "[];\n\n"
-     << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guardName.str()
+     << "extern const char " << rt::kAotMetadataSymbol << "[];\n\n";
+  bool anyGraph = false;
+  for (const rt::AotEntry &entry : metadata.entries)
+    anyGraph |= entry.hasLayoutGraph;
+  if (anyGraph)
+    os << "/* In libstride_runtime: the shapes and strides of an entry's\n"
+          "   results for inputs of the given sizes and strides (see the\n"
+          "   per-entry functions below). */\n"
+          "#ifndef STRIDE_AOT_RESULT_LAYOUT_DECLARED\n"
+          "#define STRIDE_AOT_RESULT_LAYOUT_DECLARED\n"
+          "int stride_aot_result_layout(const char *metadata, const char *entry,\n"
+          "                             const int64_t *const *in_sizes,\n"
+          "                             const int64_t *const *in_strides,\n"
+          "                             int64_t *const *out_sizes,\n"
+          "                             int64_t *const *out_strides,\n"
+          "                             char *error, size_t error_size);\n"
+          "#endif\n\n";
+  for (const rt::AotEntry &entry : metadata.entries) {
+    if (!entry.hasLayoutGraph)
+      continue;
+    os << "/* The results of @" << entry.name
+       << " depend on the input sizes. For a call with inputs\n"
+          "   in_sizes[k] (in_strides[k], or NULL for the declared layout;\n"
+          "   both ignored for scalars), writes each result's sizes and\n"
+          "   strides to out_sizes[j] and out_strides[j], exactly as\n"
+          "   stride-run --dynamic lays them out. Returns 0, or 1 with a\n"
+          "   message in error (inputs that do not fit). Link\n"
+          "   libstride_runtime. */\n"
+       << "static inline int " << entry.symbol
+       << "_result_layout(const int64_t *const *in_sizes,\n"
+          "    const int64_t *const *in_strides, int64_t *const *out_sizes,\n"
+          "    int64_t *const *out_strides, char *error, size_t error_size) {\n"
+          "  return stride_aot_result_layout("
+       << rt::kAotMetadataSymbol << ", \"" << entry.name
+       << "\", in_sizes, in_strides,\n"
+          "                                  out_sizes, out_strides, error, "
+          "error_size);\n}\n\n";
+  }
+  os << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guardName.str()
      << " */\n";
   return os.str();
 }

@@ -297,7 +297,9 @@ std::vector<rt::PreparedArg> prepareInputs(const rt::AotEntry &entry,
         errors.push_back(what + " needs strides " +
                          rt::formatAotStrides(param.strides) +
                          ", which shape " + rt::formatShape(values.shape) +
-                         " in row-major order does not have");
+                         (param.perm.empty() ? " in row-major order"
+                                             : " dense in its dim order") +
+                         " does not have");
         ok = false;
         break;
       }
@@ -367,6 +369,11 @@ int stride::exec::strideExecMain(int argc, char **argv) {
       for (size_t j = 0; j < entry.outputs.size(); ++j)
         std::cout << "  result #" << j << ": "
                   << describeParam(entry.outputs[j]) << "\n";
+      if (entry.hasLayoutGraph)
+        std::cout << "  results follow the input sizes ("
+                  << entry.layoutGraph.nodes.size() << " layout nodes, policy "
+                  << ::stride::layout::policyName(entry.layoutGraph.policy)
+                  << ")\n";
     }
     return 0;
   }
@@ -389,11 +396,23 @@ int stride::exec::strideExecMain(int argc, char **argv) {
       std::cerr << "stride-exec: error: " << errors[i] << "\n";
     return fail(errors.back());
   }
+  // Outputs in the declared layouts, or in those the entry's layout graph
+  // gives for these inputs when they depend on the sizes.
+  std::vector<std::vector<int64_t>> inputShapes, inputStrides, outputShapes,
+      outputStrides;
+  for (rt::PreparedArg &arg : inputs) {
+    inputShapes.push_back(arg.buffer ? arg.shape : std::vector<int64_t>());
+    inputStrides.push_back(arg.buffer ? arg.strides : std::vector<int64_t>());
+  }
+  if (error = rt::aotResultLayouts(*entry, inputShapes, inputStrides,
+                                   outputShapes, outputStrides);
+      !error.empty())
+    return fail(error);
   std::vector<rt::PreparedArg> outputs;
   for (size_t j = 0; j < entry->outputs.size(); ++j) {
     const rt::AotParam &param = entry->outputs[j];
-    std::optional<rt::PreparedArg> out =
-        rt::prepareOutput(param.dtype, param.shape, param.strides, error);
+    std::optional<rt::PreparedArg> out = rt::prepareOutput(
+        param.dtype, outputShapes[j], outputStrides[j], error);
     if (!out)
       return fail("result #" + std::to_string(j) + ": " + error);
     outputs.push_back(std::move(*out));

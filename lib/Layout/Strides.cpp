@@ -349,4 +349,39 @@ Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
   return contiguousStrides(outShape);
 }
 
+Strides matmulOutputStrides(Policy policy, const Operand &lhs,
+                            const Operand &rhs, const Shape &outShape) {
+  const int64_t rank = static_cast<int64_t>(outShape.size());
+  if (policy != Policy::Numpy)
+    return contiguousStrides(outShape);
+  int64_t core = (lhs.shape.size() > 1 ? 1 : 0) + (rhs.shape.size() > 1 ? 1 : 0);
+  int64_t batchRank = rank - core;
+  if (rank > 0 && numElements(outShape) == 0)
+    return Strides(rank, 0);
+  if (batchRank <= 0)
+    return contiguousStrides(outShape);
+  Shape batchShape(outShape.begin(), outShape.begin() + batchRank);
+  std::vector<Operand> batchOperands;
+  for (const Operand *op : {&lhs, &rhs}) {
+    if (op->shape.size() <= 2)
+      continue; // no batch dims: it broadcasts along all of them
+    size_t n = op->shape.size() - 2;
+    batchOperands.push_back(
+        {Shape(op->shape.begin(), op->shape.begin() + n),
+         Strides(op->strides.begin(), op->strides.begin() + n)});
+  }
+  Strides batchStrides =
+      computeOutputStrides(Policy::Numpy, batchOperands, batchShape);
+  // Core dims are row-major; every batch stride scales by the core's size.
+  Strides strides(rank);
+  int64_t running = 1;
+  for (int64_t d = rank - 1; d >= batchRank; --d) {
+    strides[d] = running;
+    running *= std::max<int64_t>(outShape[d], 1);
+  }
+  for (int64_t d = 0; d < batchRank; ++d)
+    strides[d] = batchStrides[d] * running;
+  return strides;
+}
+
 } // namespace stride::layout

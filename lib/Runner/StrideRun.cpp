@@ -17,6 +17,7 @@
 #include "stride/Layout/Strides.h"
 #include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
+#include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
 #include "stride/Runtime/StridedBuffer.h"
@@ -272,6 +273,16 @@ std::string allocateOutputs(const JitKernel &kernel, StringRef entryText,
       }
       shape = shapes[j];
       layout = strides[j];
+      // The kernel was compiled with the static strides of its output type,
+      // decided with representative sizes; these sizes may give the policy
+      // another layout, which it would write wrongly.
+      static_assert(ShapedType::kDynamic == rt::kAotDynamic,
+                    "the kernel's dynamic marker is the runtime's");
+      if (std::string error = rt::checkKernelCanWrite(
+              param.shape, param.strides, shape, layout,
+              "result #" + std::to_string(j) + " of " + entryText.str());
+          !error.empty())
+        return error;
     }
     std::optional<rt::DType> dtype =
         rt::parseDType(elementKindName(param.element));

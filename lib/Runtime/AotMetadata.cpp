@@ -4,7 +4,11 @@
 //   stride-aot <version>
 //   entry <name> <symbol> <packed-symbol>
 //   input|output tensor <dtype> <rank> <size>... <stride>...   ('?' = dynamic)
+//                [perm <dim>...]
 //   input scalar <dtype>
+//   layout <policy>                          (entries with dynamic results)
+//   node elementwise|matmul <ref>...         (ref: a<arg>, n<node>, s)
+//   result <ref>
 //   end
 //
 //===----------------------------------------------------------------------===//
@@ -57,8 +61,58 @@ static void formatParam(std::ostringstream &os, const char *kind,
       os << " " << formatValue(size);
     for (int64_t stride : param.strides)
       os << " " << formatValue(stride);
+    if (!param.perm.empty()) {
+      os << " perm";
+      for (int64_t dim : param.perm)
+        os << " " << dim;
+    }
   }
   os << "\n";
+}
+
+namespace layout = ::stride::layout;
+
+static std::string formatRef(const layout::LayoutRef &ref) {
+  switch (ref.kind) {
+  case layout::LayoutRef::Kind::Argument:
+    return "a" + std::to_string(ref.index);
+  case layout::LayoutRef::Kind::Node:
+    return "n" + std::to_string(ref.index);
+  case layout::LayoutRef::Kind::Scalar:
+    break;
+  }
+  return "s";
+}
+
+static bool parseRef(const std::string &word, layout::LayoutRef &ref) {
+  if (word == "s") {
+    ref = {layout::LayoutRef::Kind::Scalar, 0};
+    return true;
+  }
+  if (word.size() < 2 || (word[0] != 'a' && word[0] != 'n') ||
+      !std::all_of(word.begin() + 1, word.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }) ||
+      word.size() > 10)
+    return false;
+  ref.kind = word[0] == 'a' ? layout::LayoutRef::Kind::Argument
+                            : layout::LayoutRef::Kind::Node;
+  ref.index = std::stoll(word.substr(1));
+  return true;
+}
+
+static void formatGraph(std::ostringstream &os,
+                        const layout::LayoutGraph &graph) {
+  os << "layout " << layout::policyName(graph.policy) << "\n";
+  for (const layout::LayoutNode &node : graph.nodes) {
+    os << "node "
+       << (node.kind == layout::LayoutNode::Kind::Matmul ? "matmul"
+                                                          : "elementwise");
+    for (const layout::LayoutRef &ref : node.operands)
+      os << " " << formatRef(ref);
+    os << "\n";
+  }
+  for (const layout::LayoutRef &ref : graph.results)
+    os << "result " << formatRef(ref) << "\n";
 }
 
 std::string formatAotMetadata(const AotMetadata &metadata) {
@@ -71,6 +125,8 @@ std::string formatAotMetadata(const AotMetadata &metadata) {
       formatParam(os, "input", param);
     for (const AotParam &param : entry.outputs)
       formatParam(os, "output", param);
+    if (entry.hasLayoutGraph)
+      formatGraph(os, entry.layoutGraph);
   }
   os << "end\n";
   return os.str();
@@ -123,6 +179,46 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
       metadata.entries.push_back(entry);
       continue;
     }
+    if (kind == "layout" || kind == "node" || kind == "result") {
+      if (metadata.entries.empty())
+        return bad("a layout graph before any entry");
+      AotEntry &entry = metadata.entries.back();
+      layout::LayoutGraph &graph = entry.layoutGraph;
+      std::string word;
+      if (kind == "layout") {
+        std::optional<layout::Policy> policy;
+        if (!(words >> word) || !(policy = layout::parsePolicy(word)))
+          return bad("'layout' needs a policy (torch, numpy or contiguous)");
+        if (entry.hasLayoutGraph)
+          return bad("a second layout graph for one entry");
+        entry.hasLayoutGraph = true;
+        graph.policy = *policy;
+      } else if (!entry.hasLayoutGraph) {
+        return bad("'" + kind + "' before 'layout'");
+      } else if (kind == "node") {
+        layout::LayoutNode node;
+        if (!(words >> word) || (word != "elementwise" && word != "matmul"))
+          return bad("a node is 'elementwise' or 'matmul'");
+        node.kind = word == "matmul" ? layout::LayoutNode::Kind::Matmul
+                                     : layout::LayoutNode::Kind::Elementwise;
+        while (words >> word) {
+          layout::LayoutRef ref;
+          if (!parseRef(word, ref) || node.operands.size() >= 1024)
+            return bad("'" + word + "' is not an operand (a<N>, n<N> or s)");
+          node.operands.push_back(ref);
+        }
+        graph.nodes.push_back(node);
+      } else {
+        layout::LayoutRef ref;
+        if (!(words >> word) || !parseRef(word, ref))
+          return bad("a result needs an operand (a<N>, n<N> or s)");
+        graph.results.push_back(ref);
+      }
+      std::string extra;
+      if (words >> extra)
+        return bad("unexpected '" + extra + "'");
+      continue;
+    }
     if (kind != "input" && kind != "output")
       return bad("unknown record '" + kind + "'");
     if (metadata.entries.empty())
@@ -148,6 +244,18 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
                      " needs " + std::to_string(rank) + " sizes and strides");
         (i < rank ? param.shape : param.strides).push_back(value);
       }
+      if (words >> word) {
+        if (word != "perm")
+          return bad("unexpected '" + word + "'");
+        for (int64_t i = 0; i < rank; ++i) {
+          int64_t dim;
+          if (!(words >> word) || !parseValue(word, dim))
+            return bad("'perm' needs " + std::to_string(rank) + " dims");
+          param.perm.push_back(dim);
+        }
+        if (!layout::isPermutation(param.perm, static_cast<size_t>(rank)))
+          return bad("the perm is not a permutation of the tensor's dims");
+      }
     } else if (kind == "output") {
       return bad("an output must be a tensor");
     }
@@ -167,6 +275,9 @@ std::vector<int64_t> aotInputStrides(const AotParam &param,
   if (std::none_of(param.strides.begin(), param.strides.end(),
                    [](int64_t s) { return s == kAotDynamic; }))
     return param.strides;
+  if (param.perm.size() == shape.size() &&
+      layout::isPermutation(param.perm, shape.size()))
+    return layout::stridesFromPerm(shape, param.perm);
   return rowMajorStrides(shape);
 }
 

@@ -32,13 +32,13 @@
 // IDENTIFIER: stride-compile: error: cannot export @odd.name: 'stride_odd.name' is not a C identifier
 // SCALAR-RESULT: stride-compile: error: cannot compile @scalar_result: the entry function returns non-tensor values; only tensor results can be handed back (as output buffers)
 // UNRANKED: stride-compile: error: argument #0 of @unranked is unranked; give its rank
-// DYNAMIC: stride-compile: error: result #0 of @dynamic has shape ?x? and strides [?, 1], which depend on the input sizes; stride-compile needs static result layouts (give the arguments static sizes)
+// DYNAMIC: stride-compile: error: result #0 of @dynamic has shape ?x? and strides [?, 1], which depend on the input sizes, and it depends on a tensor made by 'tensor.cast', whose layout stride-compile cannot derive from the inputs
 // TWICE: stride-compile: error: @neg is given twice
 // NO-CC: stride-compile: error: cannot find the C compiler 'stride-no-such-cc' to link the shared library (install gcc, set CC, or use --emit=obj and link it yourself)
 // LINK: stride-compile: error: linking the shared library failed (exit status 1): {{.*}} -shared -o {{.*}}absent/x.so
 // LLVM-DAG: define void @stride_neg(ptr
 // LLVM-DAG: define void @stride_neg_packed(ptr
-// LLVM-DAG: @stride_aot_metadata = {{.*}}constant {{.*}} c"stride-aot 1\0Aentry neg stride_neg stride_neg_packed\0Ainput tensor f32 1 4 1\0Aoutput tensor f32 1 4 1\0Aend\0A\00"
+// LLVM-DAG: @stride_aot_metadata = {{.*}}constant {{.*}} c"stride-aot 2\0Aentry neg stride_neg stride_neg_packed\0Ainput tensor f32 1 4 1\0Aoutput tensor f32 1 4 1\0Aend\0A\00"
 // MLIR: llvm.func @_mlir_ciface_neg
 // PREFIX: @neg (my_neg)
 
@@ -67,6 +67,7 @@ func.func @unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
 }
 
 func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<*xf32> {
-  %0 = stride.add %a, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<*xf32>
+  %c = tensor.cast %a : tensor<?x?xf32> to tensor<?x?xf32>
+  %0 = stride.add %c, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

@@ -172,16 +172,31 @@ static void testPipelines(MlirContext ctx) {
   check(mlirLogicalResultIsFailure(r), "an unknown pass fails");
   // CHECK: unknown pass: invalid pass pipeline 'builtin.module(stride-no-such-pass)': {{.*}}'stride-no-such-pass' does not refer to a registered pass or pass pipeline
 
-  // A pass that fails: the diagnostics reach the context's handler and the
-  // error message.
+  // An option value the pass does not know: the pipeline does not parse.
   r = strideRunPassPipeline(
       module,
       mlirStringRefCreateFromCString("stride-propagate-layout{policy=bogus}"),
       printError, LABEL("bad policy"));
+  check(mlirLogicalResultIsFailure(r), "an unknown policy fails the pipeline");
+  // CHECK: bad policy: invalid pass pipeline 'stride-propagate-layout{policy=bogus}': failed to add `stride-propagate-layout` with options `policy=bogus`
+  mlirModuleDestroy(module);
+
+  // A pass that fails: the diagnostics reach the context's handler and the
+  // error message.
+  module = mlirModuleCreateParse(
+      ctx, mlirStringRefCreateFromCString(
+               "func.func @bad(%a: tensor<3x4xf32>, %b: tensor<5xf32>) {\n"
+               "  %0 = stride.exp %a : tensor<3x4xf32> -> tensor<*xf32>\n"
+               "  %1 = stride.add %0, %b : tensor<*xf32>, tensor<5xf32> -> tensor<*xf32>\n"
+               "  return\n}\n"));
+  check(!mlirModuleIsNull(module), "the module with shapes known only after refinement parses");
+  r = strideRunPassPipeline(
+      module, mlirStringRefCreateFromCString("stride-infer-shapes"),
+      printError, LABEL("bad shapes"));
   check(mlirLogicalResultIsFailure(r), "a failing pass fails the pipeline");
-  // CHECK: diagnostic: stride-propagate-layout: unknown policy 'bogus'
-  // CHECK: bad policy: pass pipeline 'stride-propagate-layout{policy=bogus}' failed:
-  // CHECK-NEXT: stride-propagate-layout: unknown policy 'bogus'
+  // CHECK: diagnostic: 'stride.add' op cannot broadcast operand 0 of shape 3x4 and operand 1 of shape 5
+  // CHECK: bad shapes: pass pipeline 'stride-infer-shapes' failed:
+  // CHECK-NEXT: 'stride.add' op cannot broadcast operand 0 of shape 3x4 and operand 1 of shape 5
   mlirModuleDestroy(module);
 
   r = strideRunPassPipeline((MlirModule){NULL}, mlirStringRefCreateFromCString(""),

@@ -10,6 +10,8 @@
 // RUN: not stride-run %s --entry fixed --dynamic --input %t/e.npy --input %t/f.npy 2>&1 | FileCheck %s --check-prefix=KERNEL
 // RUN: not stride-run %s --entry fixed --input %t/e.npy --input %t/f.npy 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: not stride-run %s --dynamic --input %t/a.npy --input %t/f.npy 2>&1 | FileCheck %s --check-prefix=PROBE
+// RUN: not stride-run %s --entry permuted --dynamic --random-inputs --shape 1x3 --shape 4x3 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: stride-run %s --entry permuted --dynamic --random-inputs --shape 3x4 --shape 3x4 | FileCheck %s --check-prefix=PERMUTED
 
 // ROW: output #0: f32 1x4 strides [4, 1]
 // OUTER: output #0: f32 3x4 strides [4, 1]
@@ -29,5 +31,16 @@ func.func @main(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<*xf32> {
 // PROBE: stride-run: error: the inputs' shapes do not fit @main
 func.func @fixed(%e: tensor<?xf32>, %f: tensor<5xf32>) -> tensor<*xf32> {
   %0 = stride.add %e, %f : tensor<?xf32>, tensor<5xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// The kernel compiled as written writes a column-major result (strides
+// [1, ?], decided with representative sizes); a broadcast 1x3 row gives torch
+// a row-major layout for 4x3, which that kernel cannot write, so the run is
+// refused rather than written wrongly. Same-shaped inputs are fine.
+// REFUSED: stride-run: error: result #0 of @permuted gets shape 4x3 and strides [3, 1] for these inputs, which the kernel compiled for shape ?x? and strides [1, ?] cannot write
+// PERMUTED: output #0: f32 3x4 strides [1, 3]
+func.func @permuted(%a: tensor<?x?xf32, #stride.layout<perm = [1, 0]>>, %b: tensor<?x?xf32>) -> tensor<*xf32> {
+  %0 = stride.add %a, %b : tensor<?x?xf32, #stride.layout<perm = [1, 0]>>, tensor<?x?xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

@@ -72,14 +72,14 @@ TEST(AotMetadata, RoundTrip) {
 }
 
 TEST(AotMetadata, MalformedTextIsAnError) {
-  const std::string head = "stride-aot 1\nentry f s p\n";
+  const std::string head = "stride-aot 2\nentry f s p\n";
   EXPECT_EQ(parseError(""), "the metadata ends without 'end'");
   EXPECT_EQ(parseError("ELF\n"), "metadata line 1: not Stride AOT metadata");
-  EXPECT_EQ(parseError("stride-aot 2\nend\n"),
-            "metadata line 1: format version 2, this runtime reads version 1");
-  EXPECT_EQ(parseError("stride-aot 1\nentry f\nend\n"),
+  EXPECT_EQ(parseError("stride-aot 1\nend\n"),
+            "metadata line 1: format version 1, this runtime reads version 2");
+  EXPECT_EQ(parseError("stride-aot 2\nentry f\nend\n"),
             "metadata line 2: an entry needs a name and two symbols");
-  EXPECT_EQ(parseError("stride-aot 1\ninput scalar f32\nend\n"),
+  EXPECT_EQ(parseError("stride-aot 2\ninput scalar f32\nend\n"),
             "metadata line 2: a parameter before any entry");
   EXPECT_EQ(parseError(head + "input tensor f16 1 4 1\nend\n"),
             "metadata line 3: unknown dtype 'f16'");
@@ -97,8 +97,32 @@ TEST(AotMetadata, MalformedTextIsAnError) {
             "metadata line 3: unexpected '7'");
   EXPECT_EQ(parseError(head + "output scalar f32\nend\n"),
             "metadata line 3: an output must be a tensor");
-  EXPECT_EQ(parseError(head + "result tensor f32 0\nend\n"),
-            "metadata line 3: unknown record 'result'");
+  EXPECT_EQ(parseError(head + "results tensor f32 0\nend\n"),
+            "metadata line 3: unknown record 'results'");
+  EXPECT_EQ(parseError(head + "input tensor f32 2 ? ? 1 ? perm 1\nend\n"),
+            "metadata line 3: 'perm' needs 2 dims");
+  EXPECT_EQ(parseError(head + "input tensor f32 2 ? ? 1 ? perm 1 1\nend\n"),
+            "metadata line 3: the perm is not a permutation of the tensor's dims");
+  EXPECT_EQ(parseError(head + "input tensor f32 1 ? 1 order 0\nend\n"),
+            "metadata line 3: unexpected 'order'");
+  EXPECT_EQ(parseError("stride-aot 2\nlayout torch\nend\n"),
+            "metadata line 2: a layout graph before any entry");
+  EXPECT_EQ(parseError(head + "layout fortran\nend\n"),
+            "metadata line 3: 'layout' needs a policy (torch, numpy or contiguous)");
+  EXPECT_EQ(parseError(head + "layout torch\nlayout numpy\nend\n"),
+            "metadata line 4: a second layout graph for one entry");
+  EXPECT_EQ(parseError(head + "node elementwise a0\nend\n"),
+            "metadata line 3: 'node' before 'layout'");
+  EXPECT_EQ(parseError(head + "layout torch\nnode add a0\nend\n"),
+            "metadata line 4: a node is 'elementwise' or 'matmul'");
+  EXPECT_EQ(parseError(head + "layout torch\nnode matmul a0 x1\nend\n"),
+            "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s)");
+  EXPECT_EQ(parseError(head + "layout torch\nnode matmul a0 a99999999999\nend\n"),
+            "metadata line 4: 'a99999999999' is not an operand (a<N>, n<N> or s)");
+  EXPECT_EQ(parseError(head + "layout torch\nresult\nend\n"),
+            "metadata line 4: a result needs an operand (a<N>, n<N> or s)");
+  EXPECT_EQ(parseError(head + "layout torch\nresult n0 n1\nend\n"),
+            "metadata line 4: unexpected 'n1'");
   EXPECT_EQ(parseError(head + "input scalar f32\n"),
             "the metadata ends without 'end'");
 }
@@ -111,7 +135,166 @@ TEST(AotMetadata, InputStrides) {
   EXPECT_EQ(aotInputStrides(declared, {7, 3}), (std::vector<int64_t>{1, 5}));
   declared.strides = {kAotDynamic, 1};
   EXPECT_EQ(aotInputStrides(declared, {7, 3}), (std::vector<int64_t>{3, 1}));
+  // Dense in a declared dim order, sizes entering as max(size, 1).
+  declared.strides = {1, kAotDynamic};
+  declared.perm = {1, 0};
+  EXPECT_EQ(aotInputStrides(declared, {7, 3}), (std::vector<int64_t>{1, 7}));
+  EXPECT_EQ(aotInputStrides(declared, {0, 3}), (std::vector<int64_t>{1, 1}));
   EXPECT_EQ(formatAotShape({4, kAotDynamic}), "4x?");
   EXPECT_EQ(formatAotShape({}), "0-d");
   EXPECT_EQ(formatAotStrides({kAotDynamic, -1}), "[?, -1]");
+}
+
+namespace {
+
+namespace layout = ::stride::layout;
+
+/// @f(%a: tensor<?x?xf32, perm [1, 0]>, %b: tensor<?xf32>, %s: f32):
+/// n0 = a + b, n1 = s * n0; results n1 and b as is.
+AotEntry dynamicEntry(layout::Policy policy) {
+  AotEntry entry;
+  entry.name = "f";
+  entry.symbol = "stride_f";
+  entry.packedSymbol = "stride_f_packed";
+  AotParam a;
+  a.isTensor = true;
+  a.shape = {kAotDynamic, kAotDynamic};
+  a.strides = {1, kAotDynamic};
+  a.perm = {1, 0};
+  AotParam b;
+  b.isTensor = true;
+  b.shape = {kAotDynamic};
+  b.strides = {1};
+  AotParam s;
+  entry.inputs = {a, b, s};
+  AotParam out;
+  out.isTensor = true;
+  out.shape = {kAotDynamic, kAotDynamic};
+  out.strides = {kAotDynamic, kAotDynamic};
+  entry.outputs = {out, b};
+  entry.hasLayoutGraph = true;
+  entry.layoutGraph.policy = policy;
+  using Kind = layout::LayoutRef::Kind;
+  entry.layoutGraph.nodes = {
+      {layout::LayoutNode::Kind::Elementwise, {{Kind::Argument, 0}, {Kind::Argument, 1}}},
+      {layout::LayoutNode::Kind::Elementwise, {{Kind::Argument, 2}, {Kind::Node, 0}}}};
+  entry.layoutGraph.results = {{Kind::Node, 1}, {Kind::Argument, 1}};
+  return entry;
+}
+
+} // namespace
+
+TEST(AotMetadata, LayoutGraphRoundTrip) {
+  AotMetadata written;
+  written.entries = {dynamicEntry(layout::Policy::Numpy)};
+  std::string text = formatAotMetadata(written);
+  EXPECT_NE(text.find("input tensor f32 2 ? ? 1 ? perm 1 0\n"
+                      "input tensor f32 1 ? 1\ninput scalar f32\n"
+                      "output tensor f32 2 ? ? ? ?\noutput tensor f32 1 ? 1\n"
+                      "layout numpy\nnode elementwise a0 a1\n"
+                      "node elementwise a2 n0\nresult n1\nresult a1\nend\n"),
+            std::string::npos)
+      << text;
+  AotMetadata read;
+  ASSERT_EQ(parseAotMetadata(text, read), "");
+  ASSERT_EQ(read.entries.size(), 1u);
+  EXPECT_EQ(formatAotMetadata(read), text);
+  EXPECT_EQ(read.entries[0].inputs[0].perm, (std::vector<int64_t>{1, 0}));
+}
+
+TEST(AotMetadata, ResultLayoutsFollowTheInputs) {
+  AotEntry entry = dynamicEntry(layout::Policy::Torch);
+  std::vector<std::vector<int64_t>> shapes, strides;
+  // A column-major 3x4 plus a row: torch keeps the column-major order.
+  ASSERT_EQ(aotResultLayouts(entry, {{3, 4}, {4}, {}}, {{1, 3}, {1}, {}},
+                             shapes, strides),
+            "");
+  EXPECT_EQ(shapes, (std::vector<std::vector<int64_t>>{{3, 4}, {4}}));
+  EXPECT_EQ(strides, (std::vector<std::vector<int64_t>>{{1, 3}, {1}}));
+  // Size-1 dims: what the policy's rule gives for those operands.
+  ASSERT_EQ(aotResultLayouts(entry, {{1, 4}, {4}, {}}, {{1, 1}, {1}, {}},
+                             shapes, strides),
+            "");
+  EXPECT_EQ(strides[0],
+            layout::computeOutputStrides(layout::Policy::Torch,
+                                         {{{1, 4}, {1, 1}}, {{4}, {1}}, {}},
+                                         {1, 4}));
+  // numpy gives an empty result all-zero strides.
+  entry.layoutGraph.policy = layout::Policy::Numpy;
+  ASSERT_EQ(aotResultLayouts(entry, {{0, 4}, {4}, {}}, {{1, 1}, {1}, {}},
+                             shapes, strides),
+            "");
+  EXPECT_EQ(strides[0], (std::vector<int64_t>{0, 0}));
+
+  EXPECT_EQ(aotResultLayouts(entry, {{3, 4}, {5}, {}}, {{1, 3}, {1}, {}},
+                             shapes, strides)
+                .find("the inputs' shapes do not fit @f: node #0 "
+                      "(elementwise): cannot broadcast"),
+            0u);
+  EXPECT_EQ(aotResultLayouts(entry, {{3, 4}, {4}}, {{1, 3}, {1}}, shapes,
+                             strides),
+            "@f takes 3 arguments, got 2 shapes and 2 strides");
+  EXPECT_EQ(aotResultLayouts(entry, {{3}, {4}, {}}, {{1}, {1}, {}}, shapes,
+                             strides),
+            "argument #0 of @f has rank 2 but 1 sizes and 1 strides were given");
+  EXPECT_EQ(aotResultLayouts(entry, {{3, 4}, {4}, {}}, {{3, 1}, {1}, {}},
+                             shapes, strides),
+            "argument #0 of @f needs strides [1, ?] but has [3, 1]");
+  EXPECT_EQ(aotResultLayouts(entry, {{-3, 4}, {4}, {}}, {{1, 1}, {1}, {}},
+                             shapes, strides),
+            "argument #0 of @f is given a negative size");
+  // A layout the kernel's static output strides cannot take.
+  entry.outputs[0].strides = {kAotDynamic, 1};
+  EXPECT_EQ(aotResultLayouts(entry, {{3, 4}, {4}, {}}, {{1, 3}, {1}, {}},
+                             shapes, strides),
+            "result #0 of @f gets shape 3x4 and strides [1, 3] for these "
+            "inputs, which the kernel compiled for shape ?x? and strides "
+            "[?, 1] cannot write");
+  entry.hasLayoutGraph = false;
+  EXPECT_EQ(aotResultLayouts(entry, {{3, 4}, {4}, {}}, {{1, 3}, {1}, {}},
+                             shapes, strides),
+            "the result layouts of @f depend on the input sizes but the "
+            "library has no layout graph for it");
+}
+
+extern "C" int stride_aot_result_layout(const char *, const char *,
+                                        const int64_t *const *,
+                                        const int64_t *const *,
+                                        int64_t *const *, int64_t *const *,
+                                        char *, size_t);
+
+TEST(AotMetadata, CQueryFunction) {
+  AotMetadata metadata;
+  metadata.entries = {dynamicEntry(layout::Policy::Torch)};
+  std::string text = formatAotMetadata(metadata);
+  int64_t aSizes[2] = {3, 4}, bSizes[1] = {4};
+  const int64_t *inSizes[3] = {aSizes, bSizes, nullptr};
+  int64_t out0Sizes[2], out0Strides[2], out1Sizes[1], out1Strides[1];
+  int64_t *outSizes[2] = {out0Sizes, out1Sizes};
+  int64_t *outStrides[2] = {out0Strides, out1Strides};
+  char error[200] = "unset";
+  // No strides: the declared layouts (a is dense column-major).
+  ASSERT_EQ(stride_aot_result_layout(text.c_str(), "f", inSizes, nullptr,
+                                     outSizes, outStrides, error,
+                                     sizeof error),
+            0)
+      << error;
+  EXPECT_STREQ(error, "");
+  EXPECT_EQ(std::vector<int64_t>(out0Strides, out0Strides + 2),
+            (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(out1Sizes[0], 4);
+  EXPECT_EQ(stride_aot_result_layout(text.c_str(), "g", inSizes, nullptr,
+                                     outSizes, outStrides, error, 8),
+            1);
+  EXPECT_STREQ(error, "no entr"); // cut to the buffer
+  EXPECT_EQ(stride_aot_result_layout("junk", "f", inSizes, nullptr, outSizes,
+                                     outStrides, error, sizeof error),
+            1);
+  EXPECT_STREQ(error, "metadata line 1: not Stride AOT metadata");
+  const int64_t *missing[3] = {aSizes, nullptr, nullptr};
+  EXPECT_EQ(stride_aot_result_layout(text.c_str(), "f", missing, nullptr,
+                                     outSizes, outStrides, error,
+                                     sizeof error),
+            1);
+  EXPECT_STREQ(error, "the sizes of argument #1 of @f are missing");
 }

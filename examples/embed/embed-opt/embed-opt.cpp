@@ -25,9 +25,10 @@
 namespace {
 struct EmbedPipelineOptions
     : public mlir::PassPipelineOptions<EmbedPipelineOptions> {
-  Option<std::string> policy{*this, "policy",
-                             llvm::cl::desc("Stride's layout policy"),
-                             llvm::cl::init("torch")};
+  Option<::stride::layout::Policy> policy{
+      *this, "policy", llvm::cl::desc("Stride's layout policy"),
+      llvm::cl::init(::stride::layout::Policy::Torch),
+      mlir::stride::policyOptionValues()};
 };
 
 /// The host compiler's cleanup, then Stride's analyses and fusion on the

@@ -13,6 +13,7 @@
 #include "stride/Layout/Strides.h"
 #include "stride/Runtime/AotMetadata.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -67,6 +68,14 @@ std::string linkSharedLibrary(StringRef objectPath, StringRef outputPath,
 /// functions, and each parameter's shape and strides as constants.
 std::string formatCHeader(const ::stride::runtime::AotMetadata &metadata,
                           StringRef guardName);
+
+/// The layout graph of `func` as written: a node per result of a Stride op,
+/// the function's results as references. On failure returns std::nullopt
+/// and sets `error` to why (a sentence fragment naming the op that makes a
+/// tensor without a layout rule).
+std::optional<::stride::layout::LayoutGraph>
+extractLayoutGraph(func::FuncOp func, ::stride::layout::Policy policy,
+                   std::string &error);
 
 /// The whole `stride-compile` command line tool; returns the exit status.
 int strideCompileMain(int argc, char **argv);

@@ -64,6 +64,15 @@ bool isPermutation(const std::vector<int64_t> &perm, size_t rank);
 Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
                              const Shape &outShape);
 
+/// Strides of the result of a matmul of `lhs` and `rhs` whose shape is
+/// `outShape` (see matmulShape). torch and contiguous: row-major, as PyTorch
+/// allocates matmul results. numpy: a generalized ufunc's, its batch (loop)
+/// dims ordered as computeOutputStrides(Numpy) orders the operands' batch
+/// dims, the core dims (m, n) row-major inside, and all zeros when the
+/// result has no elements. Concrete sizes and strides only.
+Strides matmulOutputStrides(Policy policy, const Operand &lhs,
+                            const Operand &rhs, const Shape &outShape);
+
 } // namespace stride::layout
 
 #endif // STRIDE_LAYOUT_STRIDES_H

@@ -13,6 +13,7 @@
 #ifndef STRIDE_RUNTIME_AOTMETADATA_H
 #define STRIDE_RUNTIME_AOTMETADATA_H
 
+#include "stride/Layout/LayoutGraph.h"
 #include "stride/Runtime/Npy.h"
 
 #include <cstdint>
@@ -23,7 +24,7 @@ namespace stride::runtime {
 
 /// The symbol holding the metadata text, and the format version it has.
 constexpr const char *kAotMetadataSymbol = "stride_aot_metadata";
-constexpr int kAotMetadataVersion = 1;
+constexpr int kAotMetadataVersion = 2;
 /// A size or stride known only at run time.
 constexpr int64_t kAotDynamic = INT64_MIN;
 
@@ -35,6 +36,10 @@ struct AotParam {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;   // kAotDynamic where the size is free
   std::vector<int64_t> strides; // kAotDynamic where any stride is accepted
+  /// For a tensor whose declared layout is dense in a dim order
+  /// (#stride.layout<perm = ...>) but whose strides depend on its sizes: that
+  /// order, outermost dim first. Empty otherwise.
+  std::vector<int64_t> perm;
 };
 
 struct AotEntry {
@@ -42,6 +47,10 @@ struct AotEntry {
   std::string symbol;       // the C function taking descriptor pointers
   std::string packedSymbol; // void f(void **args): one pointer per parameter
   std::vector<AotParam> inputs, outputs;
+  /// How the results' layouts follow from the inputs', recorded when some
+  /// result's shape or strides depend on the input sizes.
+  bool hasLayoutGraph = false;
+  ::stride::layout::LayoutGraph layoutGraph;
 };
 
 struct AotMetadata {
@@ -63,10 +72,33 @@ std::string formatAotShape(const std::vector<int64_t> &shape);
 std::string formatAotStrides(const std::vector<int64_t> &strides);
 
 /// The strides an input is laid out with for the concrete `shape`: the
-/// declared ones where they are all static, row-major otherwise (the layout
-/// stride-run gives an argument whose strides depend on its sizes).
+/// declared ones where they are all static, else dense in the declared perm,
+/// else row-major (the layout stride-run gives such an argument).
 std::vector<int64_t> aotInputStrides(const AotParam &param,
                                      const std::vector<int64_t> &shape);
+
+/// "" when a kernel compiled for an output of `declaredShape` and
+/// `declaredStrides` (kAotDynamic where free) can write one of `shape` and
+/// `strides`: equal static sizes, and equal static strides on every dim it
+/// steps along (size over 1, in a result with elements). Else "<what> gets
+/// shape ... which the kernel compiled for ... cannot write".
+std::string checkKernelCanWrite(const std::vector<int64_t> &declaredShape,
+                                const std::vector<int64_t> &declaredStrides,
+                                const std::vector<int64_t> &shape,
+                                const std::vector<int64_t> &strides,
+                                const std::string &what);
+
+/// The shapes and strides of `entry`'s results for a call with inputs of
+/// `inputShapes` and `inputStrides` (one per input; a scalar's are empty):
+/// the declared ones where they are static, else those the entry's layout
+/// graph gives, which are stride-run --dynamic's. Returns "" or a problem:
+/// inputs of the wrong count or rank, shapes that do not fit, or a layout
+/// the kernel cannot write (its static sizes or strides differ).
+std::string aotResultLayouts(const AotEntry &entry,
+                             const std::vector<std::vector<int64_t>> &inputShapes,
+                             const std::vector<std::vector<int64_t>> &inputStrides,
+                             std::vector<std::vector<int64_t>> &shapes,
+                             std::vector<std::vector<int64_t>> &strides);
 
 } // namespace stride::runtime
 

@@ -93,37 +93,16 @@ LayoutAttr matmulLayout(layout::Policy policy, MatmulOp op,
   auto rhs = dyn_cast<RankedTensorType>(op.getRhs().getType());
   if (!lhs || !rhs || !lhs.hasStaticShape() || !rhs.hasStaticShape())
     return {};
-  int64_t core = (lhs.getRank() > 1 ? 1 : 0) + (rhs.getRank() > 1 ? 1 : 0);
-  int64_t batchRank = result.getRank() - core;
-  if (result.getNumElements() == 0 && result.getRank() > 0)
-    return LayoutAttr::get(result.getContext(),
-                           SmallVector<int64_t>(result.getRank(), 0));
-  if (batchRank <= 0)
-    return {};
-  layout::Shape batchShape(result.getShape().begin(),
-                           result.getShape().begin() + batchRank);
-  std::vector<layout::Operand> batchOperands;
-  for (RankedTensorType t : {lhs, rhs}) {
-    if (t.getRank() <= 2)
-      continue; // no batch dims: it broadcasts along all of them
+  auto operand = [](RankedTensorType t) {
     SmallVector<int64_t> strides = getStridesOf(t);
-    int64_t n = t.getRank() - 2;
-    batchOperands.push_back(
-        {layout::Shape(t.getShape().begin(), t.getShape().begin() + n),
-         layout::Strides(strides.begin(), strides.begin() + n)});
-  }
-  layout::Strides batchStrides = layout::computeOutputStrides(
-      layout::Policy::Numpy, batchOperands, batchShape);
-  // Core dims are row-major; every batch stride scales by the core's size.
-  SmallVector<int64_t> strides(result.getRank());
-  int64_t running = 1;
-  for (int64_t d = result.getRank() - 1; d >= batchRank; --d) {
-    strides[d] = running;
-    running *= std::max<int64_t>(result.getDimSize(d), 1);
-  }
-  for (int64_t d = 0; d < batchRank; ++d)
-    strides[d] = batchStrides[d] * running;
-  return LayoutAttr::get(result.getContext(), strides);
+    return layout::Operand{layout::Shape(t.getShape().begin(),
+                                         t.getShape().end()),
+                           layout::Strides(strides.begin(), strides.end())};
+  };
+  layout::Strides strides = layout::matmulOutputStrides(
+      policy, operand(lhs), operand(rhs),
+      layout::Shape(result.getShape().begin(), result.getShape().end()));
+  return LayoutAttr::get(result.getContext(), ArrayRef<int64_t>(strides));
 }
 
 /// Copies `value` into a new tensor of type `type` (same shape, another

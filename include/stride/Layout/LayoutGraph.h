@@ -1,0 +1,59 @@
+//===- LayoutGraph.h - Result layouts from input layouts -------*- C++ -*-===//
+//
+// A Stride function reduced to what decides its results' shapes and strides:
+// which elementwise ops and matmuls combine which values. stride-compile
+// records it for an entry whose results depend on the input sizes, and the
+// runtime evaluates it for the sizes (and strides) of a call, so that a
+// caller can allocate outputs exactly as `stride-run --dynamic` does: that
+// one specializes the function to the inputs and runs stride-infer-shapes and
+// stride-propagate-layout, which call the same broadcastShapes, matmulShape,
+// computeOutputStrides and matmulOutputStrides per op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LAYOUT_LAYOUTGRAPH_H
+#define STRIDE_LAYOUT_LAYOUTGRAPH_H
+
+#include "stride/Layout/Strides.h"
+
+#include <string>
+#include <vector>
+
+namespace stride::layout {
+
+/// A value an op reads: the function's argument `index`, the result of node
+/// `index`, or a scalar computed inside the function (a 0-d operand).
+struct LayoutRef {
+  enum class Kind { Argument, Node, Scalar };
+  Kind kind = Kind::Scalar;
+  int64_t index = 0;
+};
+
+/// One result of a Stride op. An elementwise op (named ops and
+/// stride.broadcast without destinations) broadcasts its operands and takes
+/// the policy's strides; a matmul takes matmulShape and matmulOutputStrides.
+struct LayoutNode {
+  enum class Kind { Elementwise, Matmul };
+  Kind kind = Kind::Elementwise;
+  std::vector<LayoutRef> operands;
+};
+
+struct LayoutGraph {
+  Policy policy = Policy::Torch;
+  std::vector<LayoutNode> nodes;  // a node reads only arguments and earlier nodes
+  std::vector<LayoutRef> results; // the function's results, in order
+};
+
+/// The layouts of `graph`'s results for arguments `args` (concrete sizes and
+/// strides; a scalar argument is a 0-d operand). Returns "" and fills
+/// `results`, or the first problem: shapes that do not broadcast or multiply
+/// (the message names the node and the shapes), or a malformed graph (a
+/// reference to a missing argument or to a later node, a matmul without two
+/// operands). Never fails by crashing: the graph may come from a file.
+std::string evaluateLayoutGraph(const LayoutGraph &graph,
+                                const std::vector<Operand> &args,
+                                std::vector<Operand> &results);
+
+} // namespace stride::layout
+
+#endif // STRIDE_LAYOUT_LAYOUTGRAPH_H

@@ -1,0 +1,115 @@
+//===- ResultLayoutGraph.cpp - Record how result layouts follow inputs ----===//
+//
+// An entry whose results' shapes or strides depend on its input sizes cannot
+// list them in the header; instead the library records the entry's layout
+// graph (stride/Layout/LayoutGraph.h), which the runtime evaluates for each
+// call. The graph is read off the function as written: stride-propagate-
+// layout decides a result's layout from its op's kind and operands only, so
+// the ops that produce tensors and which values they read are all it needs.
+// Anything else that produces a tensor the results depend on (a call,
+// control flow, another dialect's tensor op) has no rule here and is
+// reported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/AOT/AotCompiler.h"
+
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+namespace layout = ::stride::layout;
+
+std::optional<layout::LayoutGraph>
+mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
+                                 std::string &error) {
+  std::string what = "@" + func.getName().str();
+  if (!func.getBody().hasOneBlock()) {
+    error = what + " has more than one block";
+    return std::nullopt;
+  }
+  layout::LayoutGraph graph;
+  graph.policy = policy;
+  llvm::DenseMap<Value, layout::LayoutRef> refs;
+  // Tensors made by ops without a layout rule, and the op that made each.
+  llvm::DenseMap<Value, Operation *> unknown;
+  for (BlockArgument arg : func.getArguments())
+    refs[arg] = {layout::LayoutRef::Kind::Argument,
+                 static_cast<int64_t>(arg.getArgNumber())};
+
+  auto refOf = [&](Value value) -> std::optional<layout::LayoutRef> {
+    if (auto it = refs.find(value); it != refs.end())
+      return it->second;
+    if (!isa<TensorType>(value.getType()))
+      return layout::LayoutRef{}; // a scalar computed in the function
+    std::string producer = "a value defined outside the function body";
+    if (auto it = unknown.find(value); it != unknown.end())
+      producer = "'" + it->second->getName().getStringRef().str() + "'";
+    error = "it depends on a tensor made by " + producer +
+            ", whose layout stride-compile cannot derive from the inputs";
+    return std::nullopt;
+  };
+  auto addNode = [&](layout::LayoutNode::Kind kind, ValueRange operands,
+                     ResultRange results) -> bool {
+    layout::LayoutNode node;
+    node.kind = kind;
+    for (Value operand : operands) {
+      std::optional<layout::LayoutRef> ref = refOf(operand);
+      if (!ref)
+        return false;
+      node.operands.push_back(*ref);
+    }
+    for (Value result : results) {
+      refs[result] = {layout::LayoutRef::Kind::Node,
+                      static_cast<int64_t>(graph.nodes.size())};
+      graph.nodes.push_back(node);
+    }
+    return true;
+  };
+
+  for (Operation &op : func.getBody().front()) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (Value operand : ret.getOperands()) {
+        if (!isa<TensorType>(operand.getType()))
+          continue; // the lowering rejects non-tensor results itself
+        std::optional<layout::LayoutRef> ref = refOf(operand);
+        if (!ref)
+          return std::nullopt;
+        graph.results.push_back(*ref);
+      }
+      continue;
+    }
+    bool ok = true;
+    if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      ok = addNode(layout::LayoutNode::Kind::Matmul,
+                   ValueRange{matmul.getLhs(), matmul.getRhs()},
+                   op.getResults());
+    } else if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+      if (broadcast.getInits().empty()) {
+        ok = addNode(layout::LayoutNode::Kind::Elementwise,
+                     broadcast.getInputs(), op.getResults());
+      } else {
+        // A destination's result is the destination: its shape and strides.
+        for (auto [result, init] :
+             llvm::zip(broadcast.getResults(), broadcast.getInits())) {
+          std::optional<layout::LayoutRef> ref = refOf(init);
+          if (!ref)
+            return std::nullopt;
+          refs[result] = *ref;
+        }
+      }
+    } else if (isa<StrideDialect>(op.getDialect())) {
+      ok = addNode(layout::LayoutNode::Kind::Elementwise, op.getOperands(),
+                   op.getResults());
+    } else {
+      for (Value result : op.getResults())
+        if (isa<TensorType>(result.getType()))
+          unknown[result] = &op;
+    }
+    if (!ok)
+      return std::nullopt;
+  }
+  return graph;
+}

@@ -187,6 +187,15 @@ const Driver &driver() {
   return s->api;
 }
 
+/// STRIDE_GPU_DEFER_NO_DEVICE=1 and no usable GPU: module loads (which run
+/// in a library's constructor, while it is being loaded) return null instead
+/// of exiting, so that a host such as stride-exec can load a GPU library,
+/// read its metadata and report the missing GPU itself (strideGpuInit).
+bool deferNoDevice() {
+  const char *defer = std::getenv("STRIDE_GPU_DEFER_NO_DEVICE");
+  return defer && std::string(defer) == "1" && !initialize();
+}
+
 void check(CUresult result, const char *what) {
   if (result != CUDA_SUCCESS)
     die(STRIDE_GPU_EXIT_DRIVER_ERROR,
@@ -276,6 +285,8 @@ void mgpuSetDefaultDevice(int32_t device) {
 }
 
 void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  if (deferNoDevice())
+    return nullptr;
   const Driver &a = driver();
   CUmodule module = nullptr;
   check(a.cuModuleLoadData(&module, data), "cuModuleLoadData");
@@ -283,6 +294,8 @@ void *mgpuModuleLoad(void *data, size_t /*size*/) {
 }
 
 void *mgpuModuleLoadJIT(void *ptx, int optLevel) {
+  if (deferNoDevice())
+    return nullptr;
   const Driver &a = driver();
   char log[8192] = {0};
   int options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
@@ -300,6 +313,8 @@ void *mgpuModuleLoadJIT(void *ptx, int optLevel) {
 }
 
 void mgpuModuleUnload(void *module) {
+  if (!module) // a load deferred by STRIDE_GPU_DEFER_NO_DEVICE
+    return;
   check(driver().cuModuleUnload(static_cast<CUmodule>(module)),
         "cuModuleUnload");
 }

@@ -17,6 +17,11 @@
  *                        launch failure, out of memory, ...)
  * A host that wants to report the problem itself calls strideGpuInit first.
  *
+ * STRIDE_GPU_DEFER_NO_DEVICE=1 makes mgpuModuleLoad(JIT) return NULL
+ * instead of exiting when there is no usable GPU (they run in a library's
+ * constructor): the host can then load the library and call strideGpuInit
+ * to report the problem itself, as stride-exec does.
+ *
  * STRIDE_CUDA_LIBRARY, if set, names the driver library to load instead of
  * libcuda.so.1 (tests use it to exercise the no-driver path anywhere).
  *===----------------------------------------------------------------------===*/

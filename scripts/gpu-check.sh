@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# UNVERIFIED DRAFT (see gpu-prepare.sh). Runs on the GPU machine from the
-# folder gpu-prepare.sh made, with only the driver and standard tools:
+# Runs on the GPU machine from the folder scripts/gpu-prepare.sh made, with
+# only that folder, the driver and standard tools (python3 with NumPy; PyTorch
+# for the peer figures). Not yet run on a GPU: on a machine without one it
+# stops at step 0 with the runtime's one line and exit status 69.
+#   0. stride-gpu-info: the device, or why there is none (exit 69);
 #   1. every case's library on the GPU (stride-exec, same --random-inputs
 #      --seed as the CPU run that made expected/) compared with the expected
 #      outputs (NumPy allclose);
@@ -14,6 +17,7 @@ DIR=${1:-$(cd "$(dirname "$0")" && pwd)}
 export LD_LIBRARY_PATH=$DIR/bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 EXEC=$DIR/bin/stride-exec
 "$DIR/bin/stride-gpu-info" || exit $?
+python3 -c 'import numpy' 2> /dev/null || { echo "gpu-check: python3 cannot import numpy (needed to compare outputs)"; exit 1; }
 
 pass=0; fail=0
 for c in "$DIR"/cases/*/; do
@@ -37,12 +41,15 @@ PY
 done
 echo "cases: $pass passed, $fail failed"
 
-median_us() { # median_us LIB: stride-exec --bench prints "median X us"
-  "$EXEC" "$1" --random-inputs --seed 1 --bench "${2:-20}" | sed -n 's/.*median \([0-9.]*\) us.*/\1/p'
+median_us() { # median_us LIB RUNS: stride-exec --bench prints "median X us"
+  timeout 120 "$EXEC" "$1" --random-inputs --seed 1 --bench "$2" | sed -n 's/.*median \([0-9.]*\) us.*/\1/p'
 }
-fused_us=$(median_us "$DIR/bench/fused-256m/lib.so" 20)
-mm_us=$(median_us "$DIR/bench/matmul-4096/lib.so" 5)
-small_us=$(median_us "$DIR/bench/matmul-small-batches/lib.so" 50)
+fused_us=$(median_us "$DIR/bench/fused-256m.so" 20)
+mm_us=$(median_us "$DIR/bench/matmul-4096.so" 5)
+small_us=$(median_us "$DIR/bench/matmul-small-batches.so" 50)
+if [ -z "$fused_us" ] || [ -z "$mm_us" ] || [ -z "$small_us" ]; then
+  echo "gpu-check: a benchmark did not run (see the errors above)"; exit 1
+fi
 python3 - "$fused_us" "$mm_us" "$small_us" <<'PY'
 import sys
 fused_us, mm_us, small_us = map(float, sys.argv[1:])

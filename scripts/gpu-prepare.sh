@@ -1,67 +1,73 @@
 #!/usr/bin/env bash
-# UNVERIFIED DRAFT. Prepares, on a build machine, everything gpu-check.sh needs
-# on the GPU machine (which has the driver, nvcc and Python with NumPy and
-# PyTorch, but no LLVM/MLIR): one folder with GPU libraries of the examples,
-# of a differential subset and of the benchmarks, the expected outputs (the
-# CPU path's), stride-exec and the runtime library.
+# Prepares, on a build machine, everything gpu-check.sh needs on the GPU
+# machine (which has the driver, nvcc and Python, but no LLVM/MLIR): one
+# git-ignored folder with GPU libraries (stride-compile --target=gpu) of the
+# examples, of a differential subset and of the benchmarks, their expected
+# outputs (computed by the CPU path, stride-run, with the same
+# --random-inputs --seed that gpu-check.sh gives stride-exec), and the runner:
+# stride-exec, stride-gpu-info, libstride_runtime.so, libstride_gpu_runtime.so.
 #
-# It needs `stride-compile --target=gpu`, which does not exist yet: the AOT
-# tools take --target=cpu only. Adding it means lowering with the CPU
-# pipeline's `gpu` option (see lib/Pipelines/GpuPipeline.cpp) and linking
-# the library with -lstride_gpu_runtime; stride-exec must then copy buffers
-# to the device as stride-run --target=gpu does (lib/Runner/GpuBuffers.cpp).
+#   scripts/gpu-prepare.sh [OUT]      (default build/gpu-check; /build* is ignored)
 #
-#   scripts/gpu-prepare.sh [OUT]      (default build/gpu-check; under /build*, ignored)
+# Then carry OUT to the GPU machine and run OUT/gpu-check.sh there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${STRIDE_BUILD_DIR:-build}
 OUT=${1:-$BUILD_DIR/gpu-check}
 B=$BUILD_DIR/bin
-for tool in stride-compile stride-exec stride-run stride-gpu-info; do
-  [ -x "$B/$tool" ] || { echo "gpu-prepare: $B/$tool is missing (build it first)"; exit 1; }
+L=$BUILD_DIR/lib
+for f in "$B/stride-compile" "$B/stride-exec" "$B/stride-run" "$B/stride-gpu-info" \
+         "$L/libstride_runtime.so" "$L/libstride_gpu_runtime.so"; do
+  [ -e "$f" ] || { echo "gpu-prepare: $f is missing (build it first: ninja -C $BUILD_DIR)" >&2; exit 1; }
 done
-rm -rf "$OUT"; mkdir -p "$OUT/bin" "$OUT/cases" "$OUT/bench"
-cp "$B/stride-exec" "$B/stride-gpu-info" "$BUILD_DIR/lib/libstride_gpu_runtime.so" "$OUT/bin/"
+rm -rf "$OUT"
+mkdir -p "$OUT/bin" "$OUT/cases" "$OUT/bench"
+cp "$B/stride-exec" "$B/stride-gpu-info" "$L/libstride_runtime.so" \
+   "$L/libstride_gpu_runtime.so" "$OUT/bin/"
+cp scripts/gpu-check.sh "$OUT/"
 
-compile() { # compile PROG.mlir DIR [stride-compile options...]
-  local prog=$1 dir=$2; shift 2
+# add_case NAME PROG ENTRY POLICY: the GPU library and the CPU path's
+# outputs for --random-inputs --seed 1; a program that cannot be compiled
+# ahead of time or run with random inputs is skipped with a line.
+n=0; skipped=0
+add_case() {
+  local name=$1 prog=$2 entry=$3 policy=$4 dir=$OUT/cases/$1 log
   mkdir -p "$dir"
-  "$B/stride-compile" "$prog" -o "$dir/lib.so" --entry main --target=gpu "$@"
-}
-
-# Correctness cases: the same --random-inputs --seed in stride-run (CPU,
-# expected) and stride-exec (GPU) draw the same values.
-n=0
-for prog in examples/*.mlir; do
-  name=$(basename "$prog" .mlir); dir=$OUT/cases/$name
-  entry=$(grep -o 'func.func @[A-Za-z0-9_]*' "$prog" | head -1 | cut -c12-)
-  mkdir -p "$dir"
-  "$B/stride-compile" "$prog" -o "$dir/lib.so" --entry "$entry" --target=gpu
-  "$B/stride-run" "$prog" --entry "$entry" --random-inputs --seed 1 --output-dir "$dir/expected" > /dev/null
+  log=$(mktemp)
+  if ! "$B/stride-compile" "$prog" -o "$dir/lib.so" --entry "$entry" \
+         --policy "$policy" --target=gpu 2> "$log" ||
+     ! "$B/stride-run" "$prog" --entry "$entry" --policy "$policy" \
+         --random-inputs --seed 1 --output-dir "$dir/expected" > /dev/null 2>> "$log"; then
+    echo "gpu-prepare: skipped $name: $(head -1 "$log")"
+    rm -rf "$dir"; rm -f "$log"; skipped=$((skipped + 1)); return 0
+  fi
+  rm -f "$log"
   echo "$entry" > "$dir/entry"
   n=$((n + 1))
+}
+
+for prog in examples/*.mlir; do
+  entry=$(grep -o 'func.func @[A-Za-z0-9_]*' "$prog" | head -1 | cut -c12-)
+  add_case "$(basename "$prog" .mlir)" "$prog" "$entry" torch
 done
+
 diff_dir=$(mktemp -d)
+trap 'rm -rf "$diff_dir"' EXIT
 /usr/bin/python3 test/Differential/differential.py --stride-run "$B/stride-run" \
-  --count 40 --seed 11 --keep "$diff_dir" > /dev/null
+  --count "${STRIDE_GPU_DIFFERENTIAL_COUNT:-40}" --seed 11 --jobs 1 --keep "$diff_dir" > /dev/null
 for case in "$diff_dir"/case*; do
-  policy=$(head -1 "$case/main.mlir" | grep -o 'policy [a-z]*' | cut -d' ' -f2)
-  dir=$OUT/cases/diff-$(basename "$case")
-  # Programs whose result shapes depend on input sizes do not compile ahead
-  # of time; they are skipped with a line.
-  if ! compile "$case/main.mlir" "$dir" --policy "${policy:-torch}" 2> "$dir.err"; then
-    echo "skipped $(basename "$case"): $(head -1 "$dir.err")"; rm -rf "$dir" "$dir.err"; continue
-  fi
-  rm -f "$dir.err"
-  "$B/stride-run" "$case/main.mlir" --entry main --policy "${policy:-torch}" \
-    --random-inputs --seed 1 --output-dir "$dir/expected" > /dev/null
-  echo main > "$dir/entry"
-  n=$((n + 1))
+  policy=$(head -1 "$case/main.mlir" | grep -o 'policy [a-z]*' | cut -d' ' -f2 || true)
+  add_case "diff-$(basename "$case")" "$case/main.mlir" main "${policy:-torch}"
 done
-rm -rf "$diff_dir"
 
 for prog in bench/gpu/*.mlir; do
-  compile "$prog" "$OUT/bench/$(basename "$prog" .mlir)"
+  "$B/stride-compile" "$prog" -o "$OUT/bench/$(basename "$prog" .mlir).so" \
+    --entry main --target=gpu
 done
-cp scripts/gpu-check.sh "$OUT/"
-echo "gpu-prepare: $n cases and $(ls "$OUT/bench" | wc -l) benchmarks in $OUT ($(du -sh "$OUT" | cut -f1))"
+
+size_kb=$(du -sk "$OUT" | cut -f1)
+echo "gpu-prepare: $n cases ($skipped skipped) and $(find "$OUT/bench" -name "*.so" | wc -l) benchmarks in $OUT, $((size_kb / 1024)) MB"
+if [ "$size_kb" -ge $((50 * 1024)) ]; then
+  echo "gpu-prepare: $OUT is over 50 MB" >&2
+  exit 1
+fi

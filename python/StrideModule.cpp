@@ -36,6 +36,18 @@ py::dtype numpyDtype(ElementKind kind) {
   throw py::type_error("the kernel uses an element type NumPy cannot hold");
 }
 
+/// The canonical dtype object of `kind`, made once (identity is the fast
+/// check; equivalence the complete one).
+PyObject *expectedDtype(ElementKind kind) {
+  static PyObject *cache[5] = {};
+  size_t i = static_cast<size_t>(kind);
+  if (i >= 5)
+    return numpyDtype(kind).release().ptr();
+  if (!cache[i])
+    cache[i] = numpyDtype(kind).release().ptr();
+  return cache[i];
+}
+
 py::tuple toTuple(const std::vector<int64_t> &values) {
   py::tuple t(values.size());
   for (size_t i = 0; i < values.size(); ++i)
@@ -76,20 +88,27 @@ public:
                             " arrays for them");
     std::vector<BufferArg> buffers;
     std::vector<ScalarArg> scalars;
-    std::vector<py::array> keepAlive;
     buffers.reserve(ins.size() + outs.size());
     scalars.reserve(ins.size());
+    // Messages are built only when a check fails: a cached call on small
+    // arrays should cost little more than the kernel.
+    // The arrays stay referenced while the GIL is released, even if another
+    // thread changes the lists.
+    std::vector<py::object> keepAlive;
+    keepAlive.reserve(ins.size() + outs.size());
     for (size_t i = 0; i < ins.size(); ++i) {
-      std::string what = "input #" + std::to_string(i);
+      py::object item = inputs[i];
       if (ins[i].isBuffer)
-        buffers.push_back(describe(inputs[i], ins[i], what, false, keepAlive));
+        buffers.push_back(describe(item, ins[i], "input", i, false));
       else
-        scalars.push_back(scalar(inputs[i], ins[i], what));
+        scalars.push_back(scalar(item, ins[i], i));
+      keepAlive.push_back(std::move(item));
     }
-    for (size_t j = 0; j < outs.size(); ++j)
-      buffers.push_back(describe(outputs[j], outs[j],
-                                 "output #" + std::to_string(j), true,
-                                 keepAlive));
+    for (size_t j = 0; j < outs.size(); ++j) {
+      py::object item = outputs[j];
+      buffers.push_back(describe(item, outs[j], "output", j, true));
+      keepAlive.push_back(std::move(item));
+    }
     std::vector<BufferArg *> bufferPtrs;
     for (BufferArg &b : buffers)
       bufferPtrs.push_back(&b);
@@ -109,23 +128,30 @@ public:
 
 private:
   /// The memref descriptor of `object`, which must match `param` exactly.
+  /// The caller's list holds `object` alive for the call.
   BufferArg describe(py::handle object, const KernelParam &param,
-                     const std::string &what, bool writable,
-                     std::vector<py::array> &keepAlive) {
+                     const char *role, size_t index, bool writable) {
+    auto what = [&] { return std::string(role) + " #" + std::to_string(index); };
     if (!py::isinstance<py::array>(object))
-      throw py::type_error(what + " must be a numpy.ndarray");
+      throw py::type_error(what() + " must be a numpy.ndarray");
     auto array = py::reinterpret_borrow<py::array>(object);
-    if (!array.dtype().is(numpyDtype(param.element)))
-      throw py::type_error(what + " has dtype " +
+    // Equivalence, not identity: unpickled arrays, np.longlong and dtypes
+    // with metadata are the kernel's element type under another object.
+    auto *descr = py::detail::array_proxy(array.ptr())->descr;
+    if (descr != expectedDtype(param.element) &&
+        !py::detail::npy_api::get().PyArray_EquivTypes_(
+            descr, expectedDtype(param.element)))
+      throw py::type_error(what() + " has dtype " +
                            py::str(array.dtype()).cast<std::string>() +
                            " but the kernel expects " +
-                           elementKindName(param.element));
+                           py::str(numpyDtype(param.element)).cast<std::string>() +
+                           " (" + elementKindName(param.element) + ")");
     if (static_cast<size_t>(array.ndim()) != param.shape.size())
-      throw py::value_error(what + " has " + std::to_string(array.ndim()) +
+      throw py::value_error(what() + " has " + std::to_string(array.ndim()) +
                             " dims but the kernel expects " +
                             std::to_string(param.shape.size()));
     if (writable && !array.writeable())
-      throw py::value_error(what + " is read-only");
+      throw py::value_error(what() + " is read-only");
     BufferArg d;
     ssize_t itemsize = array.itemsize();
     auto *data = static_cast<char *>(const_cast<void *>(array.data()));
@@ -133,7 +159,7 @@ private:
     for (ssize_t i = 0; i < array.ndim(); ++i) {
       ssize_t size = array.shape(i), stride = array.strides(i);
       if (stride % itemsize != 0)
-        throw py::value_error(what + " has a stride of " +
+        throw py::value_error(what() + " has a stride of " +
                               std::to_string(stride) +
                               " bytes, not a multiple of its item size");
       int64_t elements = stride / itemsize;
@@ -142,14 +168,14 @@ private:
           (!ShapedType::isDynamic(param.strides[i]) &&
            param.strides[i] != elements && size > 1))
         throw py::value_error(
-            what + " does not have the shape and strides the kernel was "
+            what() + " does not have the shape and strides the kernel was "
                    "specialized to (dim " +
             std::to_string(i) + ": size " + std::to_string(size) +
             ", stride " + std::to_string(elements) + ")");
       if (!ShapedType::isDynamic(param.strides[i]) && size <= 1)
         elements = param.strides[i]; // any stride addresses a size-1 dim
       if (ShapedType::isDynamic(param.strides[i]) && elements < 0)
-        throw py::value_error(what + " has a negative stride in dim " +
+        throw py::value_error(what() + " has a negative stride in dim " +
                               std::to_string(i) +
                               ", which this kernel was not compiled for");
       d.sizes.push_back(size);
@@ -161,12 +187,12 @@ private:
     // with a non-negative total: the base is the lowest address touched.
     d.allocated = d.aligned = lowest;
     d.offset = (data - lowest) / itemsize;
-    keepAlive.push_back(array);
     return d;
   }
 
   ScalarArg scalar(py::handle object, const KernelParam &param,
-                   const std::string &what) {
+                   size_t index) {
+    std::string what = "input #" + std::to_string(index);
     ScalarArg s{};
     try {
       switch (param.element) {
@@ -252,7 +278,7 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
     options.policy = *parsed;
     options.fuse = fuse;
     options.keepResultLayouts = keepResultLayouts;
-    options.threads = std::max(1u, threads);
+    options.threads = threads;
     std::string error;
     kernel = JitKernel::compile(*module, entry, options, error);
     if (!kernel)
@@ -286,7 +312,7 @@ PYBIND11_MODULE(_stride, m) {
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),
         py::arg("args") = py::none(), py::arg("policy") = "torch",
         py::arg("fuse") = true, py::arg("keep_result_layouts") = false,
-        py::arg("threads") = 1,
+        py::arg("threads") = 0,
         "Compiles function `entry` of `mlir_text` (specialized to `args`: per "
         "argument None for a scalar or (shape, strides) in elements).");
 }

@@ -245,6 +245,8 @@ std::optional<Strides> numpyTrivialLoop(const std::vector<Operand> &inputs,
   const Shape *shape = nullptr;
   int order = 0;
   for (const Operand &op : inputs) {
+    if (op.converted)
+      return std::nullopt;
     if (op.shape.empty())
       continue;
     if (!shape)

@@ -7,14 +7,45 @@
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <cstdlib>
+#include <thread>
+
 using namespace mlir;
 using namespace mlir::stride;
+
+namespace {
+/// The value of $STRIDE_NUM_THREADS when it is a positive integer.
+std::optional<unsigned> threadsFromEnvironment() {
+  const char *text = std::getenv("STRIDE_NUM_THREADS");
+  unsigned value = 0;
+  if (!text || StringRef(text).trim().getAsInteger(10, value) || value == 0)
+    return std::nullopt;
+  return value;
+}
+} // namespace
+
+unsigned mlir::stride::resolveThreads(unsigned requested) {
+  if (requested > 0)
+    return requested;
+  if (std::optional<unsigned> fromEnv = threadsFromEnvironment())
+    return *fromEnv;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string mlir::stride::checkThreadsEnvironment() {
+  const char *text = std::getenv("STRIDE_NUM_THREADS");
+  if (!text || threadsFromEnvironment())
+    return "";
+  return "STRIDE_NUM_THREADS must be a positive integer, got '" +
+         std::string(text) + "'";
+}
 
 void mlir::stride::buildStrideToLinalgPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
@@ -26,7 +57,7 @@ void mlir::stride::buildStrideToLinalgPipeline(
     pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());
   pm.addPass(createConvertStrideToLinalg(
-      ConvertStrideToLinalgOptions{options.threads}));
+      ConvertStrideToLinalgOptions{resolveThreads(options.threads)}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -44,10 +75,19 @@ void mlir::stride::buildLinalgToLLVMPipeline(
     buildGpuLinalgToLLVMPipeline(pm, gpu);
     return;
   }
+  // The CPU's matmul micro-kernels and transpose blocking do not apply to
+  // the GPU kernels (gpu-host has already mapped every linalg op).
+  if (options.matmulKernels && !options.gpuHost)
+    pm.addPass(createStrideTileMatmul());
+  if (options.blockTransposes && !options.gpuHost)
+    pm.addPass(createStrideBlockTransposes());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  if (options.threads > 1)
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  unsigned threads = resolveThreads(options.threads);
+  if (threads > 1)
     pm.addPass(createConvertSCFToOpenMPPass(
-        ConvertSCFToOpenMPPassOptions{options.threads}));
+        ConvertSCFToOpenMPPassOptions{threads}));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToFuncs());
@@ -57,6 +97,7 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addPass(createConvertMathToLibmPass());
   // Memrefs before scf: the memref.alloca_scope that scf-to-openmp puts
   // around a threaded loop body must still hold a single block.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -64,6 +105,7 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -42,6 +42,9 @@ void GpuPipelineOptions::fillStrideOptions(CpuPipelineOptions &cpu) const {
   cpu.fuse = fuse;
   cpu.keepResultLayouts = keepResultLayouts;
   cpu.threads = 1; // the GPU is the parallelism; no chunked outer loops
+  // The CPU's matmul micro-kernels and transpose blocking are CPU code.
+  cpu.matmulKernels = false;
+  cpu.blockTransposes = false;
 }
 
 static void addLinalgToLaunches(OpPassManager &pm, int64_t blockSize,

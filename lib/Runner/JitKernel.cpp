@@ -112,7 +112,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Threaded kernels call the OpenMP runtime.
   SmallVector<StringRef> libraries;
-  if (options.threads > 1)
+  if (resolveThreads(options.threads) > 1)
     libraries.push_back(STRIDE_OMP_LIBRARY);
   // GPU kernels' host code calls the mgpu* runtime.
   if (options.gpu)
@@ -128,6 +128,13 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   // GPU kernels' binaries are loaded by the module's constructors.
   if (options.gpu)
     kernel->engine->initialize();
+  auto entryPoint = kernel->engine->lookupPacked(kernel->name);
+  if (!entryPoint) {
+    error = "JIT lookup of @" + kernel->name +
+            " failed: " + llvm::toString(entryPoint.takeError());
+    return nullptr;
+  }
+  kernel->packedEntry = *entryPoint;
   return kernel;
 }
 
@@ -165,7 +172,6 @@ std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
   for (const KernelParam &param : outputParams)
     if (std::string e = addParam(param); !e.empty())
       return e;
-  if (llvm::Error e = engine->invokePacked(name, packed))
-    return llvm::toString(std::move(e));
+  packedEntry(packed.data());
   return "";
 }

@@ -117,7 +117,7 @@ struct RunOptions {
   // --target: cpu, gpu (device copies, CUDA-event timing) or gpu-host.
   bool gpu = false, gpuHost = false;
   uint64_t seed = 0;
-  unsigned benchRuns = 0, threads = 1;
+  unsigned benchRuns = 0, threads = 0; // 0: $STRIDE_NUM_THREADS or the cores
 };
 
 /// Phase 1: the program and its entry function.
@@ -413,8 +413,9 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       cl::cat(category));
   static cl::opt<unsigned> threads(
       "num-threads",
-      cl::desc("Run large kernels on this many threads (OpenMP; default 1)"),
-      cl::init(1), cl::cat(category));
+      cl::desc("Run large kernels on this many threads (OpenMP; default "
+               "$STRIDE_NUM_THREADS, else the machine's cores)"),
+      cl::init(0), cl::cat(category));
   static cl::opt<bool> noFuse(
       "no-fuse",
       cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
@@ -441,7 +442,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.benchRuns = benchRuns;
   options.policy = policy.getValue();
   options.dynamicShapes = dynamicShapes;
-  options.threads = std::max(1u, threads.getValue());
+  options.threads = threads.getValue();
   options.noFuse = noFuse;
   if (target != "cpu" && target != "gpu-host" && target != "gpu")
     return fail("unknown --target '" + target +
@@ -491,6 +492,8 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   if (failed(specializeEntry(specializedEntry, layouts, specializeError)))
     return fail(specializeError);
 
+  if (std::string bad = checkThreadsEnvironment(); !bad.empty())
+    return fail(bad);
   if (options.gpu) {
     if (std::string why = gpuUnavailableReason(); !why.empty()) {
       llvm::errs() << "stride-run: error: --target=gpu: no usable GPU: "

@@ -18,6 +18,17 @@ class KernelCache:
         self._limit = _check_limit(limit)
         self.hits = self.misses = 0
         self.compile_seconds = 0.0
+        # Called when kernels are dropped, so that fast paths holding
+        # kernels (materialize's) drop them too and memory is freed.
+        self.on_drop = []
+
+    def count_hit(self):
+        with self._lock:
+            self.hits += 1
+
+    def _dropped(self):
+        for fn in self.on_drop:
+            fn()
 
     def get(self, key, compile_fn):
         with self._lock:
@@ -38,6 +49,8 @@ class KernelCache:
         return kernel
 
     def _evict(self):
+        if len(self._kernels) > self._limit:
+            self._dropped()
         while len(self._kernels) > self._limit:
             self._kernels.popitem(last=False)
 
@@ -54,6 +67,7 @@ class KernelCache:
 
     def clear(self):
         with self._lock:
+            self._dropped()
             self._kernels.clear()
             self.hits = self.misses = 0
             self.compile_seconds = 0.0

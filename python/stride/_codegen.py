@@ -54,6 +54,10 @@ def _postorder(root):
 
 
 class _Builder:
+    @staticmethod
+    def leaf_key(leaf):
+        return leaf_key(leaf.array)
+
     def __init__(self):
         self.args = []        # Leaf arrays and (value, dtype) scalars, in order
         self.arg_types = []
@@ -61,6 +65,8 @@ class _Builder:
         self.values = {}      # id(Op) -> (name, type)
         self.leaves = {}      # leaf_key -> (name, type)
         self.casts = {}       # (name, dtype) -> (name, type)
+        self.scalars = {}     # id(Scalar) -> (name, type)
+        self.arg_leaves = {}  # argument index -> the Leaf it was made for
 
     def _arg(self, item, type_):
         name = f"%a{len(self.args)}"
@@ -71,11 +77,15 @@ class _Builder:
     def operand(self, o, dtype):
         """The SSA value of operand `o` converted to `dtype`."""
         if isinstance(o, Scalar):
-            return self._arg((o.value, dtype), _dtypes.mlir(dtype))
+            if id(o) not in self.scalars:
+                self.scalars[id(o)] = self._arg((o.value, dtype),
+                                                _dtypes.mlir(dtype))
+            return self.scalars[id(o)]
         if isinstance(o, Leaf):
-            k = leaf_key(o.array)
+            k = self.leaf_key(o)
             if k not in self.leaves:
                 self.leaves[k] = self._arg(o.array, tensor_type(o.dtype, o.ndim))
+                self.arg_leaves[len(self.args) - 1] = o
             value = self.leaves[k]
         else:
             value = self.values[id(o)]
@@ -85,7 +95,11 @@ class _Builder:
         if k not in self.casts:
             name = f"%c{len(self.casts)}"
             type_ = result_type(dtype)
-            self.lines.append(f"{name} = stride.cast {value[0]} : {value[1]} -> {type_}")
+            # A promotion is part of the consuming op, as in NumPy's ufunc
+            # loops and TensorIterator: the attribute lets layout propagation
+            # decide the op's layout from the uncast operand.
+            self.lines.append(f"{name} = stride.cast {value[0]} "
+                              f"{{stride.promotion}} : {value[1]} -> {type_}")
             self.casts[k] = (name, type_)
         return self.casts[k]
 
@@ -122,17 +136,126 @@ class _Builder:
         self.lines.append("}")
 
 
+def _number_arguments(b, root):
+    """Declares the arguments in the order the user wrote them (a preorder,
+    left-to-right walk), so that `input #i` in messages counts the arrays and
+    scalars as they appear in the source: in where(mask, -b, b) the mask is
+    input #0 although -b is computed first."""
+    seen, stack = set(), [(root, None)]
+    while stack:
+        node, dtype = stack.pop()
+        if isinstance(node, Op):
+            if id(node) not in seen:
+                seen.add(id(node))
+                stack.extend(reversed(list(zip(node.operands, node.in_dtypes))))
+        elif isinstance(node, Scalar):
+            b.operand(node, dtype)
+        else:
+            b.operand(node, node.dtype)
+
+
 def generate(root, out_shape=None, out_strides=None):
     """Returns (mlir_text, args): args lists, per function argument, the leaf
     array or a (value, dtype) scalar. With out_shape/out_strides the result
     is declared with exactly that layout (for compile's keep_result_layouts)."""
+    return generate_many([root], [(out_shape, out_strides)])[:2]
+
+
+def generate_many(roots, out_layouts=None, leaf_keys=None):
+    """generate for a function of several results (one per root, computed
+    by one kernel). `leaf_keys` maps id(Leaf) to the key that decides which
+    leaves are one argument (default: same memory and layout). Also returns
+    the Leaf behind each array argument."""
     b = _Builder()
-    nodes = _postorder(root)
-    for node in nodes[:-1]:
-        b.op(node, result_type(node.dtype))
-    ret_type = result_type(root.dtype, out_shape, out_strides)
-    res = b.op(root, ret_type)
+    if leaf_keys is not None:
+        b.leaf_key = lambda leaf: leaf_keys[id(leaf)]
+    order, seen = [], set()
+    for root in roots:
+        for node in _postorder(root):
+            if id(node) not in seen:
+                seen.add(id(node))
+                order.append(node)
+    for root in roots:
+        _number_arguments(b, root)
+    out_layouts = out_layouts or [(None, None)] * len(roots)
+    ret_types = {id(r): result_type(r.dtype, *layout)
+                 for r, layout in zip(roots, out_layouts)}
+    for node in order:
+        b.op(node, ret_types.get(id(node), result_type(node.dtype)))
+    results = [b.values[id(r)] for r in roots]
+    # A root returned twice, or with two layouts, is its own copy.
+    types = [ret_types[id(r)] for r in roots]
     body = "\n".join("  " + line for line in b.lines)
-    text = (f"func.func @{ENTRY}({', '.join(b.arg_types)}) -> {ret_type} {{\n"
-            f"{body}\n  return {res} : {ret_type}\n}}\n")
-    return text, b.args
+    text = (f"func.func @{ENTRY}({', '.join(b.arg_types)}) -> "
+            f"({', '.join(types)}) {{\n{body}\n  return "
+            f"{', '.join(n for n, _ in results)} : {', '.join(types)}\n}}\n")
+    return text, b.args, [b.arg_leaves.get(i) for i in range(len(b.args))]
+
+
+def structure(root):
+    """The structural cache key of `root` and its kernel arguments, without
+    generating text: a preorder serialization of the DAG (op kinds,
+    attributes, dtypes, shared nodes as back references, leaves by array
+    identity, scalars by the type they are read as), walked in the order
+    _number_arguments declares arguments, so the arguments line up with the
+    text generate_many makes for the same key."""
+    key, args = [], []
+    nodes, leaves = {}, {}
+    stack = [(root, None)]
+    while stack:
+        node, dtype = stack.pop()
+        if isinstance(node, Op):
+            ref = nodes.get(id(node))
+            if ref is not None:
+                key.append(ref)
+                continue
+            nodes[id(node)] = len(nodes)
+            key.append((node.kind, node.attr, node.dtype, node.in_dtypes,
+                        node.shape))
+            ops, dts = node.operands, node.in_dtypes
+            for i in range(len(ops) - 1, -1, -1):
+                stack.append((ops[i], dts[i]))
+        elif isinstance(node, Scalar):
+            key.append(dtype)
+            args.append((node.value, dtype))
+        else:
+            ref = leaves.get(id(node.array))
+            if ref is None:
+                ref = leaves[id(node.array)] = -1 - len(leaves)
+                args.append(node.array)
+            key.append((ref, node.dtype, len(node.shape), node.from_torch))
+    return tuple(key), args
+
+
+_TEXTS = {}
+_TEXTS_LIMIT = 4096
+
+
+def generate_cached(root, out_shape=None, out_strides=None):
+    """generate(), with the text looked up by structure: a hit builds no
+    MLIR text at all."""
+    if root.structure is None:  # an expression is immutable: walk it once
+        root.structure = structure(root)
+    key, args = root.structure
+    full = (key, out_shape, out_strides)
+    text = _TEXTS.get(full)
+    if text is None:
+        keys = {}
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Leaf):
+                keys[id(node)] = id(node.array)
+            elif isinstance(node, Op) and id(node) not in keys:
+                keys[id(node)] = None
+                stack.extend(node.operands)
+        text, gen_args, _ = generate_many(
+            [root], [(out_shape, out_strides)], leaf_keys=keys)
+        if [a if isinstance(a, tuple) else id(a) for a in gen_args] != \
+                [a if isinstance(a, tuple) else id(a) for a in args]:
+            raise RuntimeError("internal error: the structural key and the "
+                               "generated arguments disagree")
+        if len(_TEXTS) >= _TEXTS_LIMIT:
+            _TEXTS.clear()
+        _TEXTS[full] = text
+    return text, args

@@ -55,9 +55,10 @@ def scalar_operand(value):
 
 
 def promote(strong, weak=()):
-    """NumPy's result type for arrays of dtypes `strong` and scalar values
-    `weak`. Arrays count by dtype alone (0-d ones too: passing dtypes, not
-    arrays, keeps their values out of it), scalars by value."""
+    """NumPy 1.24's result type for arrays of dtypes `strong` and weak
+    operands `weak`: Python and NumPy scalars and 0-d arrays, which NumPy's
+    value-based casting counts by value (int32_array + np.array(5) is int32)
+    unless they are of a higher kind than every array."""
     try:
         result = np.result_type(*strong, *weak)
     except TypeError as e:

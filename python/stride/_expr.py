@@ -3,7 +3,7 @@ arrays (by reference, never copied) and scalars. Shapes and dtypes are
 decided when a node is built, so errors surface at the line that made them."""
 import numpy as np
 
-from . import _dtypes, _shapes
+from . import _dtypes, _shapes, _torch
 
 BOOL = _dtypes.BOOL
 
@@ -22,23 +22,50 @@ class Expr:
     """A lazy array-valued expression. Build with stride.lazy, operators and
     the stride functions; run with stride.materialize."""
     __slots__ = ("shape", "dtype", "__weakref__")
-    # Make NumPy defer: ndarray + expr calls expr.__radd__ instead of trying
-    # to treat the expression as an object array.
-    __array_ufunc__ = None
     __hash__ = None  # == builds an expression, so value hashing makes no sense
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy ufuncs on lazy expressions build lazy expressions
+        (np.exp(expr), ndarray + expr); see _numpy_api.UFUNCS."""
+        from . import _numpy_api
+        return _numpy_api.array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """np.where, np.clip, np.matmul, ... on lazy expressions; see
+        _numpy_api.FUNCTIONS."""
+        from . import _numpy_api
+        return _numpy_api.array_function(func, args, kwargs)
 
     @property
     def ndim(self):
         return len(self.shape)
 
     def __bool__(self):
+        from ._numpy_api import user_line
         raise TypeError("the truth value of a lazy stride expression is "
-                        "undefined; materialize it first")
+                        "undefined (data-dependent Python control flow "
+                        "cannot be traced or fused); materialize it first"
+                        + user_line())
 
     def __array__(self, dtype=None, copy=None):
         from ._run import materialize
         result = materialize(self)  # a new array: no copy is ever needed
         return result if dtype is None else result.astype(dtype, copy=False)
+
+    def __getattr__(self, name):
+        # ndarray methods the expression lacks (x.sum(), x.any(), x.T) are a
+        # TypeError naming them and the user's line, like NumPy functions.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        from ._numpy_api import user_line
+        raise TypeError(f"ndarray.{name} is not supported on lazy stride "
+                        f"expressions" + user_line())
+
+    def __getitem__(self, key):
+        from ._numpy_api import user_line
+        raise TypeError("indexing the result of a lazy stride operation is "
+                        "not supported (index the input arrays instead)"
+                        + user_line())
 
     def astype(self, dtype):
         """A lazy cast (stride.cast: floats to integers truncate, anything to
@@ -94,40 +121,63 @@ class Expr:
 class Leaf(Expr):
     """An array operand, held by reference: the kernel reads its memory as it
     is, with its own strides."""
-    __slots__ = ("array",)
+    __slots__ = ("array", "from_torch", "written")
 
-    def __init__(self, array):
-        self.array = array
+    def __init__(self, array, from_torch=False):
+        self.array, self.from_torch = array, from_torch
+        self.written = False  # by out= in a @stride.jit trace
         self.shape = tuple(array.shape)
         self.dtype = _dtypes.check(array.dtype)
 
     def describe(self):
         return "array"
 
+    def __getitem__(self, key):
+        """Basic indexing (ints, slices, ..., None) of the input array: a
+        view, not a copy, so the kernel reads the array's memory."""
+        key = key if isinstance(key, tuple) else (key,)
+        if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
+               or isinstance(k, bool) for k in key):
+            from ._numpy_api import user_line
+            raise TypeError("only basic indexing (integers, slices, ..., "
+                            "None) of a lazy stride array is supported"
+                            + user_line())
+        if Ellipsis not in key:
+            key = key + (Ellipsis,)  # an element stays a 0-d view
+        view = Leaf(self.array[key], self.from_torch)
+        from . import _trace
+        _trace.on_view(self, view, key)
+        return view
+
 
 class Op(Expr):
     """One Stride op. `in_dtypes[i]` is the element type operand i is
     converted to before the op (a stride.cast, or the scalar argument's
     type); `attr` is the cmp predicate or a stride.broadcast body op."""
-    __slots__ = ("kind", "operands", "in_dtypes", "attr")
+    __slots__ = ("kind", "operands", "in_dtypes", "attr", "structure")
 
     def __init__(self, kind, operands, in_dtypes, dtype, shape, attr=None):
         self.kind, self.operands, self.in_dtypes = kind, operands, in_dtypes
         self.dtype, self.shape, self.attr = dtype, shape, attr
+        self.structure = None  # _codegen.structure's answer, once asked
 
     def describe(self):
         return self.kind if self.attr is None else f"{self.kind}[{self.attr}]"
 
 
 def lazy(a):
-    """Wraps a NumPy array (any strides, 0-d, zero-size) without copying."""
+    """Wraps a NumPy array or a PyTorch CPU tensor (any strides, 0-d,
+    zero-size) without copying."""
     if isinstance(a, Expr):
         return a
+    if _torch.is_tensor(a):
+        return Leaf(_torch.to_numpy(a), from_torch=True)
     if isinstance(a, np.ma.MaskedArray):
         raise TypeError("masked arrays are not supported: the mask would be "
                         "ignored")
     if not isinstance(a, np.ndarray):
-        raise TypeError(f"stride.lazy expects a numpy.ndarray, got "
+        raise TypeError(f"stride.lazy expects a numpy.ndarray or a torch "
+                        f"tensor, got "
                         f"{type(a).__name__} (use numpy.asarray first)")
     return Leaf(a)
 
@@ -135,8 +185,13 @@ def lazy(a):
 def _operand(x):
     """An Expr or Scalar for `x`, or None when `x` cannot be an operand."""
     if isinstance(x, Expr):
+        if isinstance(x, Leaf) and x.written:
+            from ._numpy_api import user_line
+            raise TypeError("this argument of the @stride.jit function was "
+                            "written by out= earlier in it; read the value "
+                            "the ufunc returned instead" + user_line())
         return x
-    if isinstance(x, np.ndarray):
+    if isinstance(x, np.ndarray) or _torch.is_tensor(x):
         return lazy(x)
     if _dtypes.is_scalar(x):
         return Scalar(x)
@@ -154,13 +209,72 @@ def _operands(args, name):
     return tuple(ops)
 
 
+def _weak_value(o):
+    """What NumPy 1.24's value-based casting sees for a weak operand: a
+    scalar's value, a 0-d array itself; a 0-d lazy result has no value yet,
+    so it counts as a small value of its dtype (as most values are)."""
+    if isinstance(o, Scalar):
+        return o.value
+    if isinstance(o, Leaf):
+        return o.array
+    return np.zeros((), o.dtype)
+
+
+_PROMOTIONS = {}
+_WEAK_KEYS = {}
+
+
+def _weak_key(v):
+    """What NumPy 1.24's promotion sees of a weak operand: its own type and
+    the smallest type its value fits. Python scalars (usually constants of
+    the program) are memoized by value."""
+    if type(v) in (float, int, bool):
+        k = (type(v), v)
+        key = _WEAK_KEYS.get(k)
+        if key is None:
+            if len(_WEAK_KEYS) > 4096:
+                _WEAK_KEYS.clear()
+            key = _WEAK_KEYS[k] = (type(v), None, np.min_scalar_type(v))
+        return key
+    return (type(v), getattr(v, "dtype", None), np.min_scalar_type(v))
+
+
 def _promote(ops):
-    return _dtypes.promote([o.dtype for o in ops if isinstance(o, Expr)],
-                           [o.value for o in ops if isinstance(o, Scalar)])
+    if len(ops) == 2:  # the common case, without generators
+        a, b = ops
+        if (type(a) is not Scalar and type(b) is not Scalar
+                and a.shape and b.shape):
+            key = (a.dtype, b.dtype)
+            result = _PROMOTIONS.get(key)
+            if result is None:
+                result = _PROMOTIONS[key] = _dtypes.promote(key)
+            return result
+    strong = tuple(o.dtype for o in ops if isinstance(o, Expr) and o.shape != ())
+    if len(strong) == len(ops):
+        # Arrays only: the result depends on the dtypes alone (memoized:
+        # np.result_type costs microseconds, a lookup a fraction of one).
+        result = _PROMOTIONS.get(strong)
+        if result is None:
+            result = _PROMOTIONS[strong] = _dtypes.promote(strong)
+        return result
+    weak = [_weak_value(o) for o in ops if isinstance(o, Scalar) or o.shape == ()]
+    # NumPy 1.24 decides from a weak operand's own type and the smallest
+    # type its value fits (value-based casting), so those are the key.
+    try:
+        key = (strong, tuple(_weak_key(v) for v in weak))
+    except (TypeError, ValueError, OverflowError):
+        return _dtypes.promote(strong, weak)
+    result = _PROMOTIONS.get(key)
+    if result is None:
+        result = _PROMOTIONS[key] = _dtypes.promote(strong, weak)
+    return result
 
 
 def _elementwise(kind, ops, in_dtype, dtype, attr=None, in_dtypes=None):
-    shape = _shapes.broadcast(*(o.shape for o in ops))
+    if len(ops) == 2:
+        shape = _shapes.broadcast(ops[0].shape, ops[1].shape)
+    else:
+        shape = _shapes.broadcast(*(o.shape for o in ops))
     return Op(kind, ops, in_dtypes or (in_dtype,) * len(ops), dtype, shape, attr)
 
 

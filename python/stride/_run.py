@@ -1,9 +1,11 @@
 """Running expressions and hand-written IR: specialization, the kernel
 cache, output allocation in the compiler's layout, and the rules for
 writing into a caller's array."""
+import os
+
 import numpy as np
 
-from . import _codegen, _dtypes, _expr, _shapes
+from . import _codegen, _dtypes, _expr, _shapes, _torch
 from ._cache import CACHE
 
 POLICIES = ("torch", "numpy", "contiguous")
@@ -35,8 +37,31 @@ def kernel_ready(a):
 
 def _prepare(a):
     """The array handed to a kernel: `a` itself (zero-copy) whenever possible,
-    else an aligned copy in the same memory order."""
-    return a if kernel_ready(a) else np.array(a, order="K", copy=True)
+    else an aligned copy in the same memory order, or, for a bool array with
+    bytes other than 0 and 1, a copy with those bytes made 1."""
+    if not kernel_ready(a):
+        return np.array(a, order="K", copy=True)
+    if a.dtype == _dtypes.BOOL and a.size and a.view(np.uint8).max() > 1:
+        # NumPy reads any nonzero byte as True; the kernel's i1 loads would
+        # keep only the low bit.
+        return copy_same_strides(a, lambda span: span != 0)
+    return a
+
+
+def copy_same_strides(a, transform=None):
+    """A copy of `a` with exactly its strides (so the kernel it runs with is
+    the same), made by copying the whole byte range `a` spans. `transform`
+    maps that range, as a uint8 array, to the copy's bytes."""
+    lowest = tuple(slice(n - 1, n) if s < 0 else slice(0, 1)
+                   for n, s in zip(a.shape, a.strides))
+    extent = a.itemsize + sum((n - 1) * abs(s)
+                              for n, s in zip(a.shape, a.strides))
+    start = a[lowest].reshape(1).view(np.uint8)  # the lowest element's bytes
+    span = np.lib.stride_tricks.as_strided(start, (extent,), (1,))
+    copied = np.array(span) if transform is None else transform(span)
+    offset = sum((n - 1) * -s for n, s in zip(a.shape, a.strides) if s < 0)
+    return np.lib.stride_tricks.as_strided(
+        copied[offset:].view(a.dtype), a.shape, a.strides, writeable=True)
 
 
 def allocate(param):
@@ -86,24 +111,103 @@ def _call_args(args):
     return inputs, tuple(layouts)
 
 
-_threads = 1
+_threads = None  # None: $STRIDE_NUM_THREADS, else the machine's cores
 
 
 def set_threads(n):
-    """Run large kernels (64K+ points) on `n` OpenMP threads; 1 (the default)
-    keeps every kernel single-threaded. Part of the cache key."""
+    """Run large kernels (64K+ points) on `n` OpenMP threads (1 keeps every
+    kernel single-threaded); None restores the default: $STRIDE_NUM_THREADS,
+    else the machine's cores. Part of the cache key."""
     global _threads
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"set_threads expects an int >= 1, got {n!r}")
+    if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
+        raise ValueError(f"set_threads expects an int >= 1 or None, got {n!r}")
     _threads = n
 
 
 def get_threads():
-    """The thread count set by set_threads."""
-    return _threads
+    """The thread count kernels compile for: set_threads's, else
+    $STRIDE_NUM_THREADS, else os.cpu_count()."""
+    if _threads is not None:
+        return _threads
+    env = os.environ.get("STRIDE_NUM_THREADS")
+    if env is not None:
+        if not env.strip().isdigit() or int(env) < 1:
+            raise ValueError("STRIDE_NUM_THREADS must be a positive integer, "
+                             f"got {env!r}")
+        return int(env)
+    return os.cpu_count() or 1
 
 
-def _run(root, policy, out=None, generated=None):
+# The fast path of materialize: (structure, policy, threads, out's layout)
+# -> what a call with inputs of the same layouts needs (see _fast_call).
+_FAST = {}
+_FAST_LIMIT = 4096
+try:
+    from numpy.core._multiarray_umath import may_share_memory as _may_share
+except ImportError:  # pragma: no cover - other NumPy layouts
+    _may_share = np.may_share_memory
+
+
+def _out_signature(out):
+    return None if out is None else (out.shape, out.strides, out.dtype)
+
+
+def _fast_call(root, policy, out):
+    """materialize for an already-seen structure whose arrays have the
+    layouts seen then: no text, no specialization, one dict lookup and the
+    checks a call needs. None where anything differs (then the full path
+    runs): other layouts, a bool input (its bytes are checked there), an
+    input overlapping out, a read-only or misaligned array."""
+    if root.structure is None:
+        root.structure = _codegen.structure(root)
+    key, args = root.structure
+    entry = _FAST.get((key, policy, _threads, _out_signature(out)))
+    if entry is None:
+        return None
+    kernel, sigs, alloc, torch_result = entry
+    inputs = []
+    for a, sig in zip(args, sigs):
+        if sig is None:
+            inputs.append(a[0])  # a scalar; the extension converts it
+            continue
+        if (a.shape != sig[0] or a.strides != sig[1] or sig[2]
+                or not a.flags.aligned
+                or (out is not None and _may_share(a, out))):
+            return None
+        inputs.append(a)
+    if out is None:
+        result = alloc()
+    else:
+        if not (out.flags.writeable and out.flags.aligned):
+            return None
+        result = out
+    CACHE.count_hit()
+    kernel(inputs, [result])
+    return _torch.from_numpy(result) if torch_result else result
+
+
+CACHE.on_drop.append(_FAST.clear)
+
+
+def _register_fast(root, policy, out, kernel, args, inputs):
+    if CACHE.info().limit == 0:
+        return  # caching is off
+    if any(i is not a for i, a in zip(inputs, args) if isinstance(a, np.ndarray)):
+        return  # an input was copied: the layouts it ran with are not the arrays'
+    sigs = [(a.shape, a.strides, a.dtype == _dtypes.BOOL)
+            if isinstance(a, np.ndarray) else None for a in args]
+    param = kernel.outputs[0]
+    alloc = (lambda: allocate(param))
+    if len(_FAST) >= _FAST_LIMIT:
+        _FAST.clear()
+    key = root.structure[0] if root.structure is not None else None
+    if key is None:
+        return
+    _FAST[(key, policy, _threads, _out_signature(out))] = (
+        kernel, sigs, alloc, out is None and _has_torch_leaf(root))
+
+
+def _run(root, policy, out=None, generated=None, register=False):
     """Compiles (or finds) and calls the kernel of `root`; writes into `out`
     (kept layout) or a new array in the policy's layout."""
     if generated is None:
@@ -124,35 +228,44 @@ def _run(root, policy, out=None, generated=None):
             f"{_shapes.fmt(result.shape)}, expected {root.dtype} "
             f"{_shapes.fmt(root.shape)}")
     kernel(inputs, [result])
+    if register:
+        _register_fast(root, policy, out, kernel, args, inputs)
     return result
 
 
 def _generate(root, out):
     if out is None:
-        return _codegen.generate(root)
-    return _codegen.generate(root, out.shape, element_strides(out))
+        return _codegen.generate_cached(root)
+    return _codegen.generate_cached(root, out.shape, element_strides(out))
 
 
 def materialize(expr, policy="torch", out=None):
     """Compiles the whole expression into one kernel (cached), runs it, and
     returns the result: a new array with the policy's strides, or `out`
     written in place with its own strides."""
+    if type(expr) is _expr.Op and (out is None or type(out) is np.ndarray):
+        result = _fast_call(expr, policy, out)
+        if result is not None:
+            return result
     _check_policy(policy)
     root = _expr.as_root(expr)
+    if _torch.is_tensor(out):
+        materialize(root, policy, _torch.to_numpy(out, "out"))
+        return out
     if out is None:
-        return _run(root, policy)
+        result = _run(root, policy, register=True)
+        return _torch.from_numpy(result) if _has_torch_leaf(root) else result
     _check_out(root, out)
     if out.size == 0:
         return out  # nothing to write (NumPy gives empty arrays zero strides)
     direct = not any(s < 0 for s in out.strides) and kernel_ready(out)
     generated = _generate(root, out if direct else None)
-    aliased = _check_aliasing(generated[1], out)
-    if direct and not (aliased and root.kind == "matmul"):
-        return _run(root, policy, out, generated)
-    # Negative or misaligned destinations, and a matmul writing over its own
-    # operand (it reads whole rows and columns, not element for element), go
-    # through a temporary in the policy's layout.
-    tmp = _run(root, policy, None, None if direct else generated)
+    if direct:
+        copied = _copy_overlapping_inputs(root, generated[1], out)
+        return _run(root, policy, out, generated, register=not copied)
+    # Negative or misaligned destinations go through a temporary in the
+    # policy's layout: every input is read before out is written.
+    tmp = _run(root, policy, None, generated)
     np.copyto(out, tmp, casting="no")
     return out
 
@@ -175,7 +288,8 @@ def _check_out(root, out):
             raise ValueError(f"out has stride 0 in dim {d} (size {n}): several "
                              "results would go to one element")
     if _self_overlapping(out):
-        raise ValueError(f"out (shape {_shapes.fmt(out.shape)}, byte strides "
+        raise ValueError(f"out (shape {_shapes.fmt(out.shape)}, dtype "
+                         f"{out.dtype}, itemsize {out.itemsize}, byte strides "
                          f"{out.strides}) overlaps itself")
 
 
@@ -213,31 +327,62 @@ def _same_elements(a, out):
                if n > 1)
 
 
-def _check_aliasing(args, out):
-    """Every element is read before it is written within one loop iteration,
-    so an input that *is* out is fine; any other overlap would read elements
-    already overwritten. Returns whether some input is out."""
-    aliased = False
-    arrays = [a for a in args if isinstance(a, np.ndarray)]
-    for i, a in enumerate(arrays):
-        if not np.may_share_memory(a, out):
+def _has_torch_leaf(root):
+    """Whether some input was a torch tensor: the result is one too."""
+    if not _torch.is_tensor_module_loaded():
+        return False
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _expr.Leaf):
+            if node.from_torch:
+                return True
+        elif isinstance(node, _expr.Op) and id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(node.operands)
+    return False
+
+
+def _has_matmul(root):
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, _expr.Op) or id(node) in seen:
             continue
-        if _same_elements(a, out):
-            aliased = True
+        if node.kind == "matmul":
+            return True
+        seen.add(id(node))
+        stack.extend(node.operands)
+    return False
+
+
+def _copy_overlapping_inputs(root, args, out):
+    """NumPy's rule for out=: the result is as if every input were read
+    before out is written. An elementwise kernel reads each input element in
+    the iteration that writes the same element of out, so an input that *is*
+    out element for element (any dtype of the same size) is safe as it is;
+    so is one that shares no element with out. Every other input that
+    overlaps out (shifted, reversed, strided or broadcast views of it, or any
+    overlap when a matmul reads whole rows and columns) is replaced in
+    `args` by a copy. Returns how many inputs were copied."""
+    copied = 0
+    matmul = None
+    for i, a in enumerate(args):
+        if not isinstance(a, np.ndarray) or not np.may_share_memory(a, out):
             continue
-        how = "partially overlaps"
+        if matmul is None:
+            matmul = _has_matmul(root)
+        if not matmul and _same_elements(a, out):
+            continue
         try:
             # Bounded: the exact problem is NP-hard for odd strides.
             overlap = np.shares_memory(a, out, max_work=1 << 20)
         except np.TooHardError:
-            overlap, how = True, "may overlap (too costly to decide)"
+            overlap = True  # undecided: copying is always right
         if overlap:
-            raise ValueError(
-                f"input #{i} (shape {_shapes.fmt(a.shape)}, byte strides "
-                f"{a.strides}) {how} out (shape "
-                f"{_shapes.fmt(out.shape)}, byte strides {out.strides}); only "
-                "an input that is out element for element may share its memory")
-    return aliased
+            args[i] = copy_same_strides(a)
+            copied += 1
+    return copied
 
 
 class Function:

@@ -11,6 +11,12 @@ def fmt(shape):
 
 def broadcast(*shapes):
     """The broadcast shape, or ValueError with NumPy's ufunc message."""
+    if len(shapes) == 2:  # the common cases, without the loop
+        a, b = shapes
+        if a == b or not b:
+            return tuple(a)
+        if not a:
+            return tuple(b)
     rank = max((len(s) for s in shapes), default=0)
     result = []
     for d in range(rank):

@@ -1,4 +1,6 @@
 """stride.compile: hand-written IR called on NumPy arrays and scalars."""
+import os
+
 import numpy as np
 import pytest
 
@@ -89,17 +91,35 @@ def test_threads_give_the_same_values_and_are_part_of_the_key():
     a = rng.random((300, 257), dtype=np.float32)[:, ::-1]
     b = rng.random(257, dtype=np.float32)
     expr = stride.tanh(stride.lazy(a)) * b + 1
-    single = stride.materialize(expr)
     try:
+        stride.set_threads(1)
+        single = stride.materialize(expr)
         stride.set_threads(2)
         misses = stride.cache_info().misses
         threaded = stride.materialize(expr)
         assert stride.cache_info().misses == misses + 1
         m = stride.materialize(stride.matmul(a[:200, :100].copy(), b[:100]))
     finally:
-        stride.set_threads(1)
+        stride.set_threads(None)
     np.testing.assert_allclose(threaded, single, rtol=1e-6)
     assert threaded.strides == single.strides
     np.testing.assert_allclose(m, a[:200, :100] @ b[:100], rtol=1e-4, atol=1e-4)
     with pytest.raises(ValueError, match="set_threads expects an int >= 1"):
         stride.set_threads(0)
+
+
+def test_threads_default_to_the_environment_then_the_cores(monkeypatch):
+    stride.set_threads(None)
+    monkeypatch.delenv("STRIDE_NUM_THREADS", raising=False)
+    assert stride.get_threads() == (os.cpu_count() or 1)
+    monkeypatch.setenv("STRIDE_NUM_THREADS", "3")
+    assert stride.get_threads() == 3
+    try:
+        stride.set_threads(1)
+        assert stride.get_threads() == 1    # set_threads overrides the variable
+    finally:
+        stride.set_threads(None)
+    monkeypatch.setenv("STRIDE_NUM_THREADS", "zero")
+    with pytest.raises(ValueError, match="STRIDE_NUM_THREADS must be a positive "
+                                         "integer, got 'zero'"):
+        stride.get_threads()

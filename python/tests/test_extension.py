@@ -29,7 +29,7 @@ def test_a_matching_call_runs(kernel):
     (lambda a, o: [a, 1.0], lambda a, o: [], ValueError, "the kernel has 1 outputs, got 0 arrays for them"),
     (lambda a, o: [a.tolist(), 1.0], lambda a, o: [o], TypeError, "input #0 must be a numpy.ndarray"),
     (lambda a, o: [a.ravel(), 1.0], lambda a, o: [o], ValueError, "input #0 has 1 dims but the kernel expects 2"),
-    (lambda a, o: [a.astype(np.float64), 1.0], lambda a, o: [o], TypeError, "input #0 has dtype float64 but the kernel expects f32"),
+    (lambda a, o: [a.astype(np.float64), 1.0], lambda a, o: [o], TypeError, "input #0 has dtype float64 but the kernel expects float32 \\(f32\\)"),
     (lambda a, o: [a.T.copy().T, 1.0], lambda a, o: [o], ValueError, "does not have the shape and strides the kernel was specialized to"),
     (lambda a, o: [a, "x"], lambda a, o: [o], TypeError, "input #1 must be a scalar convertible to f32"),
     (lambda a, o: [a, 1.0], lambda a, o: [o[::1].view()], None, None),

@@ -57,7 +57,9 @@ def evaluate(tree, lib, leaves, dtype, where_as_clip=False):
     np_dtype = np.dtype(dtype)
 
     def scalar(v):
-        if lib == "numpy":
+        # Stride gets the scalar NumPy gets: with only 0-d operands, NumPy
+        # 1.24 promotes np.float32(v) and v differently.
+        if lib in ("numpy", "stride"):
             return np_dtype.type(v)
         if lib == "torch":  # to TensorIterator a Python scalar is a 0-d tensor
             return torch.tensor(v, dtype=getattr(torch, np_dtype.name))

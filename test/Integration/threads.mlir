@@ -11,6 +11,13 @@
 // RUN: %npytool check %t "np.matmul(a, b)" %t/out0.npy 1e-4
 // RUN: stride-run %s --entry expression --num-threads 3 --input %t/x.npy --input %t/y.npy --output-dir %t
 // RUN: %npytool check %t "np.tanh(x) * y + np.float32(1)" %t/out0.npy
+// Without --num-threads: $STRIDE_NUM_THREADS, else the machine's cores; a
+// bad value is an error, not silently ignored.
+// RUN: env STRIDE_NUM_THREADS=2 stride-run %s --entry product --input %t/a.npy --input %t/b.npy --output-dir %t
+// RUN: %npytool check %t "np.matmul(a, b)" %t/out0.npy 1e-4
+// RUN: env STRIDE_NUM_THREADS=2 stride-opt %s --stride-cpu-pipeline | FileCheck %s --check-prefix=IR
+// RUN: not env STRIDE_NUM_THREADS=two stride-run %s --entry product --input %t/a.npy --input %t/b.npy 2>&1 | FileCheck %s --check-prefix=BADENV
+// BADENV: STRIDE_NUM_THREADS must be a positive integer, got 'two'
 
 // IR-LABEL: llvm.func @expression
 // IR: omp.parallel

@@ -188,3 +188,24 @@ func.func @matmul_batch_order(%a: tensor<4x5x2x3xf32, #stride.layout<strides = [
   %0 = stride.matmul %a, %b : tensor<4x5x2x3xf32, #stride.layout<strides = [1, 20, 4, 8]>>, tensor<3x2xf32> -> tensor<4x5x2x2xf32>
   return
 }
+
+// -----
+
+// A cast marked stride.promotion is the consumer's own type promotion: the
+// layout comes from the uncast operand, as in NumPy's ufunc loops and
+// TensorIterator (np.maximum of these float32 and bool views gives byte
+// strides (8, 16, 4)). A plain cast (astype) has its own layout first.
+// CHECK-LABEL: func.func @promotion_cast
+// CHECK: %[[C:.*]] = stride.cast %{{.*}} {stride.promotion}
+// TORCH: stride.maximum %{{.*}}, %[[C]] : {{.*}} -> tensor<2x2x2xf32, #stride.layout<strides = [2, 4, 1]>>
+// NUMPY: stride.maximum %{{.*}}, %[[C]] : {{.*}} -> tensor<2x2x2xf32, #stride.layout<strides = [2, 4, 1]>>
+// CHECK: %[[D:.*]] = stride.cast
+// TORCH: stride.maximum %{{.*}}, %[[D]] : {{.*}} -> tensor<2x2x2xf32, #stride.layout<strides = [2, 4, 1]>>
+// NUMPY: stride.maximum %{{.*}}, %[[D]] : {{.*}} -> tensor<2x2x2xf32>
+func.func @promotion_cast(%a: tensor<2x2x2xf32, #stride.layout<strides = [1, 2, 0]>>, %m: tensor<2x2x2xi1, #stride.layout<strides = [-1, 0, 0]>>) {
+  %c = stride.cast %m {stride.promotion} : tensor<2x2x2xi1, #stride.layout<strides = [-1, 0, 0]>> -> tensor<2x2x2xf32>
+  %0 = stride.maximum %a, %c : tensor<2x2x2xf32, #stride.layout<strides = [1, 2, 0]>>, tensor<2x2x2xf32> -> tensor<2x2x2xf32>
+  %d = stride.cast %m : tensor<2x2x2xi1, #stride.layout<strides = [-1, 0, 0]>> -> tensor<2x2x2xf32>
+  %1 = stride.maximum %a, %d : tensor<2x2x2xf32, #stride.layout<strides = [1, 2, 0]>>, tensor<2x2x2xf32> -> tensor<2x2x2xf32>
+  return
+}

@@ -37,6 +37,10 @@ const char *policyName(Policy policy);
 struct Operand {
   Shape shape;
   Strides strides;
+  /// The op converts this operand's element type inside its loop. NumPy's
+  /// ufuncs then skip the trivial (all C or all F) loop and order axes with
+  /// nditer; PyTorch does not care.
+  bool converted = false;
 };
 
 /// Row-major strides exactly as PyTorch's torch.empty(shape).stride(): the

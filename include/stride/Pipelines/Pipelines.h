@@ -26,8 +26,19 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
-      llvm::cl::desc("Run large kernels on this many threads (OpenMP)"),
-      llvm::cl::init(1)};
+      llvm::cl::desc("Run large kernels on this many threads (OpenMP); 0: "
+                     "$STRIDE_NUM_THREADS, else the machine's cores"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> matmulKernels{
+      *this, "matmul-kernels",
+      llvm::cl::desc("Cache-block, register-block and vectorize matrix "
+                     "products (stride-tile-matmul)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> blockTransposes{
+      *this, "block-transposes",
+      llvm::cl::desc("Cache-block elementwise loops whose operands disagree "
+                     "on their contiguous dimension (stride-block-transposes)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> gpuHost{
       *this, "gpu-host",
       llvm::cl::desc("Tests: compile the kernels as the GPU pipeline does "
@@ -42,6 +53,14 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "to calls of the mgpu* runtime"),
       llvm::cl::init(false)};
 };
+
+/// The thread count a pipeline option of `requested` threads means: itself
+/// when positive; for 0, a positive integer in $STRIDE_NUM_THREADS, else the
+/// machine's hardware threads (as PyTorch, numexpr and OpenBLAS default to).
+unsigned resolveThreads(unsigned requested);
+/// Checks $STRIDE_NUM_THREADS: empty when unset or a positive integer, else
+/// a message naming the bad value (tools report it instead of ignoring it).
+std::string checkThreadsEnvironment();
 
 /// Stride ops on tensors to linalg on strided memrefs: shape inference,
 /// layout propagation, generalization, fusion (unless disabled), coalescing,

@@ -62,6 +62,9 @@ public:
 private:
   std::unique_ptr<ExecutionEngine> engine;
   std::string name;
+  /// The packed entry point, looked up once: a lookup by name costs
+  /// microseconds, more than a small kernel runs.
+  void (*packedEntry)(void **) = nullptr;
   std::vector<KernelParam> inputParams, outputParams;
 };
 

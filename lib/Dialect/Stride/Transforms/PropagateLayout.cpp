@@ -44,7 +44,8 @@ layout::Strides operandStrides(Type type, ArrayRef<int64_t> sizes) {
 /// `operands`, or null when some operand is unranked.
 FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
                                         ValueRange operands,
-                                        RankedTensorType result) {
+                                        RankedTensorType result,
+                                        ArrayRef<bool> converted = {}) {
   auto representative = [](ArrayRef<int64_t> shape) {
     layout::Shape sizes;
     for (int64_t s : shape)
@@ -70,6 +71,8 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
       if (ShapedType::isDynamic(size))
         size = outShape[offset + i];
     inputs.push_back({sizes, operandStrides(type, sizes)});
+    inputs.back().converted =
+        !converted.empty() && converted[inputs.size() - 1];
   }
   layout::Strides strides =
       layout::computeOutputStrides(policy, inputs, outShape);
@@ -121,6 +124,23 @@ Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
   return copy.getResult(0);
 }
 
+/// The operands an op's layout is decided from: a `stride.cast` marked
+/// `stride.promotion` is the op's own type promotion, which NumPy's ufunc
+/// loops and PyTorch's TensorIterator do inside the loop, so the layout comes
+/// from the uncast value (the cast's own layout could differ on size-1 and
+/// broadcast dims, and then in the whole dimension order).
+SmallVector<Value> seeThroughPromotions(ValueRange operands,
+                                        SmallVectorImpl<bool> &converted) {
+  SmallVector<Value> result;
+  for (Value v : operands) {
+    auto cast = v.getDefiningOp<CastOp>();
+    bool promotion = cast && cast->hasAttr("stride.promotion");
+    result.push_back(promotion ? cast.getOperand() : v);
+    converted.push_back(promotion);
+  }
+  return result;
+}
+
 struct StridePropagateLayoutPass
     : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
   using Base::Base;
@@ -144,11 +164,14 @@ struct StridePropagateLayoutPass
     if (!shaped || !shaped.getDestinations().empty())
       return; // destinations keep their strides
     ValueRange operands = shaped.getBroadcastOperands();
+    SmallVector<bool> converted;
+    SmallVector<Value> seen = seeThroughPromotions(operands, converted);
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
-      FailureOr<LayoutAttr> layout = elementwiseLayout(policy, operands, type);
+      FailureOr<LayoutAttr> layout =
+          elementwiseLayout(policy, seen, type, converted);
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }

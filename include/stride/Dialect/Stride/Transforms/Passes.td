@@ -67,7 +67,9 @@ def StridePropagateLayout : Pass<"stride-propagate-layout"> {
     Static sizes get explicit strides; where sizes are dynamic the layout is
     the `perm` form computed from the operands' dimension orders, assuming the
     dynamic dims are neither 1 nor broadcast. A destination (`outs`) keeps its
-    own layout. `stride.matmul` results are row-major under `torch` and
+    own layout. An operand that is a `stride.cast` marked `stride.promotion`
+    (the op's own type promotion, which the eager libraries do inside the
+    loop) counts as the uncast value. `stride.matmul` results are row-major under `torch` and
     `contiguous`; under `numpy` they are laid out as NumPy's matmul gufunc
     allocates them: batch dims in `order='K'` of the operands' batch dims,
     the core (m, n) dims row-major inside, all-zero strides when empty.
@@ -169,6 +171,96 @@ def StrideCoalesce : Pass<"stride-coalesce"> {
     Statistic<"numSkipped", "skipped",
               "Ops left alone (unknown or dynamic strides, 0-d)">,
   ];
+}
+
+def StrideTileMatmul : Pass<"stride-tile-matmul"> {
+  let summary = "Cache-block, register-block and vectorize matmul contractions";
+  let description = [{
+    Rewrites every `linalg` contraction on buffers that has the shape of a
+    (batched) matrix product -- the `linalg.generic` that
+    `convert-stride-to-linalg` emits for `stride.matmul`, with any batch,
+    broadcast (stride 0) or permuted operand views -- into a GotoBLAS-style
+    loop nest built from upstream pieces:
+
+    1. cache blocks (`scf::tileUsingSCF`): batch loops one at a time, then n
+       by `cache-n`, k by `cache-k`, m by `cache-m`, so the rhs block and the
+       lhs block stay in L2 while the micro-kernel streams over them;
+    2. register blocks: n by `register-n-bytes` (two AVX-512 or four AVX2
+       registers of elements), m by `register-m`, and k by `register-k`
+       innermost; the m, n and k loops are peeled
+       (`scf::peelForLoopAndSimplifyBounds`) so the main iterations have
+       static tiles;
+    3. each static `register-m` x `register-k` x `register-n` tile drops its
+       unit batch loops (rank-reducing subviews) and is vectorized
+       (`linalg::vectorize`) into a `vector.contract`, which becomes
+       `register-k` outer products, i.e. broadcast FMAs, one per row; the
+       accumulator's read and write move out of the k loop and it is carried
+       as an `iter_args` vector, so it lives in registers for the whole k
+       block (upstream's `hoistRedundantVectorTransfers` refuses buffers that
+       come from subviews, which every tile's are).
+
+    Partial tiles left by peeling stay scalar generics (lowered to loops
+    later). Tile sizes shrink to a static dimension when it is smaller, so
+    small static products (8x8, 4x4 batches) become one fully vectorized
+    tile per batch with no call or loop overhead beyond the batch loop.
+    Contractions with mirrored (negative-stride) dimensions or integer
+    elements are left alone. Each output element still sums its products in
+    k order; the micro-kernel fuses each multiply and add (one rounding, as
+    BLAS kernels do), so results can differ from the scalar loop's in the
+    last bits. Operands are read in place (no packing), and the threads of
+    `convert-stride-to-linalg` (chunks of the outermost loop) are kept:
+    each chunk is tiled on its own.
+  }];
+  let options = [
+    Option<"registerM", "register-m", "int64_t", /*default=*/"8",
+           "Rows of the register block (accumulator vectors)">,
+    Option<"registerK", "register-k", "int64_t", /*default=*/"4",
+           "Depth of the register block (outer products per iteration)">,
+    Option<"registerNBytes", "register-n-bytes", "int64_t", /*default=*/"128",
+           "Bytes of a register block row (2 AVX-512 or 4 AVX2 registers)">,
+    Option<"cacheM", "cache-m", "int64_t", /*default=*/"64",
+           "Rows of the lhs block kept in L2">,
+    Option<"cacheN", "cache-n", "int64_t", /*default=*/"256",
+           "Columns of the rhs block">,
+    Option<"cacheK", "cache-k", "int64_t", /*default=*/"256",
+           "Depth of the lhs and rhs blocks">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def StrideBlockTransposes : Pass<"stride-block-transposes"> {
+  let summary = "Cache-block elementwise loops whose operands disagree on their contiguous dimension";
+  let description = [{
+    An elementwise `linalg.generic` on buffers (all loops parallel) walks
+    memory in its loop order, which `stride-coalesce` takes from the result.
+    When an operand's contiguous (smallest-stride) loop is another loop than
+    the result's -- `a.T + b`, NHWC with NCHW, a permuted destination -- the
+    innermost loop streams that operand against its grain and every element
+    it reads costs a cache line. This pass tiles exactly those two loops by
+    `tile-bytes` / element size (64 x 64 for f32 at the default 256 bytes:
+    four cache lines per row of each operand, a 16 KiB square that stays in
+    L1), with `scf::tileUsingSCF`, keeping the loop order inside and around
+    the tiles. Each cache line of the transposed operand is then used for the
+    whole tile width before it is evicted, so both operands stream at close to
+    copy bandwidth.
+
+    Only operands whose strides are static are considered (the runner and
+    Python specialize kernels to their inputs' strides); loops shorter than a
+    tile, reductions and ops whose operands agree are left alone. Values and
+    output strides never change: tiling only reorders independent iterations.
+  }];
+  let options = [
+    Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"256",
+           "Bytes of a tile along each of the two blocked loops">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,337 @@
+//===- TileMatmul.cpp - Cache and register blocking of matmuls ------------===//
+//
+// GotoBLAS's loop nest built from upstream MLIR transformations: TilingInterface
+// for the cache and register blocks, loop peeling for static micro-tiles, the
+// linalg vectorizer for the micro-kernel and vector.contract -> outer product
+// -> FMA for its body. See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+namespace mlir::stride {
+#define GEN_PASS_DEF_STRIDETILEMATMUL
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+} // namespace mlir::stride
+
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+/// Marks the register-level tiles that the vectorizer should turn into
+/// micro-kernels once peeling has made their shapes static.
+constexpr StringLiteral kMicroTile = "stride.micro_tile";
+
+struct MatmulLoops {
+  SmallVector<unsigned> batch;
+  unsigned m, n, k;
+};
+
+/// The loops of `op` when it is a floating-point (batched) matrix product on
+/// buffers with exactly one m, n and k loop.
+std::optional<MatmulLoops> matchMatmul(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  if (!isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return std::nullopt;
+  MatmulLoops loops;
+  loops.batch.assign(dims->batch.begin(), dims->batch.end());
+  loops.m = dims->m.front();
+  loops.n = dims->n.front();
+  loops.k = dims->k.front();
+  return loops;
+}
+
+/// `tile`, or 0 (no tiling) when the loop's static size already fits.
+int64_t clampTile(int64_t size, int64_t tile) {
+  return ShapedType::isDynamic(size) || size > tile ? tile : 0;
+}
+
+struct StrideTileMatmulPass
+    : mlir::stride::impl::StrideTileMatmulBase<StrideTileMatmulPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> matmuls;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (matchMatmul(op))
+        matmuls.push_back(op);
+    });
+    if (matmuls.empty())
+      return;
+    for (auto [name, value] :
+         {std::pair<StringRef, int64_t>{"register-m", registerM},
+          {"register-k", registerK},
+          {"register-n-bytes", registerNBytes},
+          {"cache-m", cacheM},
+          {"cache-n", cacheN},
+          {"cache-k", cacheK}})
+      if (value < 1) {
+        matmuls.front()->emitOpError()
+            << "cannot be tiled: stride-tile-matmul option " << name
+            << " is " << value << ", it must be positive";
+        return signalPassFailure();
+      }
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : matmuls)
+      if (failed(tile(rewriter, op)))
+        return signalPassFailure();
+    simplify();
+    vectorizeMicroTiles(rewriter);
+    simplify();
+    getOperation()->walk(
+        [&](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    lowerContractions();
+  }
+
+  LogicalResult tile(IRRewriter &rewriter, linalg::LinalgOp op) {
+    MatmulLoops loops = *matchMatmul(op);
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    unsigned numLoops = sizes.size();
+    auto tiling = [&](ArrayRef<int64_t> tileSizes,
+                      ArrayRef<int64_t> interchange) {
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), tileSizes));
+      options.setInterchange(interchange);
+      return options;
+    };
+
+    // Cache blocks: batches one at a time, then n, k, m blocks.
+    SmallVector<int64_t> cache(numLoops, 0),
+        order(loops.batch.begin(), loops.batch.end());
+    for (unsigned b : loops.batch)
+      cache[b] = 1;
+    cache[loops.n] = clampTile(sizes[loops.n], cacheN);
+    cache[loops.k] = clampTile(sizes[loops.k], cacheK);
+    cache[loops.m] = clampTile(sizes[loops.m], cacheM);
+    order.append({int64_t(loops.n), int64_t(loops.k), int64_t(loops.m)});
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> blocks = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()),
+        tiling(cache, order));
+    if (failed(blocks))
+      return op->emitOpError() << "could not be tiled into cache blocks";
+    rewriter.eraseOp(op);
+    auto block = cast<linalg::LinalgOp>(blocks->tiledOps.front());
+
+    // Register blocks: n, m, then k by register-k innermost.
+    int64_t elementBytes =
+        getElementTypeOrSelf(block.getDpsInits()[0].getType())
+            .getIntOrFloatBitWidth() /
+        8;
+    int64_t registerN = std::max<int64_t>(1, registerNBytes / elementBytes);
+    SmallVector<int64_t> micro(numLoops, 0);
+    micro[loops.n] = std::min(registerN, ShapedType::isDynamic(sizes[loops.n])
+                                             ? registerN
+                                             : sizes[loops.n]);
+    micro[loops.m] = std::min<int64_t>(
+        registerM,
+        ShapedType::isDynamic(sizes[loops.m]) ? registerM : sizes[loops.m]);
+    micro[loops.k] = std::min<int64_t>(
+        registerK,
+        ShapedType::isDynamic(sizes[loops.k]) ? registerK : sizes[loops.k]);
+    SmallVector<int64_t> microOrder(loops.batch.begin(), loops.batch.end());
+    microOrder.append({int64_t(loops.n), int64_t(loops.m), int64_t(loops.k)});
+    rewriter.setInsertionPoint(block);
+    FailureOr<scf::SCFTilingResult> tiles = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(block.getOperation()),
+        tiling(micro, microOrder));
+    if (failed(tiles))
+      return block->emitOpError() << "could not be tiled into register blocks";
+    rewriter.eraseOp(block);
+    tiles->tiledOps.front()->setAttr(kMicroTile, rewriter.getUnitAttr());
+
+    // Peel the n and m loops so that their main iterations have static
+    // tiles; the remainders stay scalar.
+    for (LoopLikeOpInterface loop : tiles->loops) {
+      auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+      scf::ForOp partial;
+      if (forOp)
+        (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+    }
+    return success();
+  }
+
+  /// Canonicalizes the function so that the peeled tiles' sizes become
+  /// constants in the subview types and linalg operands.
+  void simplify() {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
+  /// `tile` with its unit batch loops removed from the iteration space and
+  /// from its operands.
+  linalg::LinalgOp dropBatchLoops(IRRewriter &rewriter,
+                                  linalg::GenericOp tile) {
+    std::optional<MatmulLoops> loops = matchMatmul(tile);
+    llvm::SmallBitVector batch(tile.getNumLoops());
+    for (unsigned b : loops->batch)
+      batch.set(b);
+    Location loc = tile.getLoc();
+    SmallVector<Value> operands;
+    SmallVector<AffineMap> maps;
+    for (OpOperand &operand : tile->getOpOperands()) {
+      AffineMap map = tile.getMatchingIndexingMap(&operand);
+      auto type = cast<MemRefType>(operand.get().getType());
+      SmallVector<int64_t> kept;
+      SmallVector<int64_t> shape;
+      for (auto [pos, e] : llvm::enumerate(map.getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(e);
+        if (dim && batch.test(dim.getPosition()))
+          continue;
+        kept.push_back(pos);
+        shape.push_back(type.getDimSize(pos));
+      }
+      operands.push_back(memref::createCanonicalRankReducingSubViewOp(
+          rewriter, loc, operand.get(), shape));
+      maps.push_back(compressDims(map.getSubMap(llvm::to_vector_of<unsigned>(kept)),
+                                  batch));
+    }
+    SmallVector<utils::IteratorType> iterators;
+    for (auto [i, it] : llvm::enumerate(tile.getIteratorTypesArray()))
+      if (!batch.test(i))
+        iterators.push_back(it);
+    auto reduced = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{},
+        ArrayRef(operands).take_front(tile.getNumDpsInputs()),
+        ArrayRef(operands).drop_front(tile.getNumDpsInputs()), maps,
+        iterators);
+    rewriter.inlineRegionBefore(tile.getRegion(), reduced.getRegion(),
+                                reduced.getRegion().end());
+    rewriter.eraseOp(tile);
+    return reduced;
+  }
+
+  void vectorizeMicroTiles(IRRewriter &rewriter) {
+    SmallVector<linalg::LinalgOp> tiles;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kMicroTile))
+        tiles.push_back(op);
+    });
+    for (linalg::LinalgOp op : tiles) {
+      op->removeAttr(kMicroTile);
+      if (op.hasDynamicShape())
+        continue;
+      rewriter.setInsertionPoint(op);
+      // A tile's batch loops have size 1: drop them (rank-reducing
+      // subviews), so that the vectorizer sees a plain 2-D product and
+      // emits a contract the outer-product lowering accepts.
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+          generic && generic.getNumLoops() > 3)
+        op = dropBatchLoops(rewriter, generic);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op, {}, {}, false, false, false,
+                            /*createNamedContraction=*/true);
+      if (succeeded(result))
+        rewriter.eraseOp(op);
+    }
+  }
+
+  /// Keeps each micro-kernel's accumulator in registers across its k loop:
+  /// a loop whose only write is a transfer_write of the value computed from
+  /// a transfer_read of the same loop-invariant buffer and indices reads it
+  /// once before and writes it once after, carrying it as an iter_arg.
+  /// (Upstream's hoistRedundantVectorTransfers refuses buffers that come
+  /// from subviews, which every tile's are.) The other memory accesses in
+  /// the loop are reads of the matmul's inputs, which never alias its
+  /// output.
+  void hoistAccumulators() {
+    SmallVector<scf::ForOp> loops;
+    getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForOp loop : loops) {
+      vector::TransferWriteOp write;
+      bool otherWrites = false;
+      loop.getBody()->walk([&](Operation *op) {
+        if (auto w = dyn_cast<vector::TransferWriteOp>(op)) {
+          otherWrites |= static_cast<bool>(write);
+          write = w;
+          return;
+        }
+        auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+        if (!effects ? !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                     : effects.hasEffect<MemoryEffects::Write>() ||
+                           effects.hasEffect<MemoryEffects::Free>())
+          otherWrites = true;
+      });
+      if (!write || otherWrites || write->getParentOp() != loop)
+        continue;
+      vector::TransferReadOp accRead;
+      for (Operation &op : *loop.getBody())
+        if (auto r = dyn_cast<vector::TransferReadOp>(op))
+          if (r.getBase() == write.getBase() &&
+              r.getIndices() == write.getIndices() &&
+              r.getVectorType() == write.getVectorType() &&
+              r.getPermutationMap() == write.getPermutationMap() && !r.getMask())
+            accRead = r;
+      if (!accRead || write.getMask() ||
+          !loop.isDefinedOutsideOfLoop(write.getBase()) ||
+          !llvm::all_of(write.getIndices(), [&](Value v) {
+            return loop.isDefinedOutsideOfLoop(v);
+          }) ||
+          !loop.isDefinedOutsideOfLoop(accRead.getPadding()))
+        continue;
+      rewriter.moveOpBefore(accRead, loop);
+      auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
+          rewriter, ValueRange{accRead.getResult()},
+          /*replaceInitOperandUsesInLoop=*/true,
+          [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+            return SmallVector<Value>{write.getVector()};
+          }));
+      rewriter.moveOpAfter(write, newLoop);
+      rewriter.modifyOpInPlace(write, [&] {
+        write.getValueToStoreMutable().assign(newLoop.getResults().back());
+      });
+    }
+  }
+
+  /// vector.contract -> outer products -> FMAs, transfers to loads/stores.
+  void lowerContractions() {
+    MLIRContext *ctx = &getContext();
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::ContractionOp::getCanonicalizationPatterns(patterns, ctx);
+      (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    }
+    hoistAccumulators();
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorOuterProductLoweringPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::EltWise);
+    vector::populateVectorTransferLoweringPatterns(patterns,
+                                                   /*maxTransferRank=*/1);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+};
+} // namespace

@@ -1,0 +1,140 @@
+"""Property test (hypothesis): random expression trees over leaves of mixed
+dtypes and layouts, sometimes written into an out= that may be one of the
+leaves. Values and dtypes are compared with NumPy (1.24 promotion), result
+strides with NumPy op by op (policy numpy) and with PyTorch op by op (policy
+torch; PyTorch's own dtypes differ, its layout rules do not depend on them)."""
+import numpy as np
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")  # Debian: python3-hypothesis
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import stride
+from helpers import elem_strides, make_view, random_shapes, torch
+
+DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_]
+LAYOUTS = ["c", "perm", "sliced", "broadcast", "size1", "mixed"]
+
+
+class Tree:
+    """Ops drawn by hypothesis, evaluated by each library in the same order."""
+
+    def __init__(self, draw, nleaves):
+        self.ops = []
+        dtypes = {}
+        for _ in range(draw(st.integers(1, 5))):
+            kind = draw(st.sampled_from(["add", "mul", "maximum", "minimum",
+                                         "lt", "where", "neg", "abs", "astype"]))
+            args = [draw(st.integers(0, nleaves + len(self.ops) - 1))
+                    for _ in range(3)]
+            self.ops.append((kind, args, draw(st.sampled_from(DTYPES))))
+
+    def __repr__(self):
+        return repr(self.ops)
+
+    def evaluate(self, lib, leaves, where_as_ufunc=False):
+        values = list(leaves)
+        for kind, args, dtype in self.ops:
+            a, b, c = (values[i] for i in args)
+            if where_as_ufunc and kind == "where":
+                # np.where is not a ufunc and lays out size-1 dims its own
+                # way; Stride's where follows a 3-operand ufunc (clip here,
+                # for the layout only). test_random accepts either too.
+                values.append(np.core.umath.clip(a, b, c))
+                continue
+            values.append(_apply(lib, kind, a, b, c, dtype))
+        return values[-1]
+
+
+def _is_bool(x):
+    return (x.dtype == torch.bool) if torch is not None and isinstance(
+        x, torch.Tensor) else np.dtype(x.dtype) == np.bool_
+
+
+def _apply(lib, kind, a, b, c, dtype):
+    if lib == "torch":
+        fn = {"add": torch.add, "mul": torch.mul, "maximum": torch.maximum,
+              "minimum": torch.minimum, "lt": torch.lt}
+        if kind in fn:
+            if kind == "add" and _is_bool(a) and _is_bool(b):
+                return torch.logical_or(a, b)
+            return fn[kind](a, b)
+        if kind == "where":
+            return torch.where(a != 0, b, c)
+        if kind in ("neg", "abs"):
+            return a if _is_bool(a) else (torch.neg(a) if kind == "neg" else torch.abs(a))
+        return a.to(getattr(torch, np.dtype(dtype).name))
+    if lib == "numpy":
+        fn = {"add": np.add, "mul": np.multiply, "maximum": np.maximum,
+              "minimum": np.minimum, "lt": np.less}
+        if kind in fn:
+            return fn[kind](a, b)
+        if kind == "where":
+            return np.where(a != 0, b, c)
+        if kind in ("neg", "abs"):
+            return a if _is_bool(a) else (np.negative if kind == "neg" else np.abs)(a)
+        return np.asarray(a).astype(dtype)
+    x = stride.lazy(a) if isinstance(a, np.ndarray) else a
+    fn = {"add": lambda: x + b, "mul": lambda: x * b, "lt": lambda: x < b,
+          "maximum": lambda: stride.maximum(x, b),
+          "minimum": lambda: stride.minimum(x, b)}
+    if kind in fn:
+        return fn[kind]()
+    if kind == "where":
+        return stride.where(x != 0, b, c)
+    if kind in ("neg", "abs"):
+        return x if _is_bool(x) else (-x if kind == "neg" else stride.abs(x))
+    return x.astype(dtype)
+
+
+@st.composite
+def cases(draw):
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    nleaves = draw(st.integers(1, 3))
+    _, shapes = random_shapes(rng, nleaves, allow_zero=False)
+    leaves = [make_view(rng, s, draw(st.sampled_from(LAYOUTS)),
+                        draw(st.sampled_from(DTYPES))) for s in shapes]
+    return leaves, Tree(draw, nleaves), draw(st.sampled_from(["none", "fresh", "leaf"]))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(cases(), st.sampled_from(["numpy", "torch"]))
+def test_random_mixed_dtype_trees(case, policy):
+    leaves, tree, out_kind = case
+    hypothesis.note(f"leaves {[(v.np.dtype.str, v.shape, v.strides) for v in leaves]}")
+    if policy == "torch" and torch is None:
+        pytest.skip("needs torch")
+    with np.errstate(all="ignore"):
+        want = np.asarray(tree.evaluate("numpy", [v.np for v in leaves]))
+        expr = tree.evaluate("stride", [v.np for v in leaves])
+    if not isinstance(expr, stride.Expr):
+        return  # the tree is a leaf itself (astype to its own dtype)
+    if out_kind == "none":
+        got = stride.materialize(expr, policy=policy)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        if policy == "numpy":
+            with np.errstate(all="ignore"):
+                ufunc = tree.evaluate("numpy", [v.np for v in leaves], True)
+            assert elem_strides(got) in (elem_strides(want), elem_strides(ufunc))
+        else:
+            ref = tree.evaluate("torch", [v.torch() for v in leaves])
+            assert elem_strides(got) == elem_strides(ref) or got.size <= 1
+        return
+    # out=: a fresh array in a random layout, or a leaf of the right shape
+    # and dtype (the tree then overwrites its own input, as x += ... does).
+    targets = [v.np for v in leaves
+               if v.np.shape == want.shape and v.np.dtype == want.dtype
+               and v.np.flags.writeable and all(
+                   s != 0 or n <= 1 for n, s in zip(v.np.shape, v.np.strides))]
+    if out_kind == "leaf" and targets:
+        out = targets[0]
+    else:
+        rng = np.random.default_rng(len(tree.ops))
+        out = make_view(rng, want.shape, "perm", want.dtype).np
+    strides = out.strides
+    got = stride.materialize(expr, out=out)
+    assert got is out and out.strides == strides
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)

@@ -7,6 +7,7 @@
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -56,8 +57,8 @@ void mlir::stride::buildStrideToLinalgPipeline(
   if (options.fuse)
     pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());
-  pm.addPass(createConvertStrideToLinalg(
-      ConvertStrideToLinalgOptions{resolveThreads(options.threads)}));
+  pm.addPass(createStrideBufferize(StrideBufferizeOptions{resolveThreads(options.threads)}));
+  bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -5,6 +5,7 @@
 #include "stride/InitAllPipelines.h"
 
 #include "stride/Conversion/Passes.h"
+#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Pipelines/GpuPipeline.h"
@@ -17,6 +18,8 @@
 
 void stride::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::stride::StrideDialect, mlir::func::FuncDialect>();
+  // Stride ops take part in One-Shot Bufferize through external models.
+  mlir::stride::registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 // MLIR's registry treats a second registration of a pipeline as a fatal

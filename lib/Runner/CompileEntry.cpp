@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -82,13 +83,15 @@ std::optional<LoweredEntry>
 mlir::stride::lowerEntryToLLVM(ModuleOp module, StringRef entry,
                                const CpuPipelineOptions &options,
                                bool emitCInterface, std::string &error) {
-  // Keep only the entry: other functions need not lower.
-  for (func::FuncOp func :
-       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (func.getName() != entry)
-      func.erase();
+  // Only the entry is called from outside: other functions become private,
+  // so that the passes may refine their signatures and the entry alone takes
+  // its outputs as arguments; what the entry does not call is dropped.
+  for (func::FuncOp func : module.getOps<func::FuncOp>())
+    if (func.getName() != entry && !func.isExternal())
+      func.setPrivate();
 
   PassManager toLinalg(module.getContext());
+  toLinalg.addPass(createSymbolDCEPass());
   buildStrideToLinalgPipeline(toLinalg, options);
   if (failed(toLinalg.run(module))) {
     error = "lowering to linalg failed";

@@ -2,14 +2,17 @@
 
 #include "stride/Runner/JitKernel.h"
 
+#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -23,6 +26,7 @@ void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registry.insert<StrideDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
@@ -81,7 +85,19 @@ mlir::stride::specializeEntry(func::FuncOp entry,
     auto concrete = RankedTensorType::get(arg.shape, tensorType.getElementType());
     concrete = withLayout(concrete, LayoutAttr::get(entry.getContext(),
                                                     ArrayRef<int64_t>(arg.strides)));
-    entry.getArgument(i).setType(concrete);
+    BlockArgument argument = entry.getArgument(i);
+    argument.setType(concrete);
+    // Compiles load only the dialects they use; the casts below need tensor.
+    entry.getContext()->getOrLoadDialect<tensor::TensorDialect>();
+    // Ops of other dialects (a call, a loop) may need the declared type
+    // exactly; the Stride passes look through the cast.
+    for (OpOperand &use : llvm::make_early_inc_range(argument.getUses())) {
+      Operation *user = use.getOwner();
+      if (isa<StrideDialect>(user->getDialect()) || type == concrete)
+        continue;
+      OpBuilder b(user);
+      use.set(tensor::CastOp::create(b, user->getLoc(), type, argument));
+    }
     types.push_back(concrete);
   }
   entry.setType(FunctionType::get(entry.getContext(), types,

@@ -96,12 +96,13 @@ func.func @huge_result(%a: tensor<2147483648x1xf32, #stride.layout<strides = [0,
 }
 
 // A lowering diagnostic is shown, then stride-run says compilation failed.
-// NO-COMPILE: error: 'stride.broadcast' op overwrites destination #0 in place, but the old value is used afterwards (by func.return); use this op's result instead
+// NO-COMPILE: error: 'stride.broadcast' op destination #0 has stride 0 in dimension 0; a destination must not repeat elements
 // NO-COMPILE: stride-run: error: cannot compile @in_place: lowering to linalg failed
-func.func @in_place(%x: tensor<4xf32>, %d: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  %0 = stride.broadcast ins(%x : tensor<4xf32>) outs(%d : tensor<4xf32>) -> tensor<4xf32> {
+func.func @in_place(%x: tensor<4xf32>) -> tensor<4xf32, #stride.layout<strides = [0]>> {
+  %d = tensor.empty() : tensor<4xf32, #stride.layout<strides = [0]>>
+  %0 = stride.broadcast ins(%x : tensor<4xf32>) outs(%d : tensor<4xf32, #stride.layout<strides = [0]>>) -> tensor<4xf32, #stride.layout<strides = [0]>> {
   ^bb0(%a: f32):
     stride.yield %a : f32
   }
-  return %0, %d : tensor<4xf32>, tensor<4xf32>
+  return %0 : tensor<4xf32, #stride.layout<strides = [0]>>
 }

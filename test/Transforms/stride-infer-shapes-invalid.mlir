@@ -59,3 +59,32 @@ func.func @late_result(%a: tensor<3x4xf32>) {
   %1 = stride.exp %0 : tensor<*xf32> -> tensor<5x4xf32>
   return
 }
+
+// -----
+
+// Recursion: the passes refine callees before callers, which a cycle makes
+// impossible; the error names the cycle.
+// expected-error @+1 {{'func.func' op is recursive (@ping -> @pong -> @ping); Stride's shape and layout passes need a call graph without cycles}}
+func.func @ping(%x: tensor<*xf32>) -> tensor<*xf32> {
+  %0 = call @pong(%x) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+func.func @pong(%x: tensor<*xf32>) -> tensor<*xf32> {
+  %0 = call @ping(%x) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A loop body that yields another shape than the loop carries.
+func.func @grows(%a: tensor<3xf32>, %b: tensor<2x3xf32>, %n: index) -> tensor<*xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a0 = tensor.cast %a : tensor<3xf32> to tensor<*xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a0) -> (tensor<*xf32>) {
+    %s = stride.add %x, %b : tensor<*xf32>, tensor<2x3xf32> -> tensor<*xf32>
+    // expected-error @+1 {{'scf.yield' op operand #0 has type 'tensor<2x3xf32>' but the region's value has type 'tensor<3xf32>'; a loop-carried or yielded value keeps one shape}}
+    scf.yield %s : tensor<*xf32>
+  }
+  return %r : tensor<*xf32>
+}

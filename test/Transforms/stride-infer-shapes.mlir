@@ -179,3 +179,90 @@ func.func @dynamic_destination(%a: tensor<?xf32>, %b: tensor<3xf32>, %d: tensor<
   }
   return
 }
+
+// -----
+
+// A private callee is refined from its only call site, and the call takes
+// the callee's refined result type; the caller's tensor.cast is bypassed.
+// CHECK-LABEL: func.func private @callee
+// CHECK-SAME: (%{{.*}}: tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK: stride.exp %{{.*}} : tensor<4x3xf32> -> tensor<4x3xf32>
+// CHECK-LABEL: func.func @caller
+// CHECK-SAME: -> tensor<4x3xf32>
+// CHECK: %[[R:.*]] = call @callee(%{{.*}}) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK: stride.neg %[[R]] : tensor<4x3xf32> -> tensor<4x3xf32>
+func.func private @callee(%x: tensor<*xf32>) -> tensor<*xf32> {
+  %0 = stride.exp %x : tensor<*xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+func.func @caller(%a: tensor<4x3xf32>) -> tensor<*xf32> {
+  %a0 = tensor.cast %a : tensor<4x3xf32> to tensor<*xf32>
+  %0 = call @callee(%a0) : (tensor<*xf32>) -> tensor<*xf32>
+  %1 = stride.neg %0 : tensor<*xf32> -> tensor<*xf32>
+  return %1 : tensor<*xf32>
+}
+
+// -----
+
+// A public callee keeps its declared argument types (it may be called from
+// outside); its refined result type reaches every call in the module.
+// CHECK-LABEL: func.func @public_callee
+// CHECK-SAME: (%{{.*}}: tensor<?xf32>) -> tensor<?xf32>
+// CHECK-LABEL: func.func @public_caller
+// CHECK: call @public_callee(%{{.*}}) : (tensor<?xf32>) -> tensor<?xf32>
+func.func @public_callee(%x: tensor<?xf32>) -> tensor<*xf32> {
+  %0 = stride.exp %x : tensor<?xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+func.func @public_caller(%a: tensor<?xf32>) -> tensor<*xf32> {
+  %0 = call @public_callee(%a) : (tensor<?xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// An scf.for's loop-carried value takes its initial value's shape; the body
+// is inferred with it and yields it without a cast.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for {{.*}} iter_args(%[[X:.*]] = %{{.*}}) -> (tensor<4x3xf32>)
+// CHECK: %[[S:.*]] = stride.add %[[X]], %{{.*}} : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
+// CHECK: scf.yield %[[S]] : tensor<4x3xf32>
+// CHECK: return %{{.*}} : tensor<4x3xf32>
+func.func @loop(%a: tensor<4x3xf32>, %y: tensor<3xf32>, %n: index) -> tensor<*xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a0 = tensor.cast %a : tensor<4x3xf32> to tensor<*xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a0) -> (tensor<*xf32>) {
+    %s = stride.add %x, %y : tensor<*xf32>, tensor<3xf32> -> tensor<*xf32>
+    scf.yield %s : tensor<*xf32>
+  }
+  return %r : tensor<*xf32>
+}
+
+// -----
+
+// scf.if takes the type both branches yield; scf.while carries its initial
+// value's type through both regions.
+// CHECK-LABEL: func.func @branches
+// CHECK: scf.if %{{.*}} -> (tensor<2xf32>)
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK: scf.condition(%{{.*}}) %{{.*}} : tensor<2xf32>
+// CHECK: ^bb0(%{{.*}}: tensor<2xf32>):
+// CHECK: return %{{.*}} : tensor<2xf32>
+func.func @branches(%a: tensor<2xf32>, %c: i1) -> tensor<*xf32> {
+  %r = scf.if %c -> (tensor<*xf32>) {
+    %e = stride.exp %a : tensor<2xf32> -> tensor<*xf32>
+    scf.yield %e : tensor<*xf32>
+  } else {
+    %n = stride.neg %a : tensor<2xf32> -> tensor<*xf32>
+    scf.yield %n : tensor<*xf32>
+  }
+  %w = scf.while (%x = %r) : (tensor<*xf32>) -> tensor<*xf32> {
+    scf.condition(%c) %x : tensor<*xf32>
+  } do {
+  ^bb0(%x: tensor<*xf32>):
+    %t = stride.tanh %x : tensor<*xf32> -> tensor<*xf32>
+    scf.yield %t : tensor<*xf32>
+  }
+  return %w : tensor<*xf32>
+}

@@ -191,6 +191,50 @@ func.func @matmul_batch_order(%a: tensor<4x5x2x3xf32, #stride.layout<strides = [
 
 // -----
 
+// A private callee takes the layout its call site passes, so its results are
+// computed in the policy's layout for it, and the call takes them.
+// CHECK-LABEL: func.func private @twice
+// CHECK-SAME: (%{{.*}}: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>)
+// TORCH-SAME: -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+// CONTIG-SAME: -> tensor<4x3xf32> {{[{]}}
+// CHECK-LABEL: func.func @caller
+// CHECK: call @twice(%{{.*}}) : (tensor<4x3xf32, #stride.layout<strides = [1, 4]>>)
+// TORCH-SAME: -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+// CONTIG-SAME: -> tensor<4x3xf32>{{$}}
+func.func private @twice(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %0 = stride.add %x, %x : tensor<4x3xf32>, tensor<4x3xf32> -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+func.func @caller(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor<4x3xf32> {
+  %a0 = tensor.cast %a : tensor<4x3xf32, #stride.layout<strides = [1, 4]>> to tensor<4x3xf32>
+  %0 = call @twice(%a0) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %1 = stride.neg %0 : tensor<4x3xf32> -> tensor<4x3xf32>
+  return %1 : tensor<4x3xf32>
+}
+
+// -----
+
+// A loop-carried value keeps the layout it enters the loop with; a body
+// result in another layout (a row-major matmul) is copied into it.
+// CHECK-LABEL: func.func @carried
+// CHECK: scf.for {{.*}} iter_args(%[[X:.*]] = %{{.*}}) -> (tensor<4x4xf32, #stride.layout<strides = [1, 4]>>)
+// CHECK: %[[M:.*]] = stride.matmul %[[X]], %{{.*}} -> tensor<4x4xf32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x4xf32, #stride.layout<strides = [1, 4]>>
+// CHECK: %[[C:.*]] = stride.broadcast ins(%[[M]] : {{.*}}) outs(%[[E]] : {{.*}}) -> tensor<4x4xf32, #stride.layout<strides = [1, 4]>>
+// CHECK: scf.yield %[[C]] : tensor<4x4xf32, #stride.layout<strides = [1, 4]>>
+func.func @carried(%a: tensor<4x4xf32, #stride.layout<strides = [1, 4]>>, %w: tensor<4x4xf32>, %n: index) -> tensor<4x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a0 = tensor.cast %a : tensor<4x4xf32, #stride.layout<strides = [1, 4]>> to tensor<4x4xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a0) -> (tensor<4x4xf32>) {
+    %m = stride.matmul %x, %w : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+    scf.yield %m : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
 // A cast marked stride.promotion is the consumer's own type promotion: the
 // layout comes from the uncast operand, as in NumPy's ufunc loops and
 // TensorIterator (np.maximum of these float32 and bool views gives byte

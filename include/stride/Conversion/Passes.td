@@ -51,6 +51,12 @@ def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp">
 
     Named elementwise ops must have been generalized first
     (`stride-generalize`).
+
+    This whole-function rewrite handles one block of Stride ops per function
+    (no calls, no control flow, no other dialects' tensor ops). The pipeline
+    now bufferizes with `stride-bufferize` (One-Shot Bufferize), which emits
+    the same kernels; this pass stays for its tests and for callers that
+    want its diagnostic on a destination read after being overwritten.
   }];
   let options = [
     Option<"threads", "threads", "unsigned", /*default=*/"1",
@@ -161,6 +167,88 @@ def StrideGpuLaunchToHostLoops : Pass<"stride-gpu-launch-to-host-loops", "::mlir
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def StrideBufferLayouts : Pass<"stride-buffer-layouts", "::mlir::ModuleOp"> {
+  let summary = "Pin function arguments' buffer layouts to their tensor layouts";
+  let description = [{
+    Prepares a module for upstream One-Shot Bufferize with
+    `bufferize-function-boundaries`. That pass gives every builtin tensor
+    argument a memref with a fully dynamic layout, whatever its encoding, unless
+    the argument carries a `bufferization.buffer_layout` attribute. This pass
+    sets that attribute on every ranked tensor argument of every function with
+    a body: `strided<[...], offset: ?>` with the strides of the argument's
+    `#stride.layout` (`?` where unknown), or row-major strides for a tensor
+    without an encoding, which Stride reads as row-major. The offset stays
+    dynamic so that a caller may pass any slice.
+
+    Results need nothing: One-Shot infers a function's result layouts from its
+    body, where a Stride op's result is allocated in its propagated layout.
+    A caller whose buffer has other strides gets a copy from One-Shot's
+    call bufferization (a cast where the strides are known to agree).
+    External declarations are left alone: their ABI is declared elsewhere.
+    An attribute already present is kept.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
+  let summary = "Bufferize a module of Stride and other ops with One-Shot "
+                "Bufferize, public functions in destination-passing style";
+  let description = [{
+    The route from tensors to strided memrefs used by `stride-cpu-pipeline`.
+    It is upstream One-Shot Bufferize over the whole module (function
+    boundaries, calls, `scf`, `tensor`, `linalg` on tensors and every other
+    dialect with bufferization models), with Stride ops taking part through
+    their `BufferizableOpInterface` models, plus two tensor-level steps that
+    fix the calling convention of the functions the host calls:
+
+    1. Every public function with a body and no caller in the module gets one
+       trailing argument per tensor result (the attribute
+       `stride.num_outputs` counts them). The returned value is computed into
+       it: the `stride.broadcast` producing it (in the function's body, with
+       no destinations of its own) takes it as destination, anything else is
+       copied into it by a one-op `stride.broadcast`; when bufferization
+       finds that copy's input to be a new buffer made in the same block (a
+       `stride.matmul` result, say), the producer writes the output argument
+       instead and the copy disappears: the argument is written by nothing
+       else and read by nobody before the return. After bufferization the
+       results are these arguments and the pass removes them (upstream's
+       `drop-equivalent-buffer-results` leaves public functions alone).
+    2. Every tensor argument gets the `bufferization.buffer_layout` of its
+       layout (as `stride-buffer-layouts`), so that One-Shot's function
+       boundaries keep `#stride.layout` strides exactly.
+
+    Then One-Shot runs with inferred result layouts and allocations returned
+    from loops allowed (a Stride op in a loop body yields a new buffer; the
+    ownership-based deallocation pipeline, run next, frees it). A Stride op's
+    result is allocated in its propagated layout (a flat 64-byte aligned
+    buffer viewed with those strides); a `stride.broadcast` with destinations
+    writes into their buffers, in place where One-Shot's analysis allows and
+    into a copy where a later read of the old value demands one.
+
+    Each Stride op becomes the kernel `convert-stride-to-linalg` describes
+    (strided views, stride 0 for broadcast dims, run-time size-1 selects,
+    mirrored negative strides); with `threads=N` large kernels are split for
+    `convert-scf-to-openmp` in the same way.
+
+    Lowering Stride ops to linalg on tensors first was not chosen: a tensor
+    `linalg.generic` cannot express a stride-0 or mirrored view of an operand
+    or a size selected at run time, so it would force copies that the
+    buffer-level kernels avoid.
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Split large kernels into this many chunks of their outer loop, "
+           "run in parallel">,
+  ];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // STRIDE_CONVERSION_PASSES_TD

@@ -1,5 +1,7 @@
 //===- InferShapes.cpp - Broadcast and matmul shape inference -------------===//
 
+#include "ModuleStructure.h"
+
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Shape.h"
@@ -238,25 +240,29 @@ struct StrideInferShapesPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(refineModule(getOperation(), Refinement::Shape,
+                            [&](func::FuncOp func) {
+                              return runOnFunction(func);
+                            })))
+      signalPassFailure();
+  }
+
+  LogicalResult runOnFunction(func::FuncOp func) {
     bool failedAny = false;
-    getOperation()->walk([&](Operation *op) {
+    func->walk([&](Operation *op) {
       if (!isa<StrideDialect>(op->getDialect()) || isa<YieldOp>(op))
         return;
       if (failed(inferOp(op)))
         failedAny = true;
     });
     if (failedAny)
-      return signalPassFailure();
-    // Returned values may have been refined: update the signatures.
-    getOperation()->walk([](func::FuncOp func) {
-      if (func.isExternal())
-        return;
-      auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
-      if (TypeRange(ret.getOperandTypes()) == func.getResultTypes())
-        return;
+      return failure();
+    // Returned values may have been refined: update the signature.
+    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    if (TypeRange(ret.getOperandTypes()) != func.getResultTypes())
       func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
                                      ret.getOperandTypes()));
-    });
+    return success();
   }
 
   LogicalResult inferOp(Operation *op) {

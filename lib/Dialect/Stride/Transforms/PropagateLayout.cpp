@@ -1,5 +1,7 @@
 //===- PropagateLayout.cpp - Result layouts as PyTorch or NumPy pick them -===//
 
+#include "ModuleStructure.h"
+
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Strides.h"
@@ -146,11 +148,17 @@ struct StridePropagateLayoutPass
   using Base::Base;
 
   void runOnOperation() override {
-    getOperation()->walk([&](Operation *op) {
-      if (isa<StrideDialect>(op->getDialect()) && !isa<YieldOp>(op))
-        propagate(policy, op);
-    });
-    getOperation()->walk([&](func::FuncOp func) { updateSignature(func); });
+    if (failed(refineModule(getOperation(), Refinement::Layout,
+                            [&](func::FuncOp func) {
+                              func->walk([&](Operation *op) {
+                                if (isa<StrideDialect>(op->getDialect()) &&
+                                    !isa<YieldOp>(op))
+                                  propagate(policy, op);
+                              });
+                              updateSignature(func);
+                              return success();
+                            })))
+      signalPassFailure();
   }
 
   void propagate(layout::Policy policy, Operation *op) {

@@ -45,6 +45,16 @@ def StrideInferShapes : Pass<"stride-infer-shapes"> {
     message naming the op, the operands and the dimension, so an incompatible
     run-time size fails cleanly instead of reading out of bounds. (A dynamic
     dim that is 1 at run time broadcasts: the lowering gives it stride 0.)
+
+    On a module the pass visits functions callees first and repeats until
+    nothing changes (ModuleStructure.cpp): every `func.call` takes its
+    callee's refined result types; a private function takes the argument
+    types all its call sites agree on; a public function keeps its argument
+    types; external declarations are untouched; recursion is an error naming
+    the cycle. Loop-carried values of `scf.for` / `scf.while` take their
+    initial values' shapes, yields are cast to them (another shape is an
+    error on the `scf.yield`), and an `scf.if` result takes the shape both
+    branches yield. See docs/composition.md.
   }];
   let dependentDialects = ["::mlir::cf::ControlFlowDialect",
                            "::mlir::arith::ArithDialect",
@@ -79,6 +89,13 @@ def StridePropagateLayout : Pass<"stride-propagate-layout"> {
     is updated, unless `keep-result-layouts` is set: then a declared result
     layout is kept and a copy (`stride.broadcast` into a `tensor.empty` of
     that layout) is inserted before the return.
+
+    Calls and `scf` regions follow the rules of `stride-infer-shapes`, for
+    layouts: call results take the callee's result layouts, a private
+    callee takes the layouts its call sites agree on, and a loop-carried
+    value keeps the layout it enters the loop with, a body result in another
+    layout being copied into it (a one-op `stride.broadcast` into a
+    `tensor.empty` of that layout).
   }];
   let options = [
     Option<"policy", "policy", "::stride::layout::Policy",

@@ -1,0 +1,310 @@
+//===- BufferizableOpInterfaceImpl.cpp - Stride ops in One-Shot Bufferize -===//
+//
+// Stride ops bufferize directly to strided-view kernels rather than going
+// through linalg on tensors first: a tensor-level linalg.generic cannot say
+// "read this operand with stride 0 / mirrored / with a run-time size-1
+// select", so those views only exist once there are buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+#include "Preparation.h"
+
+#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+using namespace mlir::bufferization;
+
+namespace {
+
+/// A destination that carries only a shape: a tensor.empty, an alloc_tensor
+/// without contents (One-Shot's out-of-place destination, since the kernel
+/// never reads it), or what those became once bufferized (a to_tensor of an
+/// allocation nothing else uses).
+bool isFresh(Value init) {
+  if (init.getDefiningOp<tensor::EmptyOp>())
+    return true;
+  if (auto alloc = init.getDefiningOp<AllocTensorOp>())
+    return !alloc.getCopy();
+  if (auto toTensor = init.getDefiningOp<ToTensorOp>()) {
+    auto alloc = toTensor.getBuffer().getDefiningOp<memref::AllocOp>();
+    return alloc && alloc->hasOneUse();
+  }
+  return false;
+}
+
+/// Destinations that only carry a shape make the results new buffers in
+/// their own layouts: such a destination bufferizes with the identity
+/// layout, which would lose the propagated strides.
+bool allocatesResults(BroadcastOp op) {
+  return llvm::all_of(op.getInits(), isFresh);
+}
+
+bool isInit(BroadcastOp op, OpOperand &operand) {
+  return operand.getOperandNumber() >= op.getInputs().size();
+}
+
+unsigned threadsOf(Operation *op) {
+  auto attr = op->getAttrOfType<IntegerAttr>(kThreadsAttr);
+  return attr ? std::max<int64_t>(attr.getInt(), 1) : 1;
+}
+
+FailureOr<BufferLikeType> allocatedType(Operation *op, Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return op->emitOpError()
+           << "result #" << cast<OpResult>(value).getResultNumber()
+           << " is unranked; run stride-infer-shapes before bufferization";
+  return cast<BufferLikeType>(memrefTypeFor(type));
+}
+
+/// The buffers of `values`: memrefs for tensors, scalars unchanged.
+FailureOr<SmallVector<Value>> buffersOf(RewriterBase &rewriter,
+                                        ValueRange values,
+                                        const BufferizationOptions &options,
+                                        const BufferizationState &state) {
+  SmallVector<Value> buffers;
+  for (Value v : values) {
+    if (!isa<TensorType>(v.getType())) {
+      buffers.push_back(v);
+      continue;
+    }
+    FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
+    if (failed(buffer))
+      return failure();
+    buffers.push_back(*buffer);
+  }
+  return buffers;
+}
+
+/// The buffer `view` views when it is a whole new allocation made in
+/// `block` by KernelBuilder::allocate (a flat memref.alloc, reinterpreted,
+/// cast), else null.
+memref::AllocOp freshAllocation(Value view, Block *block) {
+  auto cast = view.getDefiningOp<memref::CastOp>();
+  auto reinterpret =
+      cast ? cast.getSource().getDefiningOp<memref::ReinterpretCastOp>()
+           : nullptr;
+  auto alloc = reinterpret
+                   ? reinterpret.getSource().getDefiningOp<memref::AllocOp>()
+                   : nullptr;
+  if (!alloc || alloc->getBlock() != block || !alloc->hasOneUse() ||
+      !reinterpret->hasOneUse())
+    return nullptr;
+  return alloc;
+}
+
+/// An output copy (see kOutputCopyAttr) whose input is a new allocation of
+/// the output's type: the producer writes the output argument instead and
+/// the copy disappears. Safe because the output argument is written by
+/// nothing else and read by nobody before the return.
+bool forwardIntoOutput(RewriterBase &rewriter, BroadcastOp op, Value input,
+                       Value dest) {
+  // Function arguments are still tensors while the body bufferizes.
+  Value argument = dest;
+  if (auto toBuffer = dest.getDefiningOp<ToBufferOp>())
+    argument = toBuffer.getTensor();
+  if (!op->hasAttr(kOutputCopyAttr) || input.getType() != dest.getType() ||
+      !isa<BlockArgument>(argument) || !freshAllocation(input, op->getBlock()))
+    return false;
+  Operation *cast = input.getDefiningOp();
+  Operation *reinterpret = cast->getOperand(0).getDefiningOp();
+  Operation *alloc = reinterpret->getOperand(0).getDefiningOp();
+  rewriter.replaceAllUsesWith(input, dest);
+  rewriter.eraseOp(cast);
+  rewriter.eraseOp(reinterpret);
+  rewriter.eraseOp(alloc);
+  return true;
+}
+
+struct BroadcastOpInterface
+    : public BufferizableOpInterface::ExternalModel<BroadcastOpInterface,
+                                                    BroadcastOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &) const {
+    // The body sees only the inputs: destinations are written, never read.
+    return !isInit(cast<BroadcastOp>(op), operand);
+  }
+
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
+                               const AnalysisState &) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    return isInit(broadcast, operand) && !allocatesResults(broadcast);
+  }
+
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    if (!isInit(broadcast, operand) || allocatesResults(broadcast))
+      return {};
+    unsigned i = operand.getOperandNumber() - broadcast.getInputs().size();
+    return {{op->getResult(i), BufferRelation::Equivalent}};
+  }
+
+  bool bufferizesToAllocation(Operation *op, Value) const {
+    return allocatesResults(cast<BroadcastOp>(op));
+  }
+
+  FailureOr<BufferLikeType>
+  getBufferType(Operation *op, Value value, const BufferizationOptions &options,
+                const BufferizationState &state,
+                SmallVector<Value> &invocationStack) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    if (allocatesResults(broadcast))
+      return allocatedType(op, value);
+    Value init = broadcast.getInits()[cast<OpResult>(value).getResultNumber()];
+    return bufferization::getBufferType(init, options, state, invocationStack);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    auto resultType =
+        dyn_cast<RankedTensorType>(broadcast.getResult(0).getType());
+    if (!resultType)
+      return op->emitOpError() << "result shape is unknown; run "
+                                  "stride-infer-shapes before bufferization";
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> inputs =
+        buffersOf(rewriter, broadcast.getInputs(), options, state);
+    if (failed(inputs))
+      return failure();
+    KernelBuilder kernels(rewriter, threadsOf(op));
+    SmallVector<Value> dests;
+    SmallVector<OpFoldResult> sizes;
+    if (broadcast.getInputs().size() == 1 && broadcast.getNumResults() == 1 &&
+        !allocatesResults(broadcast) &&
+        isa<TensorType>(broadcast.getInputs()[0].getType())) {
+      FailureOr<Value> dest =
+          getBuffer(rewriter, broadcast.getInits()[0], options, state);
+      if (failed(dest))
+        return failure();
+      if (forwardIntoOutput(rewriter, broadcast, inputs->front(), *dest)) {
+        replaceOpWithBufferizedValues(rewriter, op, *dest);
+        return success();
+      }
+    }
+    if (allocatesResults(broadcast)) {
+      sizes = kernels.broadcastSizes(op->getLoc(), resultType, *inputs);
+      for (Value result : broadcast.getResults())
+        dests.push_back(kernels.allocate(
+            op->getLoc(), cast<RankedTensorType>(result.getType()), sizes));
+    } else {
+      FailureOr<SmallVector<Value>> inits =
+          buffersOf(rewriter, broadcast.getInits(), options, state);
+      if (failed(inits))
+        return failure();
+      dests = std::move(*inits);
+      sizes = kernels.sizesOf(dests.front());
+    }
+    if (failed(kernels.emitBroadcast(broadcast, *inputs, dests, sizes)))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, dests);
+    return success();
+  }
+};
+
+struct MatmulOpInterface
+    : public BufferizableOpInterface::ExternalModel<MatmulOpInterface,
+                                                    MatmulOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+
+  FailureOr<BufferLikeType>
+  getBufferType(Operation *op, Value value, const BufferizationOptions &,
+                const BufferizationState &, SmallVector<Value> &) const {
+    return allocatedType(op, value);
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto matmul = cast<MatmulOp>(op);
+    auto resultType = dyn_cast<RankedTensorType>(matmul.getType());
+    if (!resultType)
+      return op->emitOpError() << "shapes are unknown; run "
+                                  "stride-infer-shapes before bufferization";
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> operands = buffersOf(
+        rewriter, ValueRange{matmul.getLhs(), matmul.getRhs()}, options, state);
+    if (failed(operands))
+      return failure();
+    KernelBuilder kernels(rewriter, threadsOf(op));
+    Value dest;
+    if (failed(kernels.emitMatmul(
+            matmul, (*operands)[0], (*operands)[1],
+            [&](ArrayRef<OpFoldResult> sizes) {
+              dest = kernels.allocate(op->getLoc(), resultType, sizes);
+              return dest;
+            })))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, dest);
+    return success();
+  }
+};
+
+/// Named elementwise ops take part only to say what to do: One-Shot alone
+/// would report "op was not bufferized".
+template <typename OpTy>
+struct NamedOpInterface
+    : public BufferizableOpInterface::ExternalModel<NamedOpInterface<OpTy>,
+                                                    OpTy> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  FailureOr<BufferLikeType>
+  getBufferType(Operation *op, Value value, const BufferizationOptions &,
+                const BufferizationState &, SmallVector<Value> &) const {
+    return allocatedType(op, value);
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &,
+                          const BufferizationOptions &,
+                          BufferizationState &) const {
+    return op->emitOpError()
+           << "must be generalized first (run stride-generalize)";
+  }
+};
+
+template <typename... Ops> void attachNamed(MLIRContext *context) {
+  (Ops::template attachInterface<NamedOpInterface<Ops>>(*context), ...);
+}
+
+} // namespace
+
+void mlir::stride::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, StrideDialect *) {
+    BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
+    MatmulOp::attachInterface<MatmulOpInterface>(*context);
+    attachNamed<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, TanhOp, SigmoidOp, AddOp,
+                SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp,
+                SelectOp, mlir::stride::CastOp>(context);
+  });
+}

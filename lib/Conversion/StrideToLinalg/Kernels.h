@@ -1,0 +1,75 @@
+//===- Kernels.h - Stride ops as linalg kernels on buffers ------*- C++ -*-===//
+//
+// The buffer-level half of the Stride lowering, shared by the bufferization
+// models (BufferizableOpInterfaceImpl.cpp) and the legacy function rewriting
+// of convert-stride-to-linalg (Boundary.cpp): given the buffers of a Stride
+// op's operands and destinations, emit the linalg kernel that computes it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_CONVERSION_STRIDETOLINALG_KERNELS_H
+#define STRIDE_LIB_CONVERSION_STRIDETOLINALG_KERNELS_H
+
+#include "Views.h"
+
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::stride {
+
+/// The memref a tensor of type `type` lives in: its layout's strides (dynamic
+/// where unknown) and a dynamic offset, so that any view can be passed.
+MemRefType memrefTypeFor(RankedTensorType type);
+
+/// The stride dim `d` of a view contributes where it is broadcast against a
+/// larger size: 0 if the dim has size 1 (at run time, for a dynamic size).
+/// A negative stride stays visible, so that makeView flips it or refuses.
+OpFoldResult broadcastStride(IndexMath &math, const StridedMetadata &meta,
+                             int64_t d);
+
+/// Emits kernels at the builder's insertion point.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, unsigned threads) : b(b), threads(threads) {}
+
+  /// Sizes of a memref: constants where static, memref.dim otherwise.
+  SmallVector<OpFoldResult> sizesOf(Value memref);
+  /// Sizes of the broadcast of `operands` (memrefs or scalars), right-aligned.
+  SmallVector<OpFoldResult> broadcastSizes(Location loc,
+                                           RankedTensorType resultType,
+                                           ValueRange operands);
+  /// A new buffer for a tensor of `type` with run-time `sizes`, dense in the
+  /// type's layout: a flat 64-byte aligned memref.alloc (returned in `alloc`)
+  /// viewed as `memrefTypeFor(type)`.
+  Value allocate(Location loc, RankedTensorType type,
+                 ArrayRef<OpFoldResult> sizes, Value *alloc = nullptr);
+
+  /// `stride.broadcast` as one linalg.generic (or a threaded set of them)
+  /// reading `inputs` (memrefs or scalars) and writing `dests`, whose common
+  /// sizes are `sizes`. Errors are reported on `op`.
+  LogicalResult emitBroadcast(BroadcastOp op, ValueRange inputs,
+                              ValueRange dests, ArrayRef<OpFoldResult> sizes);
+
+  /// `stride.matmul` of buffers `lhs` and `rhs` as linalg.fill plus a
+  /// linalg.generic; `makeDest` gets the result's run-time sizes and returns
+  /// the buffer to write.
+  LogicalResult
+  emitMatmul(MatmulOp op, Value lhs, Value rhs,
+             function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
+
+private:
+  /// Emits the kernel's linalg.generic, in `threads` chunks of its first loop
+  /// when that pays off (see convert-stride-to-linalg's description).
+  void emitGeneric(Location loc, ValueRange inputs, ValueRange outputs,
+                   ArrayRef<AffineMap> maps,
+                   ArrayRef<utils::IteratorType> iterators,
+                   function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+  OpBuilder &b;
+  unsigned threads;
+};
+
+} // namespace mlir::stride
+
+#endif // STRIDE_LIB_CONVERSION_STRIDETOLINALG_KERNELS_H

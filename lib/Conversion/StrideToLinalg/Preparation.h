@@ -1,0 +1,34 @@
+//===- Preparation.h - Tensor-level steps before One-Shot Bufferize -*- C++ -*-===//
+
+#ifndef STRIDE_LIB_CONVERSION_STRIDETOLINALG_PREPARATION_H
+#define STRIDE_LIB_CONVERSION_STRIDETOLINALG_PREPARATION_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::stride {
+
+/// Discardable attribute on Stride ops: into how many chunks the kernel's
+/// outer loop may be split (see convert-stride-to-linalg's `threads`).
+constexpr llvm::StringLiteral kThreadsAttr = "stride.threads";
+/// Marks the copy resultsToDestinations puts before a return: its input may
+/// be computed in the output argument directly (see the broadcast model).
+constexpr llvm::StringLiteral kOutputCopyAttr = "stride.output_copy";
+/// Attribute on a function: how many trailing arguments are outputs.
+constexpr llvm::StringLiteral kNumOutputsAttr = "stride.num_outputs";
+
+/// Sets `bufferization.buffer_layout` on every ranked tensor argument of the
+/// functions with a body (see stride-buffer-layouts).
+void annotateArgumentBufferLayouts(ModuleOp module);
+
+/// Turns `func`'s tensor results into trailing tensor arguments that the
+/// returned values are computed into (see stride-bufferize).
+void resultsToDestinations(func::FuncOp func);
+
+/// After bufferization: removes the results that resultsToDestinations
+/// routed into output arguments.
+void dropOutputResults(func::FuncOp func);
+
+} // namespace mlir::stride
+
+#endif // STRIDE_LIB_CONVERSION_STRIDETOLINALG_PREPARATION_H

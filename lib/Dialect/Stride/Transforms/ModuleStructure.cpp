@@ -1,0 +1,348 @@
+//===- ModuleStructure.cpp - Calls and scf regions for Stride's passes ----===//
+
+#include "ModuleStructure.h"
+
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+
+/// `value` without the tensor.casts the passes put in front of users that
+/// kept an older type.
+Value throughCasts(Value value) {
+  while (auto cast = value.getDefiningOp<tensor::CastOp>())
+    value = cast.getSource();
+  return value;
+}
+
+/// Whether `to` may replace `from`: same element type and compatible shapes
+/// (a refinement, or the same shape in another layout).
+bool replaceable(Type from, Type to) {
+  auto fromTensor = dyn_cast<TensorType>(from);
+  auto toTensor = dyn_cast<RankedTensorType>(to);
+  return fromTensor && toTensor && from != to &&
+         fromTensor.getElementType() == toTensor.getElementType() &&
+         succeeded(verifyCompatibleShape(fromTensor, toTensor));
+}
+
+/// Gives `value` the type `type`; users that need the old type exactly
+/// (everything but Stride ops, returns and the yields fixed up later) see
+/// it through a tensor.cast.
+void retype(Value value, Type type) {
+  Type old = value.getType();
+  value.setType(type);
+  for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
+    Operation *user = use.getOwner();
+    if (isa<StrideDialect>(user->getDialect()) ||
+        user->hasTrait<OpTrait::ReturnLike>() || isa<scf::ConditionOp>(user))
+      continue;
+    OpBuilder b(user);
+    use.set(tensor::CastOp::create(b, user->getLoc(), old, value));
+  }
+}
+
+/// `value` as a `type` value before `user`: itself without casts if that
+/// has the type, a cast for a shape, a copy into a new tensor for a layout.
+Value convert(OpBuilder &b, Location loc, Value value, Type type,
+              Refinement refinement) {
+  Value source = throughCasts(value);
+  if (source.getType() == type)
+    return source;
+  if (value.getType() == type)
+    return value;
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  if (refinement == Refinement::Layout && ranked && sourceType &&
+      sourceType.getShape() == ranked.getShape() &&
+      sourceType.getEncoding() != ranked.getEncoding()) {
+    SmallVector<Value> sizes;
+    for (int64_t i = 0; i < ranked.getRank(); ++i)
+      if (ranked.isDynamicDim(i))
+        sizes.push_back(tensor::DimOp::create(b, loc, source, i));
+    Value empty = tensor::EmptyOp::create(b, loc, ranked, sizes);
+    auto copy = BroadcastOp::create(b, loc, TypeRange{ranked},
+                                    ValueRange{source}, ValueRange{empty});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&copy.getBodyBlock());
+    YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
+    return copy.getResult(0);
+  }
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+/// Set when a yielded value cannot take the type its loop carries.
+bool incompatibleYield = false;
+
+/// Brings the operands of `terminator` to `types`.
+bool reconcileOperands(Operation *terminator, OperandRange operands,
+                       TypeRange types, Refinement refinement) {
+  bool changed = false;
+  OpBuilder b(terminator);
+  unsigned first = operands.getBeginOperandIndex();
+  for (auto [i, type] : llvm::enumerate(types)) {
+    OpOperand &operand = terminator->getOpOperand(first + i);
+    Value value = operand.get();
+    Value source = throughCasts(value);
+    if (!isa<TensorType>(type))
+      continue;
+    if (source.getType() == type) {
+      if (value != source) {
+        operand.set(source);
+        changed = true;
+      }
+      continue;
+    }
+    auto haveTensor = dyn_cast<TensorType>(source.getType());
+    auto wantTensor = cast<TensorType>(type);
+    if (!haveTensor ||
+        haveTensor.getElementType() != wantTensor.getElementType() ||
+        failed(verifyCompatibleShape(haveTensor, wantTensor))) {
+      terminator->emitOpError()
+          << "operand #" << first + i << " has type " << source.getType()
+          << " but the region's value has type " << type
+          << "; a loop-carried or yielded value keeps one shape";
+      incompatibleYield = true;
+      continue;
+    }
+    // A refined shape may stay behind its cast; another layout is copied.
+    if (value.getType() == type &&
+        (refinement == Refinement::Shape || value == source))
+      continue;
+    operand.set(convert(b, terminator->getLoc(), value, type, refinement));
+    changed = true;
+  }
+  return changed;
+}
+
+/// Loop-carried values take the types of the values they start from.
+bool refineCarried(ValueRange inits, MutableArrayRef<OpOperand> initOperands,
+                   ValueRange regionArgs, ValueRange results) {
+  bool changed = false;
+  for (auto [i, init] : llvm::enumerate(inits)) {
+    Value source = throughCasts(init);
+    Type type = source.getType();
+    if (!replaceable(regionArgs[i].getType(), type))
+      continue;
+    initOperands[i].set(source);
+    retype(regionArgs[i], type);
+    if (results.size() > i)
+      retype(results[i], type);
+    changed = true;
+  }
+  return changed;
+}
+
+/// Before the function's ops are refined: loop-carried values take the
+/// types of the values that enter the loop.
+bool refineCarriedTypes(func::FuncOp func) {
+  bool changed = false;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      changed |= refineCarried(loop.getInitArgs(), loop.getInitArgsMutable(),
+                               loop.getRegionIterArgs(), loop.getResults());
+    } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      changed |= refineCarried(loop.getInits(), loop.getInitsMutable(),
+                               loop.getBeforeArguments(), {});
+      scf::ConditionOp condition = loop.getConditionOp();
+      for (auto [i, arg] : llvm::enumerate(condition.getArgs())) {
+        Type type = throughCasts(arg).getType();
+        if (!replaceable(loop.getAfterArguments()[i].getType(), type))
+          continue;
+        retype(loop.getAfterArguments()[i], type);
+        retype(loop.getResult(i), type);
+        changed = true;
+      }
+    }
+  });
+  return changed;
+}
+
+/// After the function's ops are refined: yields are brought to the types
+/// their regions carry, innermost first, and scf.if results refined.
+bool reconcileYields(func::FuncOp func, Refinement refinement) {
+  bool changed = false;
+  func.walk([&](Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      Operation *yield = loop.getBody()->getTerminator();
+      changed |= reconcileOperands(yield, yield->getOperands(),
+                                   ValueRange(loop.getRegionIterArgs()).getTypes(),
+                                   refinement);
+    } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      scf::ConditionOp condition = loop.getConditionOp();
+      changed |= reconcileOperands(condition, condition.getArgs(),
+                                   ValueRange(loop.getAfterArguments()).getTypes(),
+                                   refinement);
+      Operation *yield = loop.getAfterBody()->getTerminator();
+      changed |= reconcileOperands(yield, yield->getOperands(),
+                                   ValueRange(loop.getBeforeArguments()).getTypes(),
+                                   refinement);
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      if (branch.getNumResults() == 0 || !branch.elseBlock())
+        return;
+      Operation *thenYield = branch.thenBlock()->getTerminator();
+      Operation *elseYield = branch.elseBlock()->getTerminator();
+      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+        Type thenType = throughCasts(thenYield->getOperand(i)).getType();
+        Type elseType = throughCasts(elseYield->getOperand(i)).getType();
+        if (thenType == elseType && replaceable(result.getType(), thenType)) {
+          retype(result, thenType);
+          changed = true;
+        }
+      }
+      changed |= reconcileOperands(thenYield, thenYield->getOperands(),
+                                   branch.getResultTypes(), refinement);
+      changed |= reconcileOperands(elseYield, elseYield->getOperands(),
+                                   branch.getResultTypes(), refinement);
+    }
+  });
+  return changed;
+}
+
+/// Functions of `module`, callees first; an error on a cycle.
+FailureOr<SmallVector<func::FuncOp>> calleesFirst(ModuleOp module) {
+  SmallVector<func::FuncOp> order;
+  DenseMap<Operation *, int> state; // 1: on the stack, 2: done
+  SmallVector<func::FuncOp> stack;
+  SymbolTable symbols(module);
+  std::function<LogicalResult(func::FuncOp)> visit =
+      [&](func::FuncOp func) -> LogicalResult {
+    int &s = state[func];
+    if (s == 2)
+      return success();
+    if (s == 1) {
+      std::string cycle;
+      llvm::raw_string_ostream os(cycle);
+      auto start = llvm::find(stack, func);
+      for (auto it = start; it != stack.end(); ++it)
+        os << "@" << it->getName() << " -> ";
+      os << "@" << func.getName();
+      return func.emitOpError()
+             << "is recursive (" << cycle
+             << "); Stride's shape and layout passes need a call graph "
+                "without cycles";
+    }
+    s = 1;
+    stack.push_back(func);
+    WalkResult walk = func.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (callee && failed(visit(callee)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    stack.pop_back();
+    if (walk.wasInterrupted())
+      return failure();
+    state[func] = 2;
+    order.push_back(func);
+    return success();
+  };
+  for (func::FuncOp func : module.getOps<func::FuncOp>())
+    if (failed(visit(func)))
+      return failure();
+  return order;
+}
+
+bool updateCalls(func::FuncOp func, MutableArrayRef<func::CallOp> calls) {
+  bool changed = false;
+  FunctionType type = func.getFunctionType();
+  for (func::CallOp call : calls) {
+    for (auto [result, want] : llvm::zip(call.getResults(), type.getResults()))
+      if (result.getType() != want) {
+        retype(result, want);
+        changed = true;
+      }
+    OpBuilder b(call);
+    for (auto [operand, want] :
+         llvm::zip(call->getOpOperands(), type.getInputs()))
+      if (operand.get().getType() != want) {
+        Value source = throughCasts(operand.get());
+        operand.set(source.getType() == want
+                        ? source
+                        : tensor::CastOp::create(b, call.getLoc(), want,
+                                                 operand.get()));
+        changed = true;
+      }
+  }
+  return changed;
+}
+
+/// A private function takes the argument types all its call sites agree on.
+bool refineArguments(func::FuncOp func, MutableArrayRef<func::CallOp> calls) {
+  if (!func.isPrivate() || func.isExternal() || calls.empty())
+    return false;
+  bool changed = false;
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  for (auto [i, declared] : llvm::enumerate(inputs)) {
+    Type agreed = throughCasts(calls.front().getOperand(i)).getType();
+    if (!replaceable(declared, agreed) ||
+        llvm::any_of(calls, [&, i = i](func::CallOp call) {
+          return throughCasts(call.getOperand(i)).getType() != agreed;
+        }))
+      continue;
+    retype(func.getArgument(i), agreed);
+    inputs[i] = agreed;
+    changed = true;
+  }
+  if (changed)
+    func.setType(FunctionType::get(func.getContext(), inputs,
+                                   func.getResultTypes()));
+  return changed;
+}
+
+} // namespace
+
+LogicalResult mlir::stride::refineModule(
+    Operation *root, Refinement refinement,
+    function_ref<LogicalResult(func::FuncOp)> runOnFunction) {
+  auto module = dyn_cast<ModuleOp>(root);
+  if (!module) {
+    SmallVector<func::FuncOp> funcs;
+    if (auto func = dyn_cast<func::FuncOp>(root))
+      funcs.push_back(func);
+    else
+      root->walk([&](func::FuncOp f) { funcs.push_back(f); });
+    for (func::FuncOp func : funcs)
+      if (!func.isExternal() && failed(runOnFunction(func)))
+        return failure();
+    return success();
+  }
+  FailureOr<SmallVector<func::FuncOp>> order = calleesFirst(module);
+  if (failed(order))
+    return failure();
+  incompatibleYield = false;
+  // Each round moves types at least one call or loop level further; the
+  // bound only guards against a rule that would not settle.
+  unsigned limit = 4 * (order->size() + 4);
+  for (unsigned round = 0; round < limit; ++round) {
+    bool changed = false;
+    SymbolTableCollection tables;
+    SymbolUserMap users(tables, module);
+    for (func::FuncOp func : *order) {
+      SmallVector<func::CallOp> calls;
+      for (Operation *user : users.getUsers(func))
+        if (auto call = dyn_cast<func::CallOp>(user))
+          calls.push_back(call);
+      if (!func.isExternal()) {
+        changed |= refineArguments(func, calls);
+        FunctionType before = func.getFunctionType();
+        changed |= refineCarriedTypes(func);
+        if (failed(runOnFunction(func)))
+          return failure();
+        changed |= reconcileYields(func, refinement);
+        changed |= func.getFunctionType() != before;
+      }
+      changed |= updateCalls(func, calls);
+    }
+    if (incompatibleYield)
+      return failure();
+    if (!changed)
+      return success();
+  }
+  return success();
+}

@@ -1,0 +1,37 @@
+// RUN: stride-opt %s --stride-bufferize --split-input-file -verify-diagnostics
+// (One-Shot adds "failed to bufferize op" to each op's own diagnostic.)
+
+// A named elementwise op must be generalized before bufferization.
+func.func @named(%a: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{'stride.exp' op must be generalized first (run stride-generalize)}}
+  // expected-error @+1 {{failed to bufferize op}}
+  %0 = stride.exp %a : tensor<3xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// A result whose shape was never inferred.
+func.func private @unranked(%a: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'stride.broadcast' op result shape is unknown; run stride-infer-shapes before bufferization}}
+  // expected-error @+1 {{failed to bufferize op}}
+  %0 = stride.broadcast ins(%a : tensor<3xf32>) -> tensor<*xf32> {
+  ^bb0(%v: f32):
+    stride.yield %v : f32
+  }
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A destination with stride 0 would write one element several times.
+func.func @zero_stride_destination(%x: tensor<4xf32>) -> tensor<4xf32, #stride.layout<strides = [0]>> {
+  %d = tensor.empty() : tensor<4xf32, #stride.layout<strides = [0]>>
+  // expected-error @+2 {{'stride.broadcast' op destination #0 has stride 0 in dimension 0; a destination must not repeat elements}}
+  // expected-error @+1 {{failed to bufferize op}}
+  %0 = stride.broadcast ins(%x : tensor<4xf32>) outs(%d : tensor<4xf32, #stride.layout<strides = [0]>>) -> tensor<4xf32, #stride.layout<strides = [0]>> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return %0 : tensor<4xf32, #stride.layout<strides = [0]>>
+}

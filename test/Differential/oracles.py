@@ -1,0 +1,214 @@
+"""Oracles: NumPy values with error bounds, and PyTorch / NumPy strides op by op.
+
+Part of the differential test; see differential.py."""
+from common import *  # noqa: F401,F403
+from program import *  # noqa: F401,F403
+from layouts import *  # noqa: F401,F403
+from generator import *  # noqa: F401,F403
+
+
+def evaluate(case, leaf, apply):
+    env = {}
+    for n in case.args + case.consts:
+        env[n.name] = leaf(n)
+    for n in case.ops:
+        env[n.name] = apply(n, [env[o.name] for o in n.operands])
+    return [env[r.name] for r in case.results]
+
+
+def np_trunc_div(a, b):
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) != (b < 0), -q, q).astype(a.dtype)
+
+
+def value_apply(n, xs):
+    """NumPy on logical arrays, in the program's dtype."""
+    dt = NP_DTYPES[n.dtype]
+    xs = [np.asarray(x) for x in xs]
+    op = n.op
+    if op == "add": r = xs[0] + xs[1]
+    elif op == "sub": r = xs[0] - xs[1]
+    elif op == "mul": r = xs[0] * xs[1]
+    elif op == "div":
+        r = np_trunc_div(*xs) if n.dtype.startswith("i") else xs[0] / xs[1]
+    elif op == "maximum": r = np.maximum(xs[0], xs[1])
+    elif op == "minimum": r = np.minimum(xs[0], xs[1])
+    elif op == "neg": r = -xs[0]
+    elif op == "abs": r = np.abs(xs[0])
+    elif op == "exp": r = np.exp(xs[0])
+    elif op == "tanh": r = np.tanh(xs[0])
+    elif op == "sigmoid": r = dt(1) / (dt(1) + np.exp(-xs[0]))
+    elif op == "cmp":
+        r = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
+             "le": np.less_equal, "gt": np.greater,
+             "ge": np.greater_equal}[n.pred](xs[0], xs[1])
+    elif op == "select": r = np.where(xs[0], xs[1], xs[2])
+    elif op == "matmul": r = np.matmul(xs[0], xs[1])
+    else: raise AssertionError(op)
+    r = np.asarray(r)
+    assert r.dtype == dt, f"value oracle: {op} gave {r.dtype}, not {dt}"
+    assert r.shape == n.shape, f"value oracle: {op} shape {r.shape} != {n.shape}"
+    return r
+
+
+def value_leaf(n):
+    return np.asarray(n.value, dtype=NP_DTYPES[n.dtype])
+
+
+def expected_values(case):
+    with np.errstate(all="ignore"):
+        return evaluate(case, value_leaf, value_apply)
+
+
+def error_bounds(case):
+    """First-order bounds on each result's rounding error (float64 arrays;
+    None for integer and i1 results)."""
+    raw, vals, errs = {}, {}, {}
+    for n in case.args + case.consts:
+        raw[n.name] = value_leaf(n)
+        vals[n.name] = raw[n.name].astype(np.float64)
+        errs[n.name] = np.zeros(n.shape)
+    with np.errstate(all="ignore"):
+        for n in case.ops:
+            u = UNIT_ROUNDOFF.get(n.dtype, 0.0)
+            v = [vals[o.name] for o in n.operands]
+            e = [errs[o.name] for o in n.operands]
+            r = value_apply(n, [raw[o.name] for o in n.operands])
+            rf = np.abs(r.astype(np.float64))
+            op = n.op
+            if op in ("add", "sub"): err = e[0] + e[1] + u * rf
+            elif op == "mul":
+                err = np.abs(v[0]) * e[1] + np.abs(v[1]) * e[0] + u * rf
+            elif op == "div": err = (e[0] + rf * e[1]) / np.abs(v[1]) + u * rf
+            elif op in ("maximum", "minimum"): err = np.maximum(e[0], e[1])
+            elif op in ("neg", "abs"): err = e[0]
+            elif op == "exp": err = rf * e[0] + 8 * u * rf
+            elif op == "tanh": err = (1 - rf * rf) * e[0] + 8 * u * rf
+            elif op == "sigmoid": err = rf * (1 - rf) * e[0] + 8 * u * rf
+            elif op == "cmp": err = np.zeros(n.shape)
+            elif op == "select": err = np.where(v[0] != 0, e[1], e[2])
+            elif op == "matmul":
+                a, b = np.abs(v[0]), np.abs(v[1])
+                err = (np.matmul(a, e[1]) + np.matmul(e[0], b)
+                       + n.k * u * np.matmul(a, b) + u * rf)
+            else: raise AssertionError(op)
+            raw[n.name], vals[n.name] = r, r.astype(np.float64)
+            errs[n.name] = np.broadcast_to(np.asarray(err, np.float64), n.shape)
+    return [errs[r.name] if r.dtype in UNIT_ROUNDOFF else None
+            for r in case.results]
+
+
+def strided_buffer(n, lib):
+    """A buffer whose strided view holds n's logical values; returns
+    (buffer, offset) with offset the view's first element."""
+    shape, strides = n.shape, n.strides
+    lo = hi = 0
+    if all(s > 0 for s in shape):
+        for size, st in zip(shape, strides):
+            if st > 0: hi += (size - 1) * st
+            else: lo += (size - 1) * st
+    buf = np.zeros(hi - lo + 1, dtype=NP_DTYPES[n.dtype])
+    view = np.lib.stride_tricks.as_strided(
+        buf[-lo:], shape, [s * buf.itemsize for s in strides], writeable=True)
+    view[...] = n.value
+    return buf, -lo
+
+
+def numpy_strided_leaf(n):
+    dt = NP_DTYPES[n.dtype]
+    if n.kind == "const" or n.scalar:
+        return dt(np.asarray(n.value).item())
+    buf, off = strided_buffer(n, np)
+    return np.lib.stride_tricks.as_strided(
+        buf[off:], n.shape, [s * buf.itemsize for s in n.strides])
+
+
+NUMPY_UFUNC = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
+               "maximum": np.maximum, "minimum": np.minimum,
+               "neg": np.negative, "abs": np.abs, "exp": np.exp,
+               "tanh": np.tanh, "sigmoid": np.exp,  # any unary ufunc
+               "eq": np.equal, "ne": np.not_equal, "lt": np.less,
+               "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+
+
+def numpy_apply(n, xs):
+    op = n.op
+    if op == "div":
+        # No truncating integer division ufunc: floor_divide has the layout.
+        r = (np.floor_divide if n.dtype.startswith("i") else np.divide)(*xs)
+    elif op == "cmp": r = NUMPY_UFUNC[n.pred](*xs)
+    elif op == "select": r = np.where(*xs)
+    elif op == "matmul": r = np.matmul(*xs)
+    else: r = NUMPY_UFUNC[op](*xs)
+    assert np.asarray(r).dtype == NP_DTYPES[n.dtype], (op, np.asarray(r).dtype)
+    return r
+
+
+def torch_leaf(n):
+    dt = TORCH_DTYPES[n.dtype]
+    if n.kind == "const" or n.scalar:
+        return torch.tensor(np.asarray(n.value, NP_DTYPES[n.dtype])[()], dtype=dt)
+    assert all(s >= 0 for s in n.strides), "negative strides under torch"
+    buf, off = strided_buffer(n, np)
+    return torch.as_strided(torch.from_numpy(buf), n.shape, n.strides, off)
+
+
+TORCH_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "maximum": "maximum",
+                "minimum": "minimum", "eq": "eq", "ne": "ne", "lt": "lt",
+                "le": "le", "gt": "gt", "ge": "ge"}
+
+
+def torch_apply(n, xs):
+    op = n.op
+    if op == "div":
+        r = (torch.div(*xs, rounding_mode="trunc") if n.dtype.startswith("i")
+             else torch.div(*xs))
+    elif op == "cmp": r = getattr(torch, n.pred)(*xs)
+    elif op == "select": r = torch.where(*xs)
+    elif op == "matmul": r = torch.matmul(*xs)
+    elif op in ("neg", "abs", "exp", "tanh", "sigmoid"): r = getattr(torch, op)(*xs)
+    else: r = getattr(torch, TORCH_BINARY[op])(*xs)
+    assert r.dtype == TORCH_DTYPES[n.dtype], (op, r.dtype)
+    return r
+
+
+def restrided(x, dtype=np.float32):
+    """An array of `dtype` with x's shape and element strides."""
+    x = np.asarray(x)
+    if x.ndim == 0:
+        return dtype(0)
+    elem = [s // x.itemsize for s in x.strides]
+    lo = hi = 0
+    if x.size:
+        lo = sum((n - 1) * s for n, s in zip(x.shape, elem) if s < 0)
+        hi = sum((n - 1) * s for n, s in zip(x.shape, elem) if s > 0)
+    buf = np.zeros(hi - lo + 1, dtype)
+    return np.lib.stride_tricks.as_strided(
+        buf[-lo:], x.shape, [s * buf.itemsize for s in elem])
+
+
+def expected_layouts(case):
+    """Per result (shape, strides, alternative strides or None), and the
+    library's values. The alternative is the documented np.where exception:
+    the strides a three-operand ufunc gives where np.where's differ."""
+    if case.policy == "torch":
+        if torch is None:
+            raise RuntimeError("policy torch needs PyTorch (use /usr/bin/python3)")
+        with torch.no_grad():
+            outs = evaluate(case, torch_leaf, torch_apply)
+        return [(tuple(o.shape), list(o.stride()), None) for o in outs], \
+            [o.numpy() for o in outs]
+    alt = {}
+
+    def apply(n, xs):
+        r = numpy_apply(n, xs)
+        if n.op == "select":
+            u = np.asarray(np.core.umath.clip(*(restrided(x) for x in xs)))
+            alt[n.name] = [s // u.itemsize for s in u.strides]
+        return r
+
+    with np.errstate(all="ignore"):
+        outs = evaluate(case, numpy_strided_leaf, apply)
+    outs = [np.asarray(o) for o in outs]
+    return [(o.shape, [s // o.itemsize for s in o.strides], alt.get(r.name))
+            for o, r in zip(outs, case.results)], outs

@@ -1,0 +1,170 @@
+"""Program representation: SSA values (Node) and programs (Case) and their MLIR text.
+
+Part of the differential test; see differential.py."""
+from common import *  # noqa: F401,F403
+
+
+class Node:
+    """An SSA value: a function argument, a constant or an op result.
+
+    `shape` is the logical shape (() for scalars and 0-d tensors); `scalar`
+    says the MLIR type is a plain scalar (f32) rather than a tensor; `exact`
+    says the value is computed without transcendental functions or matmuls
+    (so that a comparison of it is bit-reproducible).
+    """
+
+    def __init__(self, name, kind, dtype, shape, scalar=False, op=None,
+                 operands=(), pred=None, value=None, exact=True):
+        self.name, self.kind, self.dtype = name, kind, dtype
+        self.shape, self.scalar = tuple(shape), scalar
+        self.op, self.operands, self.pred = op, list(operands), pred
+        self.value = value          # constants; logical array for arguments
+        self.exact = exact
+        self.strides = None         # arguments: element strides
+        self.layout = None          # arguments: encoding text or None
+        self.fortran = False        # arguments: write the .npy F-ordered
+        self.k = 0                  # matmul: contracted size
+        self.pad = False            # arguments: a slice of one more row
+        self.copy = False           # arguments: through a linalg.generic
+
+    def sig_name(self):
+        """The argument's name in @main's signature."""
+        return self.name + ("_full" if self.pad else
+                            "_in" if self.copy else "")
+
+    def full_type(self):
+        """The argument's type in @main's signature."""
+        if not self.pad:
+            return self.mlir_type()
+        shape = (self.shape[0] + 1,) + self.shape[1:]
+        return f"tensor<{'x'.join(map(str, shape))}x{self.dtype}>"
+
+    def entry_lines(self):
+        """@main's ops that make the argument's logical value: a
+        tensor.extract_slice of the padded argument, then a linalg.generic
+        copy (both of row-major tensors, so strides stay row-major)."""
+        lines = []
+        name = self.name
+        sizes = ", ".join(map(str, self.shape))
+        zeros = ", ".join("0" for _ in self.shape)
+        ones = ", ".join("1" for _ in self.shape)
+        if self.pad:
+            target = name if not self.copy else name + "_sl"
+            lines.append(f"  {target} = tensor.extract_slice {name}_full"
+                         f"[{zeros}] [{sizes}] [{ones}] : {self.full_type()} "
+                         f"to {self.mlir_type()}")
+            source = target
+        else:
+            source = name + "_in"
+        if self.copy:
+            dims = ", ".join(f"d{i}" for i in range(len(self.shape)))
+            amap = f"affine_map<({dims}) -> ({dims})>"
+            iters = ", ".join('"parallel"' for _ in self.shape)
+            t = self.mlir_type()
+            lines.append(f"  {name}_e = tensor.empty() : {t}")
+            lines.append(
+                f"  {name} = linalg.generic {{indexing_maps = [{amap}, {amap}], "
+                f"iterator_types = [{iters}]}} ins({source} : {t}) "
+                f"outs({name}_e : {t}) {{\n  ^bb0(%v: {self.dtype}, "
+                f"%o: {self.dtype}):\n    linalg.yield %v : {self.dtype}\n"
+                f"  }} -> {t}")
+        return lines
+
+    def mlir_type(self):
+        if self.scalar:
+            return self.dtype
+        if self.kind == "op":
+            return f"tensor<*x{self.dtype}>"
+        body = "x".join(str(s) for s in self.shape)
+        body = f"{body}x{self.dtype}" if self.shape else self.dtype
+        if self.layout:
+            return f"tensor<{body}, {self.layout}>"
+        return f"tensor<{body}>"
+
+
+class Case:
+    def __init__(self, seed, index):
+        self.seed, self.index = seed, index
+        self.policy = "torch"
+        self.kind = "elementwise"
+        self.args = []      # Nodes of kind "arg", in signature order
+        self.consts = []    # Nodes of kind "const"
+        self.ops = []       # Nodes of kind "op", in SSA order
+        self.results = []   # Nodes returned
+        self.nnames = 0
+        self.wrap = "none"  # composition: none, call (in @body) or loop
+
+    def fresh(self, prefix):
+        self.nnames += 1
+        return f"%{prefix}{self.nnames}"
+
+    def op_lines(self, suffix=""):
+        """The ops' lines; results inside a loop body get `suffix`."""
+        own = {n.name for n in self.ops}
+        name = lambda o: o.name + suffix if o.name in own else o.name
+        lines = []
+        for n in self.ops:
+            vals = ", ".join(name(o) for o in n.operands)
+            tys = ", ".join(o.mlir_type() for o in n.operands)
+            pred = f"{n.pred}, " if n.op == "cmp" else ""
+            lines.append(f"  {name(n)} = stride.{n.op} {pred}{vals} : {tys} "
+                         f"-> {n.mlir_type()}")
+        return lines
+
+    def const_lines(self):
+        return [f"  {c.name} = arith.constant "
+                f"{format_const(c.value, c.dtype)} : {c.dtype}"
+                for c in self.consts]
+
+    def mlir(self):
+        rtypes = [r.mlir_type() for r in self.results]
+        rsig = rtypes[0] if len(rtypes) == 1 else f"({', '.join(rtypes)})"
+        lines = [f"// differential case {self.index} of seed {self.seed}, "
+                 f"policy {self.policy}, composition {self.wrap}"]
+        if self.wrap == "call":
+            sig = ", ".join(f"{a.name}: {a.mlir_type()}" for a in self.args)
+            lines.append(f"func.func private @body({sig}) -> {rsig} {{")
+            lines += self.const_lines() + self.op_lines()
+            lines.append(f"  return {', '.join(r.name for r in self.results)}"
+                         f" : {', '.join(rtypes)}")
+            lines.append("}")
+        sig = ", ".join(f"{a.sig_name()}: {a.full_type()}"
+                        for a in self.args)
+        lines.append(f"func.func @main({sig}) -> {rsig} {{")
+        for a in self.args:
+            lines += a.entry_lines()
+        k = len(self.results)
+        many = f":{k}" if k > 1 else ""
+        got = [f"%res#{i}" if k > 1 else "%res" for i in range(k)]
+        if self.wrap == "call":
+            args = ", ".join(a.name for a in self.args)
+            atys = ", ".join(a.mlir_type() for a in self.args)
+            lines.append(f"  %res{many} = call @body({args}) : ({atys}) -> "
+                         f"{rsig}")
+        elif self.wrap == "loop":
+            # One iteration that recomputes the results from the same inputs:
+            # the values stay, and the loop carries the results' layouts.
+            lines += self.const_lines() + self.op_lines()
+            lines += ["  %lo = arith.constant 0 : index",
+                      "  %hi = arith.constant 1 : index"]
+            inits = ", ".join(f"%acc{i} = {r.name}"
+                              for i, r in enumerate(self.results))
+            lines.append(f"  %res{many} = scf.for %iv = %lo to %hi step %hi "
+                         f"iter_args({inits}) -> ({', '.join(rtypes)}) {{")
+            lines += ["  " + l for l in self.op_lines("_l")]
+            lines.append(f"    scf.yield "
+                         f"{', '.join(r.name + '_l' for r in self.results)} : "
+                         f"{', '.join(rtypes)}")
+            lines.append("  }")
+        else:
+            lines += self.const_lines() + self.op_lines()
+            got = [r.name for r in self.results]
+        lines.append(f"  return {', '.join(got)} : {', '.join(rtypes)}")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def format_const(value, dtype):
+    if dtype.startswith("i"):
+        return str(int(value))
+    return repr(float(value))  # constants are multiples of 1/4: exact

@@ -1,0 +1,127 @@
+// Stride inside a larger module: calls, scf loops and branches, and tensor /
+// linalg ops of other dialects before and after Stride ops compile through
+// stride-cpu-pipeline (One-Shot Bufferize) and give NumPy's values.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %npytool make %t a="rand(4,3)" y="rand(3)" b="rand(3,5)" m="rand(6,4)"
+// RUN: stride-run %s --entry loop --input %t/a.npy --input %t/y.npy --output-dir %t | FileCheck %s --check-prefix=LOOP
+// RUN: %npytool check %t "np.float32(0.5) * (np.float32(0.5) * (np.float32(0.5) * np.exp(a) + np.exp(y)) + np.exp(y)) + np.exp(y)" %t/out0.npy
+// RUN: stride-run %s --entry foreign --input %t/a.npy --input %t/b.npy --output-dir %t | FileCheck %s --check-prefix=FOREIGN
+// RUN: %npytool check %t "np.exp(np.exp(a) @ b)[1:3] * np.float32(2)" %t/out0.npy 1e-4
+// RUN: stride-run %s --entry reshape --input %t/m.npy --output-dir %t | FileCheck %s --check-prefix=RESHAPE
+// RUN: %npytool check %t "np.tanh(np.tanh(m).reshape(24).reshape(2, 12))" %t/out0.npy
+// RUN: stride-run %s --entry branch --input %t/a.npy --output-dir %t
+// RUN: %npytool check %t "np.exp(a) - np.float32(1)" %t/out0.npy
+// RUN: stride-run %s --entry countdown --input %t/a.npy --output-dir %t
+// RUN: %npytool check %t "a + np.float32(3)" %t/out0.npy
+// RUN: stride-run %s --entry in_place --input %t/a.npy --input %t/a.npy --output-dir %t
+// RUN: %npytool check %t "np.exp(a)" %t/out0.npy
+// RUN: %npytool check %t "a" %t/out1.npy
+// RUN: stride-run %s --entry generic --input %t/a.npy --input %t/y.npy --output-dir %t
+// RUN: %npytool check %t "np.maximum(a * a, np.float32(0)) + y" %t/out0.npy
+
+// A private function whose result type is refined at the call, and an
+// scf.for that carries x = 0.5 * x + exp(y) three times in its first layout.
+// LOOP: output #0: f32 4x3 strides [3, 1]
+func.func private @exp_of(%x: tensor<*xf32>) -> tensor<*xf32> {
+  %0 = stride.exp %x : tensor<*xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+func.func @loop(%a: tensor<4x3xf32>, %y: tensor<3xf32>) -> tensor<*xf32> {
+  %a0 = tensor.cast %a : tensor<4x3xf32> to tensor<*xf32>
+  %e = call @exp_of(%a0) : (tensor<*xf32>) -> tensor<*xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 3 : index
+  %half = arith.constant 0.5 : f32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %e) -> (tensor<*xf32>) {
+    %h = stride.mul %half, %x : f32, tensor<*xf32> -> tensor<*xf32>
+    %ey = stride.exp %y : tensor<3xf32> -> tensor<*xf32>
+    %s = stride.add %h, %ey : tensor<*xf32>, tensor<*xf32> -> tensor<*xf32>
+    scf.yield %s : tensor<*xf32>
+  }
+  return %r : tensor<*xf32>
+}
+
+// linalg.fill + linalg.matmul on tensors between Stride ops, then a slice.
+// FOREIGN: output #0: f32 2x5 strides [5, 1]
+func.func @foreign(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<*xf32> {
+  %e = stride.exp %a : tensor<4x3xf32> -> tensor<4x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<4x5xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%init : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %p = linalg.matmul ins(%e, %b : tensor<4x3xf32>, tensor<3x5xf32>) outs(%z : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %x = stride.exp %p : tensor<4x5xf32> -> tensor<4x5xf32>
+  %s = tensor.extract_slice %x[1, 0] [2, 5] [1, 1] : tensor<4x5xf32> to tensor<2x5xf32>
+  %two = arith.constant 2.0 : f32
+  %r = stride.mul %s, %two : tensor<2x5xf32>, f32 -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// tensor.collapse_shape / expand_shape of a Stride result feed a Stride op.
+// RESHAPE: output #0: f32 2x12 strides [12, 1]
+func.func @reshape(%m: tensor<6x4xf32>) -> tensor<*xf32> {
+  %t = stride.tanh %m : tensor<6x4xf32> -> tensor<6x4xf32>
+  %flat = tensor.collapse_shape %t [[0, 1]] : tensor<6x4xf32> into tensor<24xf32>
+  %two = tensor.expand_shape %flat [[0, 1]] output_shape [2, 12] : tensor<24xf32> into tensor<2x12xf32>
+  %r = stride.tanh %two : tensor<2x12xf32> -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// An scf.if whose branches both yield Stride results.
+func.func @branch(%a: tensor<4x3xf32>) -> tensor<*xf32> {
+  %true = arith.constant true
+  %one = arith.constant 1.0 : f32
+  %r = scf.if %true -> (tensor<*xf32>) {
+    %e = stride.exp %a : tensor<4x3xf32> -> tensor<*xf32>
+    %d = stride.sub %e, %one : tensor<*xf32>, f32 -> tensor<*xf32>
+    scf.yield %d : tensor<*xf32>
+  } else {
+    %n = stride.neg %a : tensor<4x3xf32> -> tensor<*xf32>
+    scf.yield %n : tensor<*xf32>
+  }
+  return %r : tensor<*xf32>
+}
+
+// An scf.while that adds 1 three times.
+func.func @countdown(%a: tensor<4x3xf32>) -> tensor<*xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %one = arith.constant 1.0 : f32
+  %a0 = tensor.cast %a : tensor<4x3xf32> to tensor<*xf32>
+  %r:2 = scf.while (%x = %a0, %i = %c0) : (tensor<*xf32>, index) -> (tensor<*xf32>, index) {
+    %go = arith.cmpi ult, %i, %c3 : index
+    scf.condition(%go) %x, %i : tensor<*xf32>, index
+  } do {
+  ^bb0(%x: tensor<*xf32>, %i: index):
+    %next = stride.add %x, %one : tensor<*xf32>, f32 -> tensor<*xf32>
+    %j = arith.addi %i, %c1 : index
+    scf.yield %next, %j : tensor<*xf32>, index
+  }
+  return %r#0 : tensor<*xf32>
+}
+
+// A destination whose old value is still returned: One-Shot's analysis
+// writes the result out of place, so both values come back.
+func.func @in_place(%x: tensor<4x3xf32>, %d: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %0 = stride.broadcast ins(%x : tensor<4x3xf32>) outs(%d : tensor<4x3xf32>) -> tensor<4x3xf32> {
+  ^bb0(%v: f32):
+    %e = math.exp %v : f32
+    stride.yield %e : f32
+  }
+  return %0, %d : tensor<4x3xf32>, tensor<4x3xf32>
+}
+
+// A linalg.generic on tensors produces a Stride operand.
+func.func @generic(%a: tensor<4x3xf32>, %y: tensor<3xf32>) -> tensor<*xf32> {
+  %init = tensor.empty() : tensor<4x3xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x3xf32>) outs(%init : tensor<4x3xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %v : f32
+    linalg.yield %m : f32
+  } -> tensor<4x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = stride.maximum %sq, %zero : tensor<4x3xf32>, f32 -> tensor<4x3xf32>
+  %s = stride.add %r, %y : tensor<4x3xf32>, tensor<3xf32> -> tensor<*xf32>
+  return %s : tensor<*xf32>
+}

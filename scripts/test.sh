@@ -48,6 +48,15 @@ echo "== differential test without fusion (fusion must not change values or stri
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1 --no-fuse
 record "differential --no-fuse" $?
+echo "== differential test of the GPU kernels, run on the host (--target gpu-host)"
+gpu_cases=$(mktemp -d)
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1 --target gpu-host --keep "$gpu_cases"
+record "differential --target gpu-host" $?
+echo "== ptxas on the sm_90 kernels of the examples and of those differential programs"
+/usr/bin/python3 utils/check-gpu-binaries --stride-opt "$BUILD_DIR/bin/stride-opt" examples "$gpu_cases"
+record "ptxas (GPU kernels)" $?
+rm -rf "$gpu_cases"
 
 echo "== embedding: install Stride, build examples/embed against it, run its lit suite"
 # The prefix is moved after installation: the package must be relocatable.

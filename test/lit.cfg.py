@@ -27,7 +27,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
 tools = ["stride-opt", "stride-run", "stride-compile", "stride-exec",
-         "stride-capi-test", "stride-lsp-server",
+         "stride-capi-test", "stride-lsp-server", "stride-gpu-info",
          ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -35,3 +35,19 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # for libstride_runtime.so next to the tools.
 config.substitutions.append(("%stride_lib_dir", os.path.join(config.stride_obj_root, "lib")))
 config.substitutions.append(("%stride_bin_dir", config.stride_tools_dir))
+
+# GPU binaries need ptxas from a CUDA toolkit (CUDA_HOME, /usr/local/cuda or
+# PATH); without one, the tests that need it report UNSUPPORTED.
+import shutil
+_cuda_bins = [os.path.join(os.environ["CUDA_HOME"], "bin")] if os.environ.get("CUDA_HOME") else []
+_cuda_bins += ["/usr/local/cuda/bin", os.environ.get("PATH", "")]
+_ptxas = shutil.which("ptxas", path=os.pathsep.join(_cuda_bins))
+if _ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", _ptxas))
+else:
+    lit_config.note("ptxas not found (no CUDA toolkit): GPU binary tests are skipped")
+config.substitutions.append(
+    ("%cuda_stub", "/usr/local/cuda/lib64/stubs/libcuda.so"))
+if os.path.exists("/usr/local/cuda/lib64/stubs/libcuda.so"):
+    config.available_features.add("cuda-stub")

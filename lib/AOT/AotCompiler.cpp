@@ -107,6 +107,7 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
   pipeline.policy = options.policy;
   pipeline.fuse = options.fuse;
   pipeline.threads = std::max(1u, options.threads);
+  pipeline.gpu = options.gpu;
 
   for (const std::string &name : entries) {
     std::string what = "@" + name;
@@ -209,8 +210,10 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
     for (llvm::Function &f : translated->functions())
       if (!f.isDeclaration() && &f != cInterface)
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    // llvm.global_ctors (which loads the GPU binary) keeps its appending
+    // linkage, so the linker concatenates the entries' constructors.
     for (llvm::GlobalVariable &g : translated->globals())
-      if (!g.isDeclaration())
+      if (!g.isDeclaration() && !g.hasAppendingLinkage())
         g.setLinkage(llvm::GlobalValue::InternalLinkage);
     cInterface->setName(symbol);
     if (result.module->getNamedValue(symbol)) {
@@ -226,6 +229,15 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
     addPackedWrapper(*result.module, *result.module->getFunction(symbol),
                      entry.packedSymbol);
     result.metadata.entries.push_back(std::move(entry));
+  }
+
+  if (options.gpu) {
+    llvm::Constant *target =
+        llvm::ConstantDataArray::getString(*result.context, "gpu");
+    new llvm::GlobalVariable(*result.module, target->getType(),
+                             /*isConstant=*/true,
+                             llvm::GlobalValue::ExternalLinkage, target,
+                             rt::kAotTargetSymbol);
   }
 
   std::string text = rt::formatAotMetadata(result.metadata);

@@ -18,7 +18,7 @@ using namespace mlir::stride;
 
 std::string mlir::stride::linkSharedLibrary(StringRef objectPath,
                                             StringRef outputPath,
-                                            unsigned threads) {
+                                            unsigned threads, bool gpu) {
   const char *fromEnv = std::getenv("CC");
   std::string driver = fromEnv && *fromEnv ? fromEnv : "cc";
   std::string program = driver;
@@ -38,6 +38,17 @@ std::string mlir::stride::linkSharedLibrary(StringRef objectPath,
     std::string omp = STRIDE_OMP_LIBRARY;
     args.push_back(omp);
     StringRef dir = llvm::sys::path::parent_path(omp);
+    if (!dir.empty())
+      args.push_back("-Wl,-rpath," + dir.str());
+  }
+  if (gpu) {
+    // The host code calls the mgpu* runtime. $ORIGIN first, so a library
+    // carried to another machine with libstride_gpu_runtime.so beside it
+    // loads that copy.
+    std::string runtime = STRIDE_GPU_RUNTIME_LIBRARY;
+    args.push_back(runtime);
+    args.push_back("-Wl,-rpath,$ORIGIN");
+    StringRef dir = llvm::sys::path::parent_path(runtime);
     if (!dir.empty())
       args.push_back("-Wl,-rpath," + dir.str());
   }

@@ -77,7 +77,10 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
                "mlir (the LLVM dialect) or llvm (optimized LLVM IR)"),
       cl::init("shared"), cl::cat(category));
   static cl::opt<std::string> target(
-      "target", cl::desc("Where the kernels run: cpu (the host CPU)"),
+      "target",
+      cl::desc("Where the kernels run: cpu (the host CPU) or gpu (sm_90 "
+               "kernels in an embedded fatbin, PTX without ptxas; the "
+               "library links libstride_gpu_runtime)"),
       cl::init("cpu"), cl::cat(category));
   static cl::opt<std::string> symbolPrefix(
       "symbol-prefix",
@@ -107,9 +110,10 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
                               "Stride ahead-of-time compiler\n");
   (void)dynamicShapes;
 
-  if (target != "cpu")
-    return fail("unknown --target '" + target +
-                "'; expected cpu (the GPU target is not available yet)");
+  if (target != "cpu" && target != "gpu")
+    return fail("unknown --target '" + target + "'; expected cpu or gpu");
+  if (target == "gpu" && threads > 1)
+    return fail("--num-threads applies to --target=cpu only");
   if (emit != "shared" && emit != "obj" && emit != "mlir" && emit != "llvm")
     return fail("unknown --emit '" + emit +
                 "'; expected shared, obj, mlir or llvm");
@@ -157,6 +161,7 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
   options.policy = policy.getValue();
   options.fuse = !noFuse;
   options.threads = std::max(1u, threads.getValue());
+  options.gpu = target == "gpu";
   options.symbolPrefix = symbolPrefix;
   std::optional<AotModule> compiled =
       compileAot(*module, entries, options, *targetMachine, error);
@@ -179,7 +184,7 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
       return fail("cannot create a temporary object file: " + ec.message());
     error = emitObjectFile(*compiled->module, *targetMachine, object);
     if (error.empty())
-      error = linkSharedLibrary(object, output, options.threads);
+      error = linkSharedLibrary(object, output, options.threads, options.gpu);
     llvm::sys::fs::remove(object);
   }
   if (!error.empty())

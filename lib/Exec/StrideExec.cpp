@@ -10,7 +10,10 @@
 
 #include "stride/Exec/StrideExec.h"
 
+#include "DeviceCopies.h"
+
 #include "stride/Runtime/AotMetadata.h"
+#include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
 
 #include <csignal>
@@ -19,6 +22,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -48,6 +52,9 @@ const char *kUsage =
     "  --print           print the results\n"
     "  --bench N         time N calls after warm-up; print median and min\n"
     "  --list            list the library's entries and their layouts\n";
+
+/// The runtime's EX_UNAVAILABLE: no driver or no GPU for a GPU library.
+constexpr int kExitNoDevice = 69;
 
 int fail(const std::string &message) {
   std::fflush(stdout);
@@ -345,6 +352,10 @@ int stride::exec::strideExecMain(int argc, char **argv) {
   std::string path = options.library;
   if (path.find('/') == std::string::npos)
     path = "./" + path;
+  // A GPU library loads its kernels in its constructor; without a GPU the
+  // runtime then defers the error, which is reported below (or not at all
+  // for --list).
+  setenv("STRIDE_GPU_DEFER_NO_DEVICE", "1", /*overwrite=*/1);
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();
@@ -376,6 +387,24 @@ int stride::exec::strideExecMain(int argc, char **argv) {
                   << ")\n";
     }
     return 0;
+  }
+
+  // A GPU library's buffers go to device memory; without a usable GPU it
+  // cannot run: one line, exit status 69 (the runtime's).
+  std::unique_ptr<stride::exec::DeviceCopies> device;
+  if (auto *target =
+          static_cast<const char *>(dlsym(handle, rt::kAotTargetSymbol));
+      target && std::strcmp(target, "gpu") == 0) {
+    device = std::make_unique<stride::exec::DeviceCopies>();
+    bool noDevice = false;
+    if (std::string why = device->init(handle, noDevice); !why.empty()) {
+      if (!noDevice)
+        return fail("'" + options.library + "': " + why);
+      std::fflush(stdout);
+      std::cerr << "stride-exec: error: '" << options.library
+                << "' runs on the GPU: no usable GPU: " << why << "\n";
+      return kExitNoDevice;
+    }
   }
 
   std::string error;
@@ -421,23 +450,40 @@ int stride::exec::strideExecMain(int argc, char **argv) {
   std::vector<std::vector<int64_t>> descriptors;
   descriptors.reserve(inputs.size() + outputs.size());
   std::vector<void *> args;
+  std::vector<rt::PreparedArg *> buffers;
   for (rt::PreparedArg &arg : inputs) {
     if (!arg.buffer) {
       args.push_back(&arg.scalar);
       continue;
     }
     descriptors.push_back(descriptorOf(arg));
+    buffers.push_back(&arg);
     args.push_back(descriptors.back().data());
   }
   for (rt::PreparedArg &out : outputs) {
     descriptors.push_back(descriptorOf(out));
+    buffers.push_back(&out);
     args.push_back(descriptors.back().data());
   }
 
+  if (device) {
+    size_t k = 0;
+    for (rt::PreparedArg *arg : buffers)
+      device->add(descriptors[k++], arg->shape.size(),
+                  rt::dtypeSize(arg->buffer->dtype()));
+  }
+
   std::signal(SIGABRT, onKernelAbort);
-  packed(args.data());
-  if (options.bench > 0)
-    std::cout << rt::benchmark(options.bench, [&] { packed(args.data()); });
+  auto call = [&] { packed(args.data()); };
+  call();
+  if (device)
+    for (size_t j = 0; j < outputs.size(); ++j)
+      device->copyBack(descriptors.size() - outputs.size() + j);
+  if (options.bench > 0 && device)
+    std::cout << rt::benchmark(options.bench, call,
+                               [&] { return device->timeMicros(call); });
+  else if (options.bench > 0)
+    std::cout << rt::benchmark(options.bench, call);
   std::string report;
   error = rt::reportOutputs(outputs, options.print, options.outputDir, report);
   std::cout << report << std::flush;

@@ -1,6 +1,7 @@
 //===- CpuPipeline.cpp - Stride to LLVM on the CPU ------------------------===//
 
 #include "stride/Pipelines/Pipelines.h"
+#include "stride/Pipelines/GpuPipeline.h"
 
 #include "stride/Conversion/Passes.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
@@ -64,9 +65,22 @@ void mlir::stride::buildStrideToLinalgPipeline(
 
 void mlir::stride::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
-  if (options.matmulKernels)
+  // Small blocks and grids, so that the grid-stride loops of the GPU
+  // kernels take several turns on test-sized arrays.
+  if (options.gpuHost)
+    buildGpuKernelsOnHostPipeline(pm, /*blockSize=*/32, /*maxBlocks=*/4);
+  if (options.gpu) {
+    GpuPipelineOptions gpu;
+    if (!hasPtxas())
+      gpu.format = "isa"; // the driver JIT-compiles the PTX
+    buildGpuLinalgToLLVMPipeline(pm, gpu);
+    return;
+  }
+  // The CPU's matmul micro-kernels and transpose blocking do not apply to
+  // the GPU kernels (gpu-host has already mapped every linalg op).
+  if (options.matmulKernels && !options.gpuHost)
     pm.addPass(createStrideTileMatmul());
-  if (options.blockTransposes)
+  if (options.blockTransposes && !options.gpuHost)
     pm.addPass(createStrideBlockTransposes());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(

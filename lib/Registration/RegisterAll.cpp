@@ -8,6 +8,7 @@
 #include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,5 +34,8 @@ void stride::registerAllPasses() {
 
 void stride::registerAllPipelines() {
   static std::once_flag once;
-  std::call_once(once, [] { mlir::stride::registerStridePipelines(); });
+  std::call_once(once, [] {
+    mlir::stride::registerStridePipelines();
+    mlir::stride::registerStrideGpuPipelines();
+  });
 }

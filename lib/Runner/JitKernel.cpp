@@ -15,6 +15,8 @@
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 
 using namespace mlir;
@@ -28,6 +30,11 @@ void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  // --target=gpu: kernels serialized by gpu-module-to-binary, embedded by
+  // the gpu.binary translation.
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
 }
 
 LogicalResult
@@ -123,6 +130,9 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   SmallVector<StringRef> libraries;
   if (resolveThreads(options.threads) > 1)
     libraries.push_back(STRIDE_OMP_LIBRARY);
+  // GPU kernels' host code calls the mgpu* runtime.
+  if (options.gpu)
+    libraries.push_back(STRIDE_GPU_RUNTIME_LIBRARY);
   engineOptions.sharedLibPaths = libraries;
   auto engine =
       ExecutionEngine::create(module, engineOptions, std::move(targetMachine));
@@ -131,6 +141,9 @@ JitKernel::compile(ModuleOp module, StringRef entry,
     return nullptr;
   }
   kernel->engine = std::move(*engine);
+  // GPU kernels' binaries are loaded by the module's constructors.
+  if (options.gpu)
+    kernel->engine->initialize();
   auto entryPoint = kernel->engine->lookupPacked(kernel->name);
   if (!entryPoint) {
     error = "JIT lookup of @" + kernel->name +

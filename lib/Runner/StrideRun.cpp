@@ -15,11 +15,14 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Strides.h"
+#include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
 #include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
 #include "stride/Runtime/StridedBuffer.h"
+
+#include "StrideGpuRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -111,6 +114,8 @@ struct RunOptions {
   std::vector<std::string> inputPaths, shapeTexts;
   bool randomInputs = false, printValues = false, dynamicShapes = false,
        noFuse = false;
+  // --target: cpu, gpu (device copies, CUDA-event timing) or gpu-host.
+  bool gpu = false, gpuHost = false;
   uint64_t seed = 0;
   unsigned benchRuns = 0, threads = 0; // 0: $STRIDE_NUM_THREADS or the cores
 };
@@ -307,11 +312,13 @@ BufferArg describe(rt::PreparedArg &arg) {
   return d;
 }
 
-/// Phase 5: the call, then --bench timing.
+/// Phase 5: the call, then --bench timing. With --target=gpu the kernel
+/// gets device copies of every buffer's span, the outputs are copied back
+/// after the first call, and --bench times with CUDA events.
 std::string runKernel(JitKernel &kernel, StringRef entryText,
                       std::vector<rt::PreparedArg> &args,
                       std::vector<rt::PreparedArg> &outputs,
-                      unsigned benchRuns) {
+                      unsigned benchRuns, bool gpu) {
   std::vector<BufferArg> descriptors;
   std::vector<ScalarArg *> scalars;
   for (rt::PreparedArg &arg : args) {
@@ -326,13 +333,40 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
   for (BufferArg &d : descriptors)
     buffers.push_back(&d);
 
+  std::unique_ptr<DeviceBuffers> device;
+  std::vector<BufferArg> deviceDescriptors;
+  if (gpu) {
+    device = std::make_unique<DeviceBuffers>();
+    std::vector<const KernelParam *> bufferParams;
+    for (const KernelParam &param : kernel.inputs())
+      if (param.isBuffer)
+        bufferParams.push_back(&param);
+    for (const KernelParam &param : kernel.outputs())
+      bufferParams.push_back(&param);
+    if (bufferParams.size() != descriptors.size())
+      return "the compiled kernel's buffers do not match the arguments";
+    for (auto [d, param] : llvm::zip(descriptors, bufferParams))
+      deviceDescriptors.push_back(
+          device->add(d, elementSizeOf(param->element)));
+    for (auto [i, d] : llvm::enumerate(deviceDescriptors))
+      buffers[i] = &d;
+  }
+
   std::signal(SIGABRT, onKernelAbort);
   if (std::string error = kernel.invoke(buffers, scalars); !error.empty())
     return "calling " + entryText.str() + " failed: " + error;
-  if (benchRuns > 0)
-    llvm::outs() << rt::benchmark(benchRuns, [&] {
-      (void)kernel.invoke(buffers, scalars);
+  if (device)
+    for (size_t j = 0; j < outputs.size(); ++j)
+      device->copyBack(descriptors.size() - outputs.size() + j);
+  if (benchRuns == 0)
+    return "";
+  auto call = [&] { (void)kernel.invoke(buffers, scalars); };
+  if (device)
+    llvm::outs() << rt::benchmark(benchRuns, call, [&] {
+      return 1000.0 * timeOnGpuMs(call);
     });
+  else
+    llvm::outs() << rt::benchmark(benchRuns, call);
   return "";
 }
 
@@ -386,6 +420,14 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       "no-fuse",
       cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
       cl::cat(category));
+  static cl::opt<std::string> target(
+      "target",
+      cl::desc("cpu (default); gpu: run on the GPU (sm_90 kernels, the "
+               "CUDA driver through libstride_gpu_runtime; exit status 69 "
+               "without a usable GPU); or gpu-host: compile the kernels as "
+               "for the GPU and run them on this CPU with the grid and "
+               "block enumerated (checks GPU kernel code without a GPU)"),
+      cl::init("cpu"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "Stride JIT runner\n");
   RunOptions options;
@@ -402,6 +444,13 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.dynamicShapes = dynamicShapes;
   options.threads = threads.getValue();
   options.noFuse = noFuse;
+  if (target != "cpu" && target != "gpu-host" && target != "gpu")
+    return fail("unknown --target '" + target +
+                "' (expected cpu, gpu or gpu-host)");
+  options.gpuHost = target == "gpu-host";
+  options.gpu = target == "gpu";
+  if (options.gpuHost || options.gpu)
+    options.threads = 1;
 
   // Kernels allocate their intermediates with malloc on every call. Keep
   // large blocks in the heap instead of fresh mmaps, so that repeated calls
@@ -445,6 +494,13 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
 
   if (std::string bad = checkThreadsEnvironment(); !bad.empty())
     return fail(bad);
+  if (options.gpu) {
+    if (std::string why = gpuUnavailableReason(); !why.empty()) {
+      llvm::errs() << "stride-run: error: --target=gpu: no usable GPU: "
+                   << why << "\n";
+      return STRIDE_GPU_EXIT_NO_DEVICE;
+    }
+  }
   std::vector<std::vector<int64_t>> outputShapes, outputStrides;
   std::string probeDiagnostics;
   if (options.dynamicShapes)
@@ -455,6 +511,8 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   pipeline.policy = options.policy;
   pipeline.fuse = !options.noFuse;
   pipeline.threads = options.threads;
+  pipeline.gpu = options.gpu;
+  pipeline.gpuHost = options.gpuHost;
   std::string compileError;
   std::unique_ptr<JitKernel> kernel =
       JitKernel::compile(options.dynamicShapes ? *module : *specialized,
@@ -472,7 +530,8 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
     return fail(error);
 
   if (std::string error =
-          runKernel(*kernel, entryText, args, outputs, options.benchRuns);
+          runKernel(*kernel, entryText, args, outputs, options.benchRuns,
+                    options.gpu);
       !error.empty())
     return fail(error);
 

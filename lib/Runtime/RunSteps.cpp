@@ -102,16 +102,21 @@ std::optional<PreparedArg> prepareOutput(DType dtype,
 }
 
 std::string benchmark(unsigned runs, const std::function<void()> &call) {
-  for (int warm = 0; warm < 3; ++warm)
-    call();
-  std::vector<double> micros;
-  for (unsigned r = 0; r < runs; ++r) {
+  return benchmark(runs, call, [&] {
     auto start = std::chrono::steady_clock::now();
     call();
     auto stop = std::chrono::steady_clock::now();
-    micros.push_back(
-        std::chrono::duration<double, std::micro>(stop - start).count());
-  }
+    return std::chrono::duration<double, std::micro>(stop - start).count();
+  });
+}
+
+std::string benchmark(unsigned runs, const std::function<void()> &call,
+                      const std::function<double()> &timeMicros) {
+  for (int warm = 0; warm < 3; ++warm)
+    call();
+  std::vector<double> micros;
+  for (unsigned r = 0; r < runs; ++r)
+    micros.push_back(timeMicros());
   std::sort(micros.begin(), micros.end());
   char line[128];
   std::snprintf(line, sizeof(line),

@@ -1,7 +1,8 @@
 // stride-compile's usage errors and the programs it cannot compile ahead of
 // time each give one clear error line and exit status 1.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: not stride-compile %s --target=gpu -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not stride-compile %s --target=tpu -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not stride-compile %s --target=gpu --num-threads 4 -o %t/x.so 2>&1 | FileCheck %s --check-prefix=GPU-THREADS
 // RUN: not stride-compile %s --emit=asm -o %t/x.so 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: not stride-compile %s --entry half 2>&1 | FileCheck %s --check-prefix=NO-OUTPUT
 // RUN: not stride-compile %s --policy fortran -o %t/x.so 2>&1 | FileCheck %s --check-prefix=POLICY
@@ -22,7 +23,8 @@
 // RUN: stride-compile %s --entry neg --dynamic --symbol-prefix my_ -o %t/libneg.so
 // RUN: stride-exec %t/libneg.so --list | FileCheck %s --check-prefix=PREFIX
 
-// TARGET: stride-compile: error: unknown --target 'gpu'; expected cpu (the GPU target is not available yet)
+// TARGET: stride-compile: error: unknown --target 'tpu'; expected cpu or gpu
+// GPU-THREADS: stride-compile: error: --num-threads applies to --target=cpu only
 // EMIT: stride-compile: error: unknown --emit 'asm'; expected shared, obj, mlir or llvm
 // NO-OUTPUT: stride-compile: error: give the output file with -o
 // POLICY: for the --policy option: Cannot find option named 'fortran'!

@@ -136,6 +136,9 @@ def main():
     ap.add_argument("--no-fuse", action="store_true",
                     help="compile with one kernel per op: fusion must not "
                          "change any value or stride")
+    ap.add_argument("--target", default="cpu", choices=["cpu", "gpu-host"],
+                    help="stride-run --target: gpu-host runs the GPU "
+                    "kernels on the host, grid and block enumerated")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--self-check", action="store_true",

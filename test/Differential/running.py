@@ -66,6 +66,8 @@ def check_case(case, opts, workdir):
                "--policy", case.policy, "--output-dir", outdir]
         if opts.no_fuse:
             cmd.append("--no-fuse")
+        if getattr(opts, "target", "cpu") != "cpu":
+            cmd += ["--target", opts.target]
         for p in inputs:
             cmd += ["--input", p]
     with open(os.path.join(d, "cmd.sh"), "w") as f:

@@ -14,6 +14,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
@@ -25,6 +26,8 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   stride::registerAllDialects(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Stride optimizer driver\n", registry));

@@ -30,6 +30,10 @@ struct AotOptions {
   ::stride::layout::Policy policy = ::stride::layout::Policy::Torch;
   bool fuse = true;
   unsigned threads = 1;
+  /// --target=gpu: kernels in an embedded GPU binary, host code calling the
+  /// mgpu* runtime (libstride_gpu_runtime); the library also exports the
+  /// string kAotTargetSymbol = "gpu".
+  bool gpu = false;
   /// Exported C functions are named <prefix><entry>.
   std::string symbolPrefix = "stride_";
 };
@@ -60,9 +64,11 @@ std::string emitObjectFile(llvm::Module &module,
 
 /// Links `objectPath` into the shared library `outputPath` with the system C
 /// compiler ($CC, else `cc` on PATH), adding the OpenMP runtime when
-/// `threads` > 1. Returns "" or an error naming what is missing.
+/// `threads` > 1 and libstride_gpu_runtime when `gpu` (found next to the
+/// library first, then where it was built). Returns "" or an error naming
+/// what is missing.
 std::string linkSharedLibrary(StringRef objectPath, StringRef outputPath,
-                              unsigned threads);
+                              unsigned threads, bool gpu = false);
 
 /// The C header declaring every entry of `metadata`: descriptor structs, the
 /// functions, and each parameter's shape and strides as constants.

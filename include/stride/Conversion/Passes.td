@@ -76,6 +76,99 @@ def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp">
                            "::mlir::scf::SCFDialect"];
 }
 
+def StrideMapLinalgToGpu : Pass<"stride-map-linalg-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Map each linalg.generic on memrefs to a gpu.launch with a grid-stride loop";
+  let description = [{
+    Every `linalg.generic` on memrefs (run `linalg-generalize-named-ops`
+    first for `linalg.fill` and friends) becomes one `gpu.launch` on a 1-D
+    grid of 1-D blocks:
+
+    - The parallel loops form one linear index space of `N` points. Thread
+      `t = blockIdx.x * blockDim.x + threadIdx.x` visits `t, t + S, t + 2S, ...`
+      below `N` with `S = gridDim.x * blockDim.x` (a grid-stride loop), so any
+      size, static or dynamic, runs with a bounded grid and no tail guard.
+    - Each point is split back into loop indices with
+      `affine.delinearize_index`; the fastest-varying index is the loop along
+      which the first output has its smallest static stride (stride 1 after
+      `stride-coalesce`), so neighbouring threads write neighbouring
+      addresses and stores coalesce. When the output's strides are dynamic
+      the loops' own order is kept (the innermost loop is fastest).
+    - Reduction loops (batched matmul's `k`) stay sequential `scf.for` loops
+      inside the thread, accumulating in registers (`iter_args`) from the
+      output's initial value, then storing once. Register tiling: a thread
+      computes `register-tile` outputs along a row loop, the last parallel
+      loop before the fastest that the output uses and some input does not
+      (matmul's `m`), so each value of that input (the rhs row element at
+      `k`) is loaded once for all of them. Loads of rows past the end are
+      clamped to the last row and their stores skipped.
+    - The generic's body is cloned into the loop; operands are read with
+      `memref.load` through their indexing maps, so stride-0 (broadcast),
+      mirrored (negative-stride) and dynamic-offset views are read in place.
+
+    The grid has `min(ceildiv(N, block-size), max-blocks)` blocks (at least
+    one, so an empty iteration space launches a block that does nothing).
+    The kernel uses neither shared memory nor barriers, which is what lets
+    `stride-gpu-launch-to-host-loops` run it on the host exactly.
+
+    Why not `gpu-map-parallel-loops`: it maps at most three loops to hardware
+    ids and, without tiling first, gives one thread per block; tiling dynamic
+    sizes leaves `affine.min` guards per dimension. One delinearized index
+    with a grid-stride loop handles any rank and any size the same way.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"8192",
+           "Upper bound on the number of blocks; threads loop over the rest">,
+    Option<"registerTile", "register-tile", "int64_t", /*default=*/"4",
+           "Outputs per thread along the row loop of a reduction (1: none)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def StrideGpuDeviceAlloc : Pass<"stride-gpu-device-alloc", "::mlir::func::FuncOp"> {
+  let summary = "Allocate host-side temporaries in device memory (gpu.alloc)";
+  let description = [{
+    After `stride-map-linalg-to-gpu`, intermediates that the lowering
+    allocated with `memref.alloc` outside any kernel are read and written only
+    by kernels, so they must live in device memory: each such `memref.alloc`
+    becomes `gpu.alloc` and each `memref.dealloc` of it `gpu.dealloc`. Both
+    are emitted in their async form, each after a `gpu.wait async` and
+    followed by a `gpu.wait` on its token, because `gpu-to-llvm` lowers only
+    async allocations (to `mgpuMemAlloc`/`mgpuMemFree` on a stream). Not run for host execution of the kernels
+    (`stride-gpu-launch-to-host-loops`), where host memory is right.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def StrideGpuLaunchToHostLoops : Pass<"stride-gpu-launch-to-host-loops", "::mlir::func::FuncOp"> {
+  let summary = "Test-only: run each gpu.launch body on the host, grid and block enumerated";
+  let description = [{
+    Replaces each `gpu.launch` with six nested `scf.for` loops over
+    `blockIdx.{z,y,x}` and `threadIdx.{z,y,x}` (bounds: the launch's grid and
+    block sizes), whose body is the launch body with the block and thread
+    ids, grid and block sizes substituted. The kernel's own code (index
+    math, grid-stride loops, guards, broadcast and negative-stride reads)
+    thus runs unchanged on the CPU, so tests compare its values with NumPy
+    on machines without a GPU.
+
+    Threads run one after another, to completion. That is exact for kernels
+    whose threads do not communicate; a kernel with `gpu.barrier`, workgroup
+    (shared) memory attributions, or a body of several blocks is refused
+    with a diagnostic rather than run with a different meaning (running
+    across a barrier would need the body split at each barrier into loops
+    over all threads). Stride's kernels use none of them. Async launches and
+    clusters are refused too.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def StrideBufferLayouts : Pass<"stride-buffer-layouts", "::mlir::ModuleOp"> {
   let summary = "Pin function arguments' buffer layouts to their tensor layouts";
   let description = [{

@@ -39,6 +39,19 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Cache-block elementwise loops whose operands disagree "
                      "on their contiguous dimension (stride-block-transposes)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gpuHost{
+      *this, "gpu-host",
+      llvm::cl::desc("Tests: compile the kernels as the GPU pipeline does "
+                     "(stride-map-linalg-to-gpu) and run them on the host "
+                     "with the grid and block enumerated "
+                     "(stride-gpu-launch-to-host-loops)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> gpu{
+      *this, "gpu",
+      llvm::cl::desc("Lower the kernels as stride-gpu-pipeline does (sm_90, "
+                     "a fatbin when ptxas is found, else PTX) and the host "
+                     "to calls of the mgpu* runtime"),
+      llvm::cl::init(false)};
 };
 
 /// The thread count a pipeline option of `requested` threads means: itself

@@ -24,6 +24,9 @@ namespace stride::runtime {
 
 /// The symbol holding the metadata text, and the format version it has.
 constexpr const char *kAotMetadataSymbol = "stride_aot_metadata";
+/// A library compiled with --target=gpu also exports this NUL-terminated
+/// string, "gpu": its buffers must be in device memory.
+constexpr const char *kAotTargetSymbol = "stride_aot_target";
 constexpr int kAotMetadataVersion = 2;
 /// A size or stride known only at run time.
 constexpr int64_t kAotDynamic = INT64_MIN;

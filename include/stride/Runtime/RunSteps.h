@@ -75,6 +75,10 @@ std::optional<PreparedArg> prepareOutput(DType dtype,
 /// Times `runs` calls of `call` after three warm-up calls: the line
 /// "bench: N calls, median X us, min Y us\n".
 std::string benchmark(unsigned runs, const std::function<void()> &call);
+/// The same, with `timeMicros` timing one call (e.g. with CUDA events on a
+/// GPU, where the host clock would measure launches, not kernels).
+std::string benchmark(unsigned runs, const std::function<void()> &call,
+                      const std::function<double()> &timeMicros);
 
 /// Prints `array` like NumPy: nested brackets, one innermost row per line.
 std::string formatArray(const Array &array);

@@ -121,11 +121,12 @@ class Expr:
 class Leaf(Expr):
     """An array operand, held by reference: the kernel reads its memory as it
     is, with its own strides."""
-    __slots__ = ("array", "from_torch", "written")
+    __slots__ = ("array", "from_torch", "written", "tree")
 
     def __init__(self, array, from_torch=False):
         self.array, self.from_torch = array, from_torch
         self.written = False  # by out= in a @stride.jit trace
+        self.tree = None  # see _tree
         self.shape = tuple(array.shape)
         self.dtype = _dtypes.check(array.dtype)
 
@@ -342,7 +343,7 @@ def _binary(kind, ops):
 # children's keys (hash-consing): an interned int for (op, child ids, which
 # leaves are the same array), with its leaf arrays and kernel arguments in
 # the order codegen declares them, so materialize does not walk it.
-_NODES = {}      # memo key -> (kind, in_dtypes, dtype, shape, attr)
+_NODES = {}      # memo key -> (kind, in_dtypes, dtype, shape, attr, id)
 _IDS = {}        # structural tuple -> interned int
 _NEXT_ID = [0]   # never reused, so clearing _IDS cannot alias live ids
 _MEMO_LIMIT = 4096
@@ -383,8 +384,11 @@ def _tree(o, in_dtype):
         o.used = True
         return o.tree
     if t is Leaf:
-        return (_intern(("leaf", o.dtype, len(o.shape), o.from_torch)),
-                (o.array,), (o.array,))
+        tree = o.tree
+        if tree is None:
+            tree = o.tree = (_intern(("leaf", o.dtype, len(o.shape),
+                                      o.from_torch)), (o.array,), (o.array,))
+        return tree
     return (-1, (), ((o.value, in_dtype),))
 
 
@@ -399,7 +403,7 @@ def _binary_op(kind, a, b):
                    b if type(b) is not float and type(b) is not int
                    and type(b) is not bool else Scalar(b))
             node = Op(info[0], ops, info[1], info[2], info[3], info[4])
-            _key_node(node, mkey, info)
+            _key_node(node, info)
             return node
     ops = (_operand(a), _operand(b))
     if ops[0] is None or ops[1] is None:
@@ -410,14 +414,16 @@ def _binary_op(kind, a, b):
         if len(_NODES) >= _MEMO_LIMIT:
             _NODES.clear()
         mkey = (kind, sa, sb)
-        info = _NODES[mkey] = (result.kind, result.in_dtypes, result.dtype,
-                               result.shape, result.attr)
-        _key_node(result, mkey, info)
+        info = (result.kind, result.in_dtypes, result.dtype, result.shape,
+                result.attr)
+        info = _NODES[mkey] = info + (_intern((kind,) + info),)
+        _key_node(result, info)
     return result
 
 
-def _key_node(node, mkey, info):
-    """Sets node.tree from its operands' trees (see _NODES)."""
+def _key_node(node, info):
+    """Sets node.tree from its operands' trees (see _NODES); info[5] is
+    the interned id of the node's own part of the key."""
     ops = node.operands
     t0 = _tree(ops[0], info[1][0])
     t1 = _tree(ops[1], info[1][1])
@@ -438,7 +444,7 @@ def _key_node(node, mkey, info):
             args += (a1,)
         remap.append(i)
     if len(args) <= _TREE_LIMIT:
-        node.tree = (_intern((mkey[0], info, t0[0], t1[0], tuple(remap))),
+        node.tree = (_intern((info[5], t0[0], t1[0], tuple(remap))),
                      leaves, args)
 
 

@@ -349,6 +349,7 @@ _NEXT_ID = [0]   # never reused, so clearing _IDS cannot alias live ids
 _MEMO_LIMIT = 4096
 _TREE_LIMIT = 32  # kernel arguments past which the walk is cheap enough
 _PY_SCALARS = (float, int, bool)
+_new_scalar = object.__new__
 
 
 def _intern(t):
@@ -393,16 +394,27 @@ def _tree(o, in_dtype):
 
 
 def _binary_op(kind, a, b):
-    sa, sb = _sig(a), _sig(b)
+    # _sig inlined for both operands: this runs for every operator.
+    ta, tb = type(a), type(b)
+    if ta is Op or (ta is Leaf and not a.written):
+        sa = (a.dtype, a.shape) if a.shape else None
+    else:
+        sa = (ta, a) if ta in _PY_SCALARS else None
+    if tb is Op or (tb is Leaf and not b.written):
+        sb = (b.dtype, b.shape) if b.shape else None
+    else:
+        sb = (tb, b) if tb in _PY_SCALARS else None
     if sa is not None and sb is not None:
         mkey = (kind, sa, sb)
         info = _NODES.get(mkey)
         if info is not None:
-            ops = (a if type(a) is not float and type(a) is not int
-                   and type(a) is not bool else Scalar(a),
-                   b if type(b) is not float and type(b) is not int
-                   and type(b) is not bool else Scalar(b))
-            node = Op(info[0], ops, info[1], info[2], info[3], info[4])
+            if ta in _PY_SCALARS:
+                a = _new_scalar(Scalar)
+                a.value = mkey[1][1]  # what Scalar() keeps of a Python scalar
+            if tb in _PY_SCALARS:
+                b = _new_scalar(Scalar)
+                b.value = mkey[2][1]
+            node = Op(info[0], (a, b), info[1], info[2], info[3], info[4])
             _key_node(node, info)
             return node
     ops = (_operand(a), _operand(b))

@@ -1,6 +1,8 @@
 """Lazy expressions over NumPy arrays: a DAG of Stride ops whose leaves are
 arrays (by reference, never copied) and scalars. Shapes and dtypes are
 decided when a node is built, so errors surface at the line that made them."""
+import itertools
+
 import numpy as np
 
 from . import _dtypes, _shapes, _torch
@@ -345,7 +347,9 @@ def _binary(kind, ops):
 # the order codegen declares them, so materialize does not walk it.
 _NODES = {}      # memo key -> (kind, in_dtypes, dtype, shape, attr, id)
 _IDS = {}        # structural tuple -> interned int
-_NEXT_ID = [0]   # never reused, so clearing _IDS cannot alias live ids
+# Ids are never reused, so clearing _IDS cannot alias live ids; count's
+# next() is one C call, so two threads never draw the same id.
+_NEXT_ID = itertools.count()
 _MEMO_LIMIT = 4096
 _TREE_LIMIT = 32  # kernel arguments past which the walk is cheap enough
 _PY_SCALARS = (float, int, bool)
@@ -357,8 +361,7 @@ def _intern(t):
     if i is None:
         if len(_IDS) >= _MEMO_LIMIT:
             _IDS.clear()
-        i = _IDS[t] = _NEXT_ID[0]
-        _NEXT_ID[0] += 1
+        i = _IDS[t] = next(_NEXT_ID)
     return i
 
 

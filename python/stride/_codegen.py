@@ -234,9 +234,7 @@ _TEXTS_LIMIT = 4096
 def generate_cached(root, out_shape=None, out_strides=None):
     """generate(), with the text looked up by structure: a hit builds no
     MLIR text at all."""
-    if root.structure is None:  # an expression is immutable: walk it once
-        root.structure = structure(root)
-    key, args = root.structure
+    key, args = root.structure_of()  # an expression is immutable: once
     full = (key, out_shape, out_strides)
     text = _TEXTS.get(full)
     if text is None:

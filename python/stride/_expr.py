@@ -1,6 +1,8 @@
 """Lazy expressions over NumPy arrays: a DAG of Stride ops whose leaves are
 arrays (by reference, never copied) and scalars. Shapes and dtypes are
 decided when a node is built, so errors surface at the line that made them."""
+import itertools
+
 import numpy as np
 
 from . import _dtypes, _shapes, _torch
@@ -121,11 +123,12 @@ class Expr:
 class Leaf(Expr):
     """An array operand, held by reference: the kernel reads its memory as it
     is, with its own strides."""
-    __slots__ = ("array", "from_torch", "written")
+    __slots__ = ("array", "from_torch", "written", "tree")
 
     def __init__(self, array, from_torch=False):
         self.array, self.from_torch = array, from_torch
         self.written = False  # by out= in a @stride.jit trace
+        self.tree = None  # see _tree
         self.shape = tuple(array.shape)
         self.dtype = _dtypes.check(array.dtype)
 
@@ -154,12 +157,31 @@ class Op(Expr):
     """One Stride op. `in_dtypes[i]` is the element type operand i is
     converted to before the op (a stride.cast, or the scalar argument's
     type); `attr` is the cmp predicate or a stride.broadcast body op."""
-    __slots__ = ("kind", "operands", "in_dtypes", "attr", "structure")
+    __slots__ = ("kind", "operands", "in_dtypes", "attr", "structure",
+                 "tree", "used")
 
     def __init__(self, kind, operands, in_dtypes, dtype, shape, attr=None):
         self.kind, self.operands, self.in_dtypes = kind, operands, in_dtypes
         self.dtype, self.shape, self.attr = dtype, shape, attr
         self.structure = None  # _codegen.structure's answer, once asked
+        # (structure id, leaf arrays, kernel arguments) where the operators
+        # built this node over a tree of such nodes (see _binary_op), else
+        # None: materialize then walks the expression for its key.
+        self.tree = None
+        self.used = False  # an operand of a node the operators built
+
+    def structure_of(self):
+        """(key, args) as _codegen.structure gives them, or an equivalent
+        interned key computed when the node was built."""
+        s = self.structure
+        if s is None:
+            t = self.tree
+            if t is not None:
+                s = self.structure = (t[0], list(t[2]))
+            else:
+                from ._codegen import structure
+                s = self.structure = structure(self)
+        return s
 
     def describe(self):
         return self.kind if self.attr is None else f"{self.kind}[{self.attr}]"
@@ -314,11 +336,131 @@ def _binary(kind, ops):
     return _elementwise(kind, ops, dtype, dtype)
 
 
+# The operators' fast path. A binary node's result (op, dtypes, shape) is
+# a function of its operands' dtypes and shapes and of a Python scalar's
+# type and value (NumPy 1.24's value-based casting), so it is memoized on
+# those; 0-d expressions (whose value would count) take the full path, and
+# so does every operand combination that raises (its message comes from
+# there each time). Each node also gets its structural key from its
+# children's keys (hash-consing): an interned int for (op, child ids, which
+# leaves are the same array), with its leaf arrays and kernel arguments in
+# the order codegen declares them, so materialize does not walk it.
+_NODES = {}      # memo key -> (kind, in_dtypes, dtype, shape, attr, id)
+_IDS = {}        # structural tuple -> interned int
+# Ids are never reused, so clearing _IDS cannot alias live ids; count's
+# next() is one C call, so two threads never draw the same id.
+_NEXT_ID = itertools.count()
+_MEMO_LIMIT = 4096
+_TREE_LIMIT = 32  # kernel arguments past which the walk is cheap enough
+_PY_SCALARS = (float, int, bool)
+_new_scalar = object.__new__
+
+
+def _intern(t):
+    i = _IDS.get(t)
+    if i is None:
+        if len(_IDS) >= _MEMO_LIMIT:
+            _IDS.clear()
+        i = _IDS[t] = next(_NEXT_ID)
+    return i
+
+
+def _sig(x):
+    """The part of operand `x` a binary node's result depends on, or None
+    where the full path must decide."""
+    t = type(x)
+    if t is Op:
+        return (x.dtype, x.shape) if x.shape else None
+    if t is Leaf:
+        return (x.dtype, x.shape) if x.shape and not x.written else None
+    if t in _PY_SCALARS:
+        return (t, x)
+    return None
+
+
+def _tree(o, in_dtype):
+    """(id, leaves, args) of operand `o` of a new node, or None where the
+    node cannot be keyed from its children (a shared or unkeyed child)."""
+    t = type(o)
+    if t is Op:
+        if o.used:
+            return None  # shared: the walk's back references decide
+        o.used = True
+        return o.tree
+    if t is Leaf:
+        tree = o.tree
+        if tree is None:
+            tree = o.tree = (_intern(("leaf", o.dtype, len(o.shape),
+                                      o.from_torch)), (o.array,), (o.array,))
+        return tree
+    return (-1, (), ((o.value, in_dtype),))
+
+
 def _binary_op(kind, a, b):
+    # _sig inlined for both operands: this runs for every operator.
+    ta, tb = type(a), type(b)
+    if ta is Op or (ta is Leaf and not a.written):
+        sa = (a.dtype, a.shape) if a.shape else None
+    else:
+        sa = (ta, a) if ta in _PY_SCALARS else None
+    if tb is Op or (tb is Leaf and not b.written):
+        sb = (b.dtype, b.shape) if b.shape else None
+    else:
+        sb = (tb, b) if tb in _PY_SCALARS else None
+    if sa is not None and sb is not None:
+        mkey = (kind, sa, sb)
+        info = _NODES.get(mkey)
+        if info is not None:
+            if ta in _PY_SCALARS:
+                a = _new_scalar(Scalar)
+                a.value = mkey[1][1]  # what Scalar() keeps of a Python scalar
+            if tb in _PY_SCALARS:
+                b = _new_scalar(Scalar)
+                b.value = mkey[2][1]
+            node = Op(info[0], (a, b), info[1], info[2], info[3], info[4])
+            _key_node(node, info)
+            return node
     ops = (_operand(a), _operand(b))
     if ops[0] is None or ops[1] is None:
         return NotImplemented
-    return _binary(kind, ops)
+    result = _binary(kind, ops)
+    if (sa is not None and sb is not None and type(result) is Op
+            and result.operands is ops):
+        if len(_NODES) >= _MEMO_LIMIT:
+            _NODES.clear()
+        mkey = (kind, sa, sb)
+        info = (result.kind, result.in_dtypes, result.dtype, result.shape,
+                result.attr)
+        info = _NODES[mkey] = info + (_intern((kind,) + info),)
+        _key_node(result, info)
+    return result
+
+
+def _key_node(node, info):
+    """Sets node.tree from its operands' trees (see _NODES); info[5] is
+    the interned id of the node's own part of the key."""
+    ops = node.operands
+    t0 = _tree(ops[0], info[1][0])
+    t1 = _tree(ops[1], info[1][1])
+    if t0 is None or t1 is None:
+        return
+    leaves, args = t0[1], t0[2]
+    remap = []  # where each of the second operand's leaves is in `leaves`
+    for a1 in t1[2]:
+        if type(a1) is tuple:  # a scalar: always an argument of its own
+            args += (a1,)
+            continue
+        for i, l in enumerate(leaves):
+            if l is a1:
+                break
+        else:
+            i = len(leaves)
+            leaves += (a1,)
+            args += (a1,)
+        remap.append(i)
+    if len(args) <= _TREE_LIMIT:
+        node.tree = (_intern((info[5], t0[0], t1[0], tuple(remap))),
+                     leaves, args)
 
 
 def _matmul(ops):

@@ -158,9 +158,7 @@ def _fast_call(root, policy, out):
     checks a call needs. None where anything differs (then the full path
     runs): other layouts, a bool input (its bytes are checked there), an
     input overlapping out, a read-only or misaligned array."""
-    if root.structure is None:
-        root.structure = _codegen.structure(root)
-    key, args = root.structure
+    key, args = root.structure_of()
     entry = _FAST.get((key, policy, _threads, _out_signature(out)))
     if entry is None:
         return None

@@ -259,7 +259,12 @@ def materialize(expr, policy="torch", out=None):
     direct = not any(s < 0 for s in out.strides) and kernel_ready(out)
     generated = _generate(root, out if direct else None)
     if direct:
-        copied = _copy_overlapping_inputs(root, generated[1], out)
+        # The argument list is cached on the expression: copies go into a
+        # list of this call's own, so a later call never reads them.
+        args = list(generated[1])
+        copied = _copy_overlapping_inputs(root, args, out)
+        if copied:
+            generated = (generated[0], args)
         return _run(root, policy, out, generated, register=not copied)
     # Negative or misaligned destinations go through a temporary in the
     # policy's layout: every input is read before out is written.

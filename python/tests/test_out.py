@@ -161,3 +161,18 @@ def test_out_shape_dtype_and_writability_errors():
         stride.materialize(x + 1, out=ro)
     with pytest.raises(TypeError, match="numpy.ndarray"):
         stride.materialize(x + 1, out=[[0.0] * 4] * 3)
+
+
+def test_overlap_copy_is_not_reused_by_a_later_call():
+    # The copy made for an overlapping out= belongs to that call only: the
+    # same expression object, materialized again after its array changed,
+    # reads the array, not the stale copy.
+    a = np.arange(10.0)
+    e = stride.lazy(a[:-1]) * 2
+    stride.materialize(e, out=a[1:])
+    np.testing.assert_array_equal(a, np.r_[0.0, np.arange(9.0) * 2])
+    a[:] = 1.0
+    np.testing.assert_array_equal(stride.materialize(e), np.full(9, 2.0))
+    o = np.empty(9)
+    stride.materialize(e, out=o)
+    np.testing.assert_array_equal(o, np.full(9, 2.0))

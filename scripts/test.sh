@@ -86,7 +86,10 @@ if [ -z "${STRIDE_QUICK:-}" ]; then
   # libMLIR is not instrumented: LLVM's allocators inlined into our code
   # poison slabs that libMLIR then hands out without unpoisoning, so manual
   # poisoning would report false use-after-poison errors.
-  export ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=1
+  # Too-large layouts are refused by checking nothrow allocations for null
+  # (the unit tests and stride-run test that): ASan must return null there
+  # instead of aborting.
+  export ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=1:allocator_may_return_null=1
   export UBSAN_OPTIONS=print_stacktrace=1
   echo "== sanitizer build ($SAN_DIR: clang-22, ASan+UBSan, libFuzzer)"
   if [ ! -f "$SAN_DIR/build.ninja" ]; then

@@ -13,6 +13,7 @@
 #include "stride/Runtime/RunSteps.h"
 #include "stride/Runtime/StridedBuffer.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace stride::runtime {
@@ -209,10 +210,9 @@ stride_aot_result_layout(const char *metadata, const char *entryName,
                   error, errorSize);
       return 1;
     }
-    std::memcpy(outSizes[j], resultShapes[j].data(),
-                resultShapes[j].size() * sizeof(int64_t));
-    std::memcpy(outStrides[j], resultStrides[j].data(),
-                resultStrides[j].size() * sizeof(int64_t));
+    // std::copy: a 0-d result has no sizes (and may pass null pointers).
+    std::copy(resultShapes[j].begin(), resultShapes[j].end(), outSizes[j]);
+    std::copy(resultStrides[j].begin(), resultStrides[j].end(), outStrides[j]);
   }
   copyMessage("", error, errorSize);
   return 0;

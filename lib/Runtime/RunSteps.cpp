@@ -80,8 +80,9 @@ std::optional<PreparedArg> prepareRandomTensor(DType dtype,
     return std::nullopt;
   Array storage =
       randomArray(dtype, {arg->buffer->allocatedElements()}, seed);
-  std::memcpy(arg->buffer->allocated(), storage.data.data(),
-              storage.data.size());
+  if (!storage.data.empty()) // an empty array has no storage to copy
+    std::memcpy(arg->buffer->allocated(), storage.data.data(),
+                storage.data.size());
   return arg;
 }
 

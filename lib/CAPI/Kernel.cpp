@@ -165,22 +165,6 @@ StrideKernelParam strideKernelGetOutput(StrideKernel kernel, intptr_t pos) {
   return unwrapKernel(kernel)->outputs[pos];
 }
 
-static int64_t elementBytes(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-  case ElementKind::I32:
-    return 4;
-  case ElementKind::F64:
-  case ElementKind::I64:
-    return 8;
-  case ElementKind::I1:
-    return 1;
-  case ElementKind::Unsupported:
-    break;
-  }
-  return 0;
-}
-
 /// The memref descriptor of `buffer` for `param`, or an error naming the
 /// first size or stride that does not fit.
 static std::string describe(const StrideBuffer &buffer,
@@ -218,7 +202,7 @@ static std::string describe(const StrideBuffer &buffer,
     if (buffer.strides[d] < 0)
       back += (buffer.sizes[d] - 1) * -buffer.strides[d];
   out.allocated = out.aligned =
-      static_cast<char *>(buffer.data) - back * elementBytes(param.element);
+      static_cast<char *>(buffer.data) - back * static_cast<int64_t>(elementSizeOf(param.element));
   out.offset = back;
   out.sizes.assign(buffer.sizes, buffer.sizes + rank);
   out.strides.assign(buffer.strides, buffer.strides + rank);

@@ -37,6 +37,22 @@ const char *mlir::stride::elementKindName(ElementKind kind) {
   return "unsupported";
 }
 
+size_t mlir::stride::elementSizeOf(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+  case ElementKind::I32:
+    return 4;
+  case ElementKind::F64:
+  case ElementKind::I64:
+    return 8;
+  case ElementKind::I1:
+    return 1;
+  case ElementKind::Unsupported:
+    break;
+  }
+  return 0;
+}
+
 func::FuncOp mlir::stride::selectEntry(ModuleOp module, StringRef wanted,
                                        StringRef fileName, std::string &error) {
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());

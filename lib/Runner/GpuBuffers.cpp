@@ -17,22 +17,6 @@ std::string mlir::stride::gpuDeviceDescription() {
   return strideGpuDeviceDescription();
 }
 
-size_t mlir::stride::elementSizeOf(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-  case ElementKind::I32:
-    return 4;
-  case ElementKind::F64:
-  case ElementKind::I64:
-    return 8;
-  case ElementKind::I1:
-    return 1;
-  case ElementKind::Unsupported:
-    break;
-  }
-  return 0;
-}
-
 BufferArg DeviceBuffers::add(const BufferArg &host, size_t elementSize) {
   // Element offsets of the lowest and highest addressed elements.
   int64_t lo = 0, hi = 0;

@@ -28,6 +28,7 @@ namespace mlir::stride {
 enum class ElementKind { F32, F64, I32, I64, I1, Unsupported };
 ElementKind elementKindOf(Type type);
 const char *elementKindName(ElementKind kind); // "f32", ..., "i1"
+size_t elementSizeOf(ElementKind kind);        // bytes; 0 if unsupported
 
 /// One parameter of the lowered kernel.
 struct KernelParam {

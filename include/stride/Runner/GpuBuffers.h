@@ -52,8 +52,6 @@ private:
 template <typename F>
 double timeOnGpuMs(F &&run);
 
-size_t elementSizeOf(ElementKind kind);
-
 // Implementation detail of timeOnGpuMs.
 void *gpuEventCreate();
 void gpuEventRecord(void *event);

@@ -112,6 +112,9 @@ def _call_args(args):
 
 
 _threads = None  # None: $STRIDE_NUM_THREADS, else the machine's cores
+# os.cpu_count() reads /sys on every call (about 8 us); the core count does
+# not change while the process runs.
+_CORES = os.cpu_count() or 1
 
 
 def set_threads(n):
@@ -135,7 +138,7 @@ def get_threads():
             raise ValueError("STRIDE_NUM_THREADS must be a positive integer, "
                              f"got {env!r}")
         return int(env)
-    return os.cpu_count() or 1
+    return _CORES
 
 
 # The fast path of materialize: (structure, policy, threads, out's layout)

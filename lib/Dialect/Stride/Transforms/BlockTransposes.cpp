@@ -72,11 +72,10 @@ mismatchedGrains(linalg::GenericOp op) {
   return std::make_pair(*outer, *other);
 }
 
-/// Whether the vector form of a tile reads and writes what the scalar loop
-/// does: every operand a memref of whole bytes (vector loads of `i1` would
-/// read packed bits, while memrefs hold a byte per element), and the body
-/// accepted by the linalg vectorizer.
-bool vectorizable(linalg::GenericOp op) {
+/// Whether every operand is a memref of whole bytes with static strides:
+/// vector loads of `i1` would read packed bits, while memrefs hold a byte per
+/// element.
+bool wholeByteOperands(linalg::GenericOp op) {
   for (Value operand : op->getOperands()) {
     auto type = dyn_cast<MemRefType>(operand.getType());
     if (!type || !type.getElementType().isIntOrFloat() ||
@@ -88,7 +87,17 @@ bool vectorizable(linalg::GenericOp op) {
         llvm::any_of(strides, ShapedType::isDynamic))
       return false;
   }
-  return succeeded(linalg::vectorizeOpPrecondition(op));
+  return true;
+}
+
+/// Whether every op of `op`'s body maps to vectors lane by lane (arith and
+/// math ops, casts, selects) or is a `linalg.index`: what the vectorizer
+/// turns into one vector op each, whatever the loop sizes. Checked before
+/// tiling, when a thread's chunk still has dynamic sizes.
+bool elementwiseBody(linalg::GenericOp op) {
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &o) {
+    return isa<linalg::IndexOp>(o) || OpTrait::hasElementwiseMappableTraits(&o);
+  });
 }
 
 /// Gives each operand of `op` a view whose strides decrease from the first
@@ -180,9 +189,13 @@ struct StrideBlockTransposesPass
     if (!grains)
       return false;
     auto [outer, other] = *grains;
-    unsigned bits = getElementTypeOrSelf(op.getDpsInits()[0].getType())
-                        .getIntOrFloatBitWidth();
-    int64_t bytes = std::max(1u, bits / 8);
+    // Tiles are sized for the widest element, whose rows are the longest.
+    unsigned bits = 8;
+    for (Value operand : op->getOperands())
+      if (Type element = getElementTypeOrSelf(operand.getType());
+          element.isIntOrFloat())
+        bits = std::max(bits, element.getIntOrFloatBitWidth());
+    int64_t bytes = bits / 8;
     int64_t cacheTile = std::max<int64_t>(1, tileBytes / bytes);
     int64_t registerTile = registerBytes / bytes;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -202,6 +215,8 @@ struct StrideBlockTransposesPass
       return result;
     };
 
+    bool vectorize = wholeByteOperands(op) && elementwiseBody(op);
+
     // Cache blocks: the two loops by `cacheTile`, in their loop order.
     linalg::GenericOp blockOp = op;
     if (atLeast(outer, cacheTile + 1) && atLeast(other, cacheTile + 1)) {
@@ -214,9 +229,10 @@ struct StrideBlockTransposesPass
     }
     // Register tiles: `registerTile` x `registerTile` elements of the two
     // loops, one iteration of every other loop; peeled so the main tiles
-    // are static.
+    // are static. Only for ops the vectorizer will take: a scalar tile
+    // loop would only add loop overhead inside the block.
     if (registerTile < 2 || !atLeast(outer, registerTile) ||
-        !atLeast(other, registerTile))
+        !atLeast(other, registerTile) || !vectorize)
       return false;
     SmallVector<int64_t> sizes(op.getNumLoops(), 1);
     sizes[outer] = sizes[other] = registerTile;
@@ -241,7 +257,7 @@ struct StrideBlockTransposesPass
     });
     for (linalg::GenericOp op : tiles) {
       op->removeAttr(kRegisterTile);
-      if (op.hasDynamicShape() || !vectorizable(op))
+      if (op.hasDynamicShape())
         continue;
       rewriter.setInsertionPoint(op);
       llvm::SmallBitVector unit(op.getNumLoops());

@@ -263,7 +263,8 @@ def StrideBlockTransposes : Pass<"stride-block-transposes"> {
     two loops (the result's grain and the last other operand's):
 
     1. cache blocks (`scf::tileUsingSCF`): both loops by `tile-bytes` /
-       element size (64 x 64 for f32 at the default 256 bytes), keeping the
+       element size (the widest operand element; 64 x 64 for f32 at the
+       default 256 bytes), keeping the
        loop order inside and around the blocks, so each block's lines of
        every operand are reused from L1/L2 (and its pages from the TLB)
        before they are evicted;
@@ -283,10 +284,10 @@ def StrideBlockTransposes : Pass<"stride-block-transposes"> {
 
     Each cache line of every operand is then loaded once, as a whole, and
     both operands stream at close to copy bandwidth. Partial tiles left by
-    peeling, tiles with `i1` operands (vector loads of `i1` would read packed
-    bits) and bodies the vectorizer refuses stay scalar loops, still inside
-    the cache blocks. `register-bytes=0` keeps every tile scalar (only the
-    cache blocks).
+    peeling stay scalar loops. Ops with `i1` operands (vector loads of `i1`
+    would read packed bits, while memrefs hold a byte per element) or with
+    body ops that are not elementwise-mappable get the cache blocks only, as
+    does every op with `register-bytes=0`.
 
     Only operands whose strides are static are considered (the runner and
     Python specialize kernels to their inputs' strides); loops shorter than a

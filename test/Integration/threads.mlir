@@ -1,9 +1,9 @@
-// Large kernels split their outer loop into OpenMP chunks (--num-threads);
-// values stay NumPy's, including odd sizes that do not divide evenly, an
-// input laid out reversed (its values are x; its memory runs backwards) and a
-// matmul with broadcast batches.
+// Large kernels (2 MiB or 2^24 operations and more) split a loop into
+// OpenMP chunks (--num-threads); values stay NumPy's, including odd sizes
+// that do not divide evenly, an input laid out reversed (its values are x;
+// its memory runs backwards) and a matmul with broadcast batches.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %npytool make %t x="rand(301,257)" y="rand(257)" a="rand(3,1,97,64)" b="rand(1,2,64,75)"
+// RUN: %npytool make %t x="rand(1021,517)" y="rand(517)" a="rand(3,1,97,128)" b="rand(1,2,128,150)"
 // RUN: stride-opt %s --stride-cpu-pipeline=threads=2 | FileCheck %s --check-prefix=IR
 // RUN: stride-run %s --entry expression --num-threads 2 --input %t/x.npy --input %t/y.npy --output-dir %t
 // RUN: %npytool check %t "np.tanh(x) * y + np.float32(1)" %t/out0.npy
@@ -24,15 +24,15 @@
 // IR: omp.wsloop
 // IR-LABEL: llvm.func @product
 // IR: omp.parallel
-func.func @expression(%x: tensor<301x257xf32, #stride.layout<strides = [-257, 1]>>, %y: tensor<257xf32>) -> tensor<*xf32> {
+func.func @expression(%x: tensor<1021x517xf32, #stride.layout<strides = [-517, 1]>>, %y: tensor<517xf32>) -> tensor<*xf32> {
   %one = arith.constant 1.0 : f32
-  %0 = stride.tanh %x : tensor<301x257xf32, #stride.layout<strides = [-257, 1]>> -> tensor<*xf32>
-  %1 = stride.mul %0, %y : tensor<*xf32>, tensor<257xf32> -> tensor<*xf32>
+  %0 = stride.tanh %x : tensor<1021x517xf32, #stride.layout<strides = [-517, 1]>> -> tensor<*xf32>
+  %1 = stride.mul %0, %y : tensor<*xf32>, tensor<517xf32> -> tensor<*xf32>
   %2 = stride.add %1, %one : tensor<*xf32>, f32 -> tensor<*xf32>
   return %2 : tensor<*xf32>
 }
 
-func.func @product(%a: tensor<3x1x97x64xf32>, %b: tensor<1x2x64x75xf32>) -> tensor<*xf32> {
-  %0 = stride.matmul %a, %b : tensor<3x1x97x64xf32>, tensor<1x2x64x75xf32> -> tensor<*xf32>
+func.func @product(%a: tensor<3x1x97x128xf32>, %b: tensor<1x2x128x150xf32>) -> tensor<*xf32> {
+  %0 = stride.matmul %a, %b : tensor<3x1x97x128xf32>, tensor<1x2x128x150xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

@@ -44,10 +44,16 @@ def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp">
     somewhere and elementwise loops may run in any order. A destination with
     a stride-0 dim (that would write one element several times) is refused.
 
-    With `threads=N` (N > 1), a kernel whose first loop is parallel, a plain
-    index in every view that has it, and whose iteration space has at least
-    65536 points is split into N chunks of that loop under an `scf.parallel`
+    With `threads=N` (N > 1), a kernel that moves at least 2 MiB or does at
+    least 2^24 operations (its body's ops times its points; a math function
+    counts 16) is split into N chunks of one loop under an `scf.parallel`
     (each chunk a `linalg.generic` on subviews), for `convert-scf-to-openmp`.
+    Smaller kernels (small batched products, short vectors) stay on one
+    thread: they take tens of microseconds, and OpenMP's fork/join costs a
+    good part of that, much more when another process holds a core. The
+    split loop is the outermost of the leading parallel loops that is a plain
+    index in every view and has at least 4 iterations per thread (a short
+    batch loop would leave threads idle), else the longest such loop.
 
     Named elementwise ops must have been generalized first
     (`stride-generalize`).

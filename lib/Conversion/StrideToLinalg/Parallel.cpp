@@ -2,6 +2,7 @@
 
 #include "Kernels.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -9,24 +10,75 @@
 using namespace mlir;
 using namespace mlir::stride;
 
-/// Iteration spaces smaller than this run on one thread: the fork/join of
-/// OpenMP costs microseconds.
-static constexpr int64_t kMinParallelPoints = 1 << 16;
+/// A kernel runs on several threads only when one thread would take long
+/// enough to amortize OpenMP's fork/join (microseconds on idle cores, much
+/// more when a core is busy with another process): when it moves at least
+/// this many bytes (about 100 us of memory traffic on one core) ...
+static constexpr int64_t kMinParallelBytes = 2 << 20;
+/// ... or does at least this many operations (flops; a math function such
+/// as exp or tanh counts as kMathOpCost of them), about 100 us of vector
+/// FMAs on one core. Small batched products (a few MFLOP) stay on one thread.
+static constexpr int64_t kMinParallelOps = 1 << 24;
+static constexpr int64_t kMathOpCost = 16;
+/// The split loop should give every thread several iterations, so that the
+/// chunks stay balanced.
+static constexpr int64_t kMinItersPerThread = 4;
+
+namespace {
+/// Saturating multiplication for size estimates.
+int64_t mulSat(int64_t x, int64_t y) {
+  return x > 0 && y > std::numeric_limits<int64_t>::max() / x
+             ? std::numeric_limits<int64_t>::max()
+             : x * y;
+}
+
+/// Operations per iteration of `body`: its ops except the terminator, a
+/// math function counting as kMathOpCost.
+int64_t opsPerPoint(Block &body) {
+  int64_t ops = 0;
+  for (Operation &op : body.without_terminator())
+    ops += isa<math::MathDialect>(op.getDialect()) ? kMathOpCost : 1;
+  return std::max<int64_t>(ops, 1);
+}
+
+/// Bytes of the distinct elements a memref view holds (stride-0 dims count
+/// once); a dynamic size counts as large.
+int64_t viewBytes(Value operand) {
+  auto type = dyn_cast<MemRefType>(operand.getType());
+  if (!type)
+    return 0;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  bool known = succeeded(type.getStridesAndOffset(strides, offset));
+  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (known && strides[d] == 0)
+      continue;
+    int64_t size = type.getDimSize(d);
+    bytes = mulSat(bytes, ShapedType::isDynamic(size) ? kMinParallelBytes : size);
+  }
+  return bytes;
+}
+} // namespace
 
 void KernelBuilder::emitGeneric(
     Location loc, ValueRange inputs, ValueRange outputs,
     ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iterators,
     function_ref<void(OpBuilder &, Location, ValueRange)> body) {
-  auto plain = [&]() -> LogicalResult {
-    if (threads <= 1 || iterators.empty() ||
-        iterators.front() != utils::IteratorType::parallel)
-      return failure();
-    // Loop 0 must be a plain index wherever it is used.
+  auto generic = linalg::GenericOp::create(b, loc, TypeRange{}, inputs,
+                                           outputs, maps, iterators, body);
+  if (threads <= 1)
+    return;
+  // A loop can be split when it is parallel and a plain index wherever it
+  // is used.
+  auto splittable = [&](unsigned loop) {
+    if (iterators[loop] != utils::IteratorType::parallel)
+      return false;
     for (AffineMap map : maps)
       for (AffineExpr e : map.getResults())
-        if (e.isFunctionOfDim(0) && e != b.getAffineDimExpr(0))
-          return failure();
-    return success();
+        if (e.isFunctionOfDim(loop) && e != b.getAffineDimExpr(loop))
+          return false;
+    return true;
   };
   // Each loop's size, from a view that indexes it plainly.
   SmallVector<Value> operands(inputs);
@@ -41,20 +93,46 @@ void KernelBuilder::emitGeneric(
   int64_t points = 1;
   for (OpFoldResult size : loopSizes) {
     std::optional<int64_t> c = size ? getConstantIntValue(size) : std::nullopt;
-    points = c ? points * *c : kMinParallelPoints; // unknown: assume large
+    points = mulSat(points, c ? *c : kMinParallelOps); // unknown: large
   }
-  if (failed(plain()) || points < kMinParallelPoints || !loopSizes[0]) {
-    linalg::GenericOp::create(b, loc, TypeRange{}, inputs, outputs, maps,
-                              iterators, body);
+  int64_t bytes = 0;
+  for (Value operand : operands)
+    bytes = std::min(bytes + viewBytes(operand), kMinParallelBytes);
+  int64_t ops = mulSat(points, opsPerPoint(*generic.getBlock()));
+  if (bytes < kMinParallelBytes && ops < kMinParallelOps)
     return;
+  // Split the outermost leading parallel loop that is long enough to give
+  // every thread a few iterations (a short batch loop of 1 or 2 would leave
+  // threads idle), else the longest one.
+  std::optional<unsigned> split;
+  int64_t longest = 0;
+  for (unsigned loop = 0;
+       loop < iterators.size() && iterators[loop] == utils::IteratorType::parallel;
+       ++loop) {
+    if (!loopSizes[loop] || !splittable(loop))
+      continue;
+    std::optional<int64_t> size = getConstantIntValue(loopSizes[loop]);
+    if (!size || *size >= kMinItersPerThread * int64_t(threads)) {
+      split = loop;
+      break;
+    }
+    if (*size > longest && *size > 1) {
+      split = loop;
+      longest = *size;
+    }
   }
-  // scf.parallel over chunks of loop 0; each chunk a generic on subviews.
+  if (!split)
+    return;
+  generic.erase();
+
+  // scf.parallel over chunks of the split loop; each chunk a generic on
+  // subviews.
   IndexMath math(b, loc);
-  Value size0 = math.value(loopSizes[0]);
+  Value size = math.value(loopSizes[*split]);
   Value count = arith::ConstantIndexOp::create(b, loc, threads);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value chunk = arith::CeilDivUIOp::create(b, loc, size0, count);
+  Value chunk = arith::CeilDivUIOp::create(b, loc, size, count);
   auto parallel = scf::ParallelOp::create(b, loc, ValueRange{zero},
                                           ValueRange{count}, ValueRange{one});
   OpBuilder::InsertionGuard guard(b);
@@ -62,14 +140,14 @@ void KernelBuilder::emitGeneric(
   Value lo = arith::MulIOp::create(b, loc, parallel.getInductionVars()[0],
                                    chunk);
   Value hi = arith::MinUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, lo, chunk), size0);
+      b, loc, arith::AddIOp::create(b, loc, lo, chunk), size);
   Value start = arith::MinUIOp::create(b, loc, lo, hi);
   Value length = arith::SubIOp::create(b, loc, hi, start);
   SmallVector<Value> sliced;
   for (auto [operand, map] : llvm::zip(operands, maps)) {
     auto type = dyn_cast<MemRefType>(operand.getType());
     std::optional<unsigned> pos =
-        map.getResultPosition(b.getAffineDimExpr(0));
+        map.getResultPosition(b.getAffineDimExpr(*split));
     if (!type || !pos) {
       sliced.push_back(operand);
       continue;

@@ -74,3 +74,38 @@ func.func @large(%a: tensor<512x512xf32>) -> tensor<512x512xf32> {
   }
   return %0 : tensor<512x512xf32>
 }
+
+// -----
+
+// With threads=2 a kernel under 2 MiB and 2^24 operations (64x64 exp: 32
+// KiB, 65536 operations) stays on one thread.
+// THREADS-LABEL: func.func @small_kernel
+// THREADS-NOT: scf.parallel
+// THREADS: linalg.generic
+// THREADS-NOT: scf.parallel
+// THREADS: return
+func.func @small_kernel(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = stride.broadcast ins(%a : tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%v: f32):
+    %e = math.exp %v : f32
+    stride.yield %e : f32
+  }
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A leading loop of one iteration cannot feed two threads: the next loop
+// (1024 iterations) is split instead.
+// THREADS-LABEL: func.func @short_outer_loop
+// THREADS: scf.parallel
+// THREADS: memref.subview %{{.*}}[0, %[[START:.*]], 0] [1, %[[LENGTH:.*]], 1024]
+// THREADS: linalg.generic
+func.func @short_outer_loop(%a: tensor<1x1024x1024xf32>) -> tensor<1x1024x1024xf32> {
+  %0 = stride.broadcast ins(%a : tensor<1x1024x1024xf32>) -> tensor<1x1024x1024xf32> {
+  ^bb0(%v: f32):
+    %e = math.exp %v : f32
+    stride.yield %e : f32
+  }
+  return %0 : tensor<1x1024x1024xf32>
+}

@@ -6,9 +6,14 @@
 
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
+#include "TileUtils.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEBLOCKTRANSPOSES
@@ -19,6 +24,10 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
+/// Marks the register tiles that become vector code once peeling has made
+/// their shapes static.
+constexpr StringLiteral kRegisterTile = "stride.transpose_tile";
+
 /// The loop along which `operand` is contiguous: the loop indexing its
 /// dimension of smallest nonzero static stride; nullopt when a stride is
 /// dynamic, the operand is a scalar or broadcast everywhere.
@@ -48,6 +57,94 @@ std::optional<unsigned> grainLoop(linalg::GenericOp op, OpOperand &operand) {
   return best;
 }
 
+/// The two loops to block: the output's grain and another operand's.
+std::optional<std::pair<unsigned, unsigned>>
+mismatchedGrains(linalg::GenericOp op) {
+  std::optional<unsigned> outer = grainLoop(op, *op.getDpsInitOperand(0));
+  if (!outer)
+    return std::nullopt;
+  std::optional<unsigned> other;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (std::optional<unsigned> g = grainLoop(op, *input); g && *g != *outer)
+      other = g;
+  if (!other)
+    return std::nullopt;
+  return std::make_pair(*outer, *other);
+}
+
+/// Whether every operand is a memref of whole bytes with static strides:
+/// vector loads of `i1` would read packed bits, while memrefs hold a byte per
+/// element.
+bool wholeByteOperands(linalg::GenericOp op) {
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || !type.getElementType().isIntOrFloat() ||
+        type.getElementTypeBitWidth() % 8 != 0)
+      return false;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return false;
+  }
+  return true;
+}
+
+/// Whether every op of `op`'s body maps to vectors lane by lane (arith and
+/// math ops, casts, selects) or is a `linalg.index`: what the vectorizer
+/// turns into one vector op each, whatever the loop sizes. Checked before
+/// tiling, when a thread's chunk still has dynamic sizes.
+bool elementwiseBody(linalg::GenericOp op) {
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &o) {
+    return isa<linalg::IndexOp>(o) || OpTrait::hasElementwiseMappableTraits(&o);
+  });
+}
+
+/// Gives each operand of `op` a view whose strides decrease from the first
+/// dimension to the last (`memref.transpose`), composing the permutation
+/// into its indexing map, so that the last dimension is the contiguous one.
+/// The vectorizer then reads every operand along its own grain
+/// (`vector.transfer_read` with a permutation map) instead of gathering
+/// it element by element against it.
+linalg::GenericOp readAlongGrains(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  bool changed = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto type = cast<MemRefType>(operand.get().getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    (void)type.getStridesAndOffset(strides, offset);
+    SmallVector<unsigned> perm =
+        llvm::to_vector(llvm::seq<unsigned>(0, type.getRank()));
+    llvm::stable_sort(perm, [&](unsigned x, unsigned y) {
+      return std::abs(strides[x]) > std::abs(strides[y]);
+    });
+    if (llvm::is_sorted(perm)) {
+      operands.push_back(operand.get());
+      maps.push_back(map);
+      continue;
+    }
+    changed = true;
+    AffineMap permutation = AffineMap::getPermutationMap(perm, op.getContext());
+    operands.push_back(memref::TransposeOp::create(
+        rewriter, op.getLoc(), operand.get(), AffineMapAttr::get(permutation)));
+    maps.push_back(permutation.compose(map));
+  }
+  if (!changed)
+    return op;
+  auto reordered = linalg::GenericOp::create(
+      rewriter, op.getLoc(), TypeRange{},
+      ArrayRef(operands).take_front(op.getNumDpsInputs()),
+      ArrayRef(operands).drop_front(op.getNumDpsInputs()), maps,
+      op.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(op.getRegion(), reordered.getRegion(),
+                              reordered.getRegion().end());
+  rewriter.eraseOp(op);
+  return reordered;
+}
+
 struct StrideBlockTransposesPass
     : mlir::stride::impl::StrideBlockTransposesBase<
           StrideBlockTransposesPass> {
@@ -61,46 +158,124 @@ struct StrideBlockTransposesPass
           op.getNumParallelLoops() == op.getNumLoops())
         candidates.push_back(op);
     });
-    if (!candidates.empty() && tileBytes < 1) {
-      candidates.front().emitOpError()
-          << "cannot be blocked: stride-block-transposes option tile-bytes is "
-          << static_cast<int64_t>(tileBytes) << ", it must be positive";
-      return signalPassFailure();
-    }
-    IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp op : candidates) {
-      std::optional<unsigned> outer = grainLoop(op, *op.getDpsInitOperand(0));
-      if (!outer)
-        continue;
-      std::optional<unsigned> other;
-      for (OpOperand *input : op.getDpsInputOperands())
-        if (std::optional<unsigned> g = grainLoop(op, *input); g && *g != *outer)
-          other = g;
-      if (!other)
-        continue;
-      unsigned bits = getElementTypeOrSelf(op.getDpsInits()[0].getType())
-                          .getIntOrFloatBitWidth();
-      int64_t tile = std::max<int64_t>(1, tileBytes * 8 / std::max(8u, bits));
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      auto longEnough = [&](unsigned loop) {
-        return ShapedType::isDynamic(ranges[loop]) || ranges[loop] > tile;
-      };
-      if (!longEnough(*outer) || !longEnough(*other))
-        continue;
-      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-      sizes[*outer] = tile;
-      sizes[*other] = tile;
-      scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled)) {
-        op.emitOpError() << "could not be tiled into cache blocks";
+    if (candidates.empty())
+      return;
+    for (auto [name, value, least] :
+         {std::tuple<StringRef, int64_t, int64_t>{"tile-bytes", tileBytes, 1},
+          {"register-bytes", registerBytes, 0}})
+      if (value < least) {
+        candidates.front().emitOpError()
+            << "cannot be blocked: stride-block-transposes option " << name
+            << " is " << value << ", it must be "
+            << (least ? "positive" : "zero or positive");
         return signalPassFailure();
       }
-      rewriter.eraseOp(op);
+    IRRewriter rewriter(&getContext());
+    bool marked = false;
+    for (linalg::GenericOp op : candidates) {
+      FailureOr<bool> tiled = block(rewriter, op);
+      if (failed(tiled))
+        return signalPassFailure();
+      marked |= *tiled;
     }
+    if (marked)
+      vectorizeTiles(rewriter);
+  }
+
+  /// Tiles `op`'s two mismatched loops into cache blocks and, inside them,
+  /// register tiles marked for vectorization. Returns whether it marked any.
+  FailureOr<bool> block(IRRewriter &rewriter, linalg::GenericOp op) {
+    std::optional<std::pair<unsigned, unsigned>> grains = mismatchedGrains(op);
+    if (!grains)
+      return false;
+    auto [outer, other] = *grains;
+    // Tiles are sized for the widest element, whose rows are the longest.
+    unsigned bits = 8;
+    for (Value operand : op->getOperands())
+      if (Type element = getElementTypeOrSelf(operand.getType());
+          element.isIntOrFloat())
+        bits = std::max(bits, element.getIntOrFloatBitWidth());
+    int64_t bytes = bits / 8;
+    int64_t cacheTile = std::max<int64_t>(1, tileBytes / bytes);
+    int64_t registerTile = registerBytes / bytes;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto atLeast = [&](unsigned loop, int64_t size) {
+      return ShapedType::isDynamic(ranges[loop]) || ranges[loop] >= size;
+    };
+    auto tile = [&](linalg::GenericOp target, ArrayRef<int64_t> sizes,
+                    StringRef what) -> FailureOr<scf::SCFTilingResult> {
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+      rewriter.setInsertionPoint(target);
+      FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(target.getOperation()), options);
+      if (failed(result))
+        return target.emitOpError() << "could not be tiled into " << what;
+      rewriter.eraseOp(target);
+      return result;
+    };
+
+    bool vectorize = wholeByteOperands(op) && elementwiseBody(op);
+
+    // Cache blocks: the two loops by `cacheTile`, in their loop order.
+    linalg::GenericOp blockOp = op;
+    if (atLeast(outer, cacheTile + 1) && atLeast(other, cacheTile + 1)) {
+      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+      sizes[outer] = sizes[other] = cacheTile;
+      FailureOr<scf::SCFTilingResult> blocks = tile(op, sizes, "cache blocks");
+      if (failed(blocks))
+        return failure();
+      blockOp = cast<linalg::GenericOp>(blocks->tiledOps.front());
+    }
+    // Register tiles: `registerTile` x `registerTile` elements of the two
+    // loops, one iteration of every other loop; peeled so the main tiles
+    // are static. Only for ops the vectorizer will take: a scalar tile
+    // loop would only add loop overhead inside the block.
+    if (registerTile < 2 || !atLeast(outer, registerTile) ||
+        !atLeast(other, registerTile) || !vectorize)
+      return false;
+    SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+    sizes[outer] = sizes[other] = registerTile;
+    FailureOr<scf::SCFTilingResult> tiles =
+        tile(blockOp, sizes, "register tiles");
+    if (failed(tiles))
+      return failure();
+    tiles->tiledOps.front()->setAttr(kRegisterTile, rewriter.getUnitAttr());
+    peelTileLoops(rewriter, tiles->loops);
+    return true;
+  }
+
+  /// Turns every static register tile into vector code: unit loops dropped,
+  /// operands read along their grains, `linalg::vectorize`, then the
+  /// transposing reads lowered to contiguous loads and shuffles.
+  void vectorizeTiles(IRRewriter &rewriter) {
+    canonicalizeAll(getOperation());
+    SmallVector<linalg::GenericOp> tiles;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(kRegisterTile))
+        tiles.push_back(op);
+    });
+    for (linalg::GenericOp op : tiles) {
+      op->removeAttr(kRegisterTile);
+      if (op.hasDynamicShape())
+        continue;
+      rewriter.setInsertionPoint(op);
+      llvm::SmallBitVector unit(op.getNumLoops());
+      for (auto [loop, size] : llvm::enumerate(op.getStaticLoopRanges()))
+        if (size == 1)
+          unit.set(loop);
+      if (unit.any())
+        op = dropUnitLoops(rewriter, op, unit);
+      op = readAlongGrains(rewriter, op);
+      if (succeeded(linalg::vectorize(rewriter, op)))
+        rewriter.eraseOp(op);
+    }
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::Shuffle16x16);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };
 } // namespace

@@ -9,6 +9,8 @@
 
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
+#include "TileUtils.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -161,69 +163,13 @@ struct StrideTileMatmulPass
 
     // Peel the n and m loops so that their main iterations have static
     // tiles; the remainders stay scalar.
-    for (LoopLikeOpInterface loop : tiles->loops) {
-      auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
-      scf::ForOp partial;
-      if (forOp)
-        (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
-    }
+    peelTileLoops(rewriter, tiles->loops);
     return success();
   }
 
   /// Canonicalizes the function so that the peeled tiles' sizes become
   /// constants in the subview types and linalg operands.
-  void simplify() {
-    MLIRContext *ctx = &getContext();
-    RewritePatternSet patterns(ctx);
-    for (Dialect *dialect : ctx->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : ctx->getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, ctx);
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
-  }
-
-  /// `tile` with its unit batch loops removed from the iteration space and
-  /// from its operands.
-  linalg::LinalgOp dropBatchLoops(IRRewriter &rewriter,
-                                  linalg::GenericOp tile) {
-    std::optional<MatmulLoops> loops = matchMatmul(tile);
-    llvm::SmallBitVector batch(tile.getNumLoops());
-    for (unsigned b : loops->batch)
-      batch.set(b);
-    Location loc = tile.getLoc();
-    SmallVector<Value> operands;
-    SmallVector<AffineMap> maps;
-    for (OpOperand &operand : tile->getOpOperands()) {
-      AffineMap map = tile.getMatchingIndexingMap(&operand);
-      auto type = cast<MemRefType>(operand.get().getType());
-      SmallVector<int64_t> kept;
-      SmallVector<int64_t> shape;
-      for (auto [pos, e] : llvm::enumerate(map.getResults())) {
-        auto dim = dyn_cast<AffineDimExpr>(e);
-        if (dim && batch.test(dim.getPosition()))
-          continue;
-        kept.push_back(pos);
-        shape.push_back(type.getDimSize(pos));
-      }
-      operands.push_back(memref::createCanonicalRankReducingSubViewOp(
-          rewriter, loc, operand.get(), shape));
-      maps.push_back(compressDims(map.getSubMap(llvm::to_vector_of<unsigned>(kept)),
-                                  batch));
-    }
-    SmallVector<utils::IteratorType> iterators;
-    for (auto [i, it] : llvm::enumerate(tile.getIteratorTypesArray()))
-      if (!batch.test(i))
-        iterators.push_back(it);
-    auto reduced = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{},
-        ArrayRef(operands).take_front(tile.getNumDpsInputs()),
-        ArrayRef(operands).drop_front(tile.getNumDpsInputs()), maps,
-        iterators);
-    rewriter.inlineRegionBefore(tile.getRegion(), reduced.getRegion(),
-                                reduced.getRegion().end());
-    rewriter.eraseOp(tile);
-    return reduced;
-  }
+  void simplify() { canonicalizeAll(getOperation()); }
 
   void vectorizeMicroTiles(IRRewriter &rewriter) {
     SmallVector<linalg::LinalgOp> tiles;
@@ -240,8 +186,12 @@ struct StrideTileMatmulPass
       // subviews), so that the vectorizer sees a plain 2-D product and
       // emits a contract the outer-product lowering accepts.
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-          generic && generic.getNumLoops() > 3)
-        op = dropBatchLoops(rewriter, generic);
+          generic && generic.getNumLoops() > 3) {
+        llvm::SmallBitVector batch(generic.getNumLoops());
+        for (unsigned b : matchMatmul(generic)->batch)
+          batch.set(b);
+        op = dropUnitLoops(rewriter, generic, batch);
+      }
       FailureOr<linalg::VectorizationResult> result =
           linalg::vectorize(rewriter, op, {}, {}, false, false, false,
                             /*createNamedContraction=*/true);

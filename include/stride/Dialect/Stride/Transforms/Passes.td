@@ -250,34 +250,63 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
 }
 
 def StrideBlockTransposes : Pass<"stride-block-transposes"> {
-  let summary = "Cache-block elementwise loops whose operands disagree on their contiguous dimension";
+  let summary = "Cache-block and vectorize elementwise loops whose operands disagree on their contiguous dimension";
   let description = [{
     An elementwise `linalg.generic` on buffers (all loops parallel) walks
     memory in its loop order, which `stride-coalesce` takes from the result.
     When an operand's contiguous (smallest-stride) loop is another loop than
     the result's -- `a.T + b`, NHWC with NCHW, a permuted destination -- the
-    innermost loop streams that operand against its grain and every element
-    it reads costs a cache line. This pass tiles exactly those two loops by
-    `tile-bytes` / element size (64 x 64 for f32 at the default 256 bytes:
-    four cache lines per row of each operand, a 16 KiB square that stays in
-    L1), with `scf::tileUsingSCF`, keeping the loop order inside and around
-    the tiles. Each cache line of the transposed operand is then used for the
-    whole tile width before it is evicted, so both operands stream at close to
-    copy bandwidth.
+    innermost loop streams that operand against its grain: every element it
+    reads is a scalar load from another cache line, and with power-of-two
+    row pitches those lines fall into the same few L1 sets and evict each
+    other before the next column uses them. This pass rewrites exactly those
+    two loops (the result's grain and the last other operand's):
+
+    1. cache blocks (`scf::tileUsingSCF`): both loops by `tile-bytes` /
+       element size (the widest operand element; 64 x 64 for f32 at the
+       default 256 bytes), keeping the
+       loop order inside and around the blocks, so each block's lines of
+       every operand are reused from L1/L2 (and its pages from the TLB)
+       before they are evicted;
+    2. register tiles inside each block: both loops by `register-bytes` /
+       element size (16 x 16 f32 or 8 x 8 f64 at the default 64 bytes, i.e.
+       one cache line of each operand per tile row), every other loop by 1;
+       the tile loops are peeled (`scf::peelForLoopAndSimplifyBounds`) so the
+       main tiles are static;
+    3. each static tile drops its unit loops (rank-reducing subviews), gives
+       every operand a `memref.transpose` view whose last dimension is the
+       contiguous one, and is vectorized by `linalg::vectorize`: the
+       transposed operand becomes a `vector.transfer_read` with a permutation
+       map, i.e. one contiguous vector load per cache line followed by a
+       `vector.transpose` in registers, lowered to shuffles (the
+       `shuffle_16x16` strategy of unpack/shuffle stages for 16 x 16 32-bit
+       tiles, `shuffle_1d` otherwise).
+
+    Each cache line of every operand is then loaded once, as a whole, and
+    both operands stream at close to copy bandwidth. Partial tiles left by
+    peeling stay scalar loops. Ops with `i1` operands (vector loads of `i1`
+    would read packed bits, while memrefs hold a byte per element) or with
+    body ops that are not elementwise-mappable get the cache blocks only, as
+    does every op with `register-bytes=0`.
 
     Only operands whose strides are static are considered (the runner and
     Python specialize kernels to their inputs' strides); loops shorter than a
     tile, reductions and ops whose operands agree are left alone. Values and
-    output strides never change: tiling only reorders independent iterations.
+    output strides never change: tiling and vectorizing only reorder
+    independent iterations.
   }];
   let options = [
     Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"256",
-           "Bytes of a tile along each of the two blocked loops">,
+           "Bytes of a cache block along each of the two blocked loops">,
+    Option<"registerBytes", "register-bytes", "int64_t", /*default=*/"64",
+           "Bytes of a vectorized register tile along each of the two "
+           "loops (0: scalar tiles)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

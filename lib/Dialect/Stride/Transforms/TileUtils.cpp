@@ -1,0 +1,88 @@
+//===- TileUtils.cpp - Helpers shared by the CPU tiling passes ------------===//
+
+#include "TileUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+
+void mlir::stride::peelTileLoops(RewriterBase &rewriter,
+                                 ArrayRef<LoopLikeOpInterface> loops) {
+  for (LoopLikeOpInterface loop : loops) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    scf::ForOp partial;
+    if (forOp)
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+}
+
+void mlir::stride::canonicalizeAll(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(root, std::move(patterns));
+}
+
+linalg::GenericOp mlir::stride::dropUnitLoops(RewriterBase &rewriter,
+                                              linalg::GenericOp op,
+                                              const llvm::SmallBitVector &drop) {
+  Location loc = op.getLoc();
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto type = cast<MemRefType>(operand.get().getType());
+    SmallVector<unsigned> kept;
+    SmallVector<int64_t> shape;
+    for (auto [pos, e] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (dim && drop.test(dim.getPosition()))
+        continue;
+      kept.push_back(pos);
+      shape.push_back(type.getDimSize(pos));
+    }
+    operands.push_back(
+        kept.size() == map.getNumResults()
+            ? operand.get()
+            : memref::createCanonicalRankReducingSubViewOp(rewriter, loc,
+                                                           operand.get(), shape));
+    maps.push_back(compressDims(map.getSubMap(kept), drop));
+  }
+  SmallVector<utils::IteratorType> iterators;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (!drop.test(i))
+      iterators.push_back(it);
+  auto reduced = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{},
+      ArrayRef(operands).take_front(op.getNumDpsInputs()),
+      ArrayRef(operands).drop_front(op.getNumDpsInputs()), maps, iterators);
+  // linalg.index of a dropped loop is 0; the others shift down.
+  Block &body = op.getRegion().front();
+  for (linalg::IndexOp index :
+       llvm::make_early_inc_range(body.getOps<linalg::IndexOp>())) {
+    uint64_t dim = index.getDim();
+    rewriter.setInsertionPoint(index);
+    if (drop.test(dim)) {
+      rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(index, 0);
+      continue;
+    }
+    uint64_t before = 0;
+    for (uint64_t d = 0; d < dim; ++d)
+      before += drop.test(d);
+    rewriter.modifyOpInPlace(index, [&] {
+      index.setDim(dim - before);
+    });
+  }
+  rewriter.inlineRegionBefore(op.getRegion(), reduced.getRegion(),
+                              reduced.getRegion().end());
+  rewriter.eraseOp(op);
+  return reduced;
+}

@@ -118,8 +118,8 @@ _CORES = os.cpu_count() or 1
 
 
 def set_threads(n):
-    """Run large kernels (2 MiB moved or 2^24 operations) on `n` OpenMP threads (1 keeps every
-    kernel single-threaded); None restores the default: $STRIDE_NUM_THREADS,
+    """Run large kernels (2 MiB moved or 2^24 operations) on `n` OpenMP
+    threads (1 keeps every kernel single-threaded); None restores the default: $STRIDE_NUM_THREADS,
     else the machine's cores. Part of the cache key."""
     global _threads
     if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):

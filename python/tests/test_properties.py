@@ -2,7 +2,14 @@
 dtypes and layouts, sometimes written into an out= that may be one of the
 leaves. Values and dtypes are compared with NumPy (1.24 promotion), result
 strides with NumPy op by op (policy numpy) and with PyTorch op by op (policy
-torch; PyTorch's own dtypes differ, its layout rules do not depend on them)."""
+torch; PyTorch's own dtypes differ, its layout rules do not depend on them).
+
+The suite runs 200 examples. A longer run, outside the suite:
+STRIDE_PROPERTY_EXAMPLES=2000 STRIDE_PROPERTY_POLICIES=numpy pytest
+python/tests/test_properties.py (then policies=torch); cases it finds are
+kept as regular tests in test_mixed_dtype_cases.py."""
+import os
+
 import numpy as np
 import pytest
 
@@ -14,6 +21,8 @@ from helpers import elem_strides, make_view, random_shapes, torch
 
 DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_]
 LAYOUTS = ["c", "perm", "sliced", "broadcast", "size1", "mixed"]
+EXAMPLES = int(os.environ.get("STRIDE_PROPERTY_EXAMPLES", "200"))
+POLICIES = os.environ.get("STRIDE_PROPERTY_POLICIES", "numpy,torch").split(",")
 
 
 class Tree:
@@ -98,9 +107,9 @@ def cases(draw):
     return leaves, Tree(draw, nleaves), draw(st.sampled_from(["none", "fresh", "leaf"]))
 
 
-@settings(max_examples=200, deadline=None, derandomize=True,
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
-@given(cases(), st.sampled_from(["numpy", "torch"]))
+@given(cases(), st.sampled_from(POLICIES))
 def test_random_mixed_dtype_trees(case, policy):
     leaves, tree, out_kind = case
     hypothesis.note(f"leaves {[(v.np.dtype.str, v.shape, v.strides) for v in leaves]}")

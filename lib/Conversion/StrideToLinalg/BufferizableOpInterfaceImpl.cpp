@@ -138,6 +138,39 @@ struct BroadcastOpInterface
     return isInit(broadcast, operand) && !allocatesResults(broadcast);
   }
 
+  /// One-Shot asks this about an input and a destination that are
+  /// equivalent buffers (so of one shape): writing the destination in place
+  /// is then safe when iteration p reads the input's element p before
+  /// writing element p, and no other iteration reads it. The kernel does
+  /// exactly that for an input that is not broadcast: each iteration (or
+  /// vector block, or thread chunk) loads its inputs before storing, and
+  /// views only change the order of iterations, not which element each one
+  /// touches. A broadcast input (lower rank, or a static size-1 dim against
+  /// a larger one) is read at many iterations: not element-wise, so a
+  /// destination it aliases is written out of place, as NumPy's "every
+  /// input read before any output is written" requires.
+  bool bufferizesToElementwiseAccess(Operation *op, const AnalysisState &,
+                                     ArrayRef<OpOperand *> operands) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    auto resultType =
+        dyn_cast<RankedTensorType>(broadcast.getResult(0).getType());
+    if (!resultType)
+      return false;
+    return llvm::all_of(operands, [&](OpOperand *operand) {
+      if (isInit(broadcast, *operand))
+        return true;
+      auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+      if (!type || type.getRank() != resultType.getRank())
+        return false;
+      for (auto [own, full] :
+           llvm::zip(type.getShape(), resultType.getShape()))
+        if (!ShapedType::isDynamic(own) && !ShapedType::isDynamic(full) &&
+            own != full)
+          return false;
+      return true;
+    });
+  }
+
   AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
                                       const AnalysisState &) const {
     auto broadcast = cast<BroadcastOp>(op);

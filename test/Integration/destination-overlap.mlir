@@ -11,6 +11,8 @@
 // RUN: %npytool check %t "np.concatenate([np.exp(a)[:1], np.exp(a)[:7] * np.float32(2)])" %t/out0.npy
 // RUN: stride-run %s --entry rows --input %t/m.npy --output-dir %t
 // RUN: %npytool check %t "np.concatenate([np.exp(m)[1:] + np.exp(m)[:3], np.exp(m)[3:]])" %t/out0.npy
+// RUN: stride-run %s --entry broadcast_row --input %t/m.npy --output-dir %t
+// RUN: %npytool check %t "np.exp(m)[0:1] + np.exp(m)" %t/out0.npy
 // RUN: stride-run %s --entry same_elements --input %t/a.npy --output-dir %t
 // RUN: %npytool check %t "np.exp(a) * np.exp(a) - np.float32(1)" %t/out0.npy
 // RUN: stride-run %s --entry same_elements_kept --input %t/a.npy --output-dir %t
@@ -142,4 +144,16 @@ func.func @argument_destination(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<
     stride.yield %x : f32
   }
   return %r : tensor<8xf32>
+}
+
+// e = e[0:1] + e: every row adds row 0's old value.
+func.func @broadcast_row(%m: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %e = stride.exp %m : tensor<4x3xf32> -> tensor<4x3xf32>
+  %row = tensor.extract_slice %e[0, 0] [1, 3] [1, 1] : tensor<4x3xf32> to tensor<1x3xf32>
+  %r = stride.broadcast ins(%row, %e : tensor<1x3xf32>, tensor<4x3xf32>) outs(%e : tensor<4x3xf32>) -> tensor<4x3xf32> {
+  ^bb0(%u: f32, %v: f32):
+    %s = arith.addf %u, %v : f32
+    stride.yield %s : f32
+  }
+  return %r : tensor<4x3xf32>
 }

@@ -76,6 +76,11 @@ struct StrideBufferizePass
       return signalPassFailure();
     for (func::FuncOp func : module.getOps<func::FuncOp>())
       dropOutputResults(func);
+    // A private function that returns an argument's buffer (one it updated
+    // in place, say) would otherwise hand the deallocation pipeline a
+    // result to clone; callers use their own buffer instead.
+    if (failed(bufferization::dropEquivalentBufferResults(module)))
+      return signalPassFailure();
   }
 };
 } // namespace

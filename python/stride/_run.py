@@ -208,16 +208,19 @@ def _register_fast(root, policy, out, kernel, args, inputs):
         kernel, sigs, alloc, out is None and _has_torch_leaf(root))
 
 
-def _run(root, policy, out=None, generated=None, register=False):
+def _run(root, policy, out=None, generated=None, register=False,
+         threads=None):
     """Compiles (or finds) and calls the kernel of `root`; writes into `out`
-    (kept layout) or a new array in the policy's layout."""
+    (kept layout) or a new array in the policy's layout. `threads` overrides
+    get_threads()."""
     if generated is None:
         generated = _generate(root, out)
     text, args = generated
     inputs, layouts = _call_args(args)
     keep = out is not None
     # The exact cache key; docs/python.md documents it.
-    threads = get_threads()
+    if threads is None:
+        threads = get_threads()
     key = ("expr", text, layouts, policy, keep, threads)
     kernel = CACHE.get(key, lambda: _ext().compile(
         text, _codegen.ENTRY, list(layouts), policy=policy,
@@ -265,10 +268,14 @@ def materialize(expr, policy="torch", out=None):
         # The argument list is cached on the expression: copies go into a
         # list of this call's own, so a later call never reads them.
         args = list(generated[1])
-        copied = _copy_overlapping_inputs(root, args, out)
+        copied, serial = _copy_overlapping_inputs(root, args, out)
         if copied:
             generated = (generated[0], args)
-        return _run(root, policy, out, generated, register=not copied)
+        # A kernel split into concurrent chunks could write an element
+        # before another chunk reads it: read-ahead inputs need one thread.
+        return _run(root, policy, out, generated,
+                    register=not (copied or serial),
+                    threads=1 if serial else None)
     # Negative or misaligned destinations go through a temporary in the
     # policy's layout: every input is read before out is written.
     tmp = _run(root, policy, None, generated)
@@ -362,16 +369,25 @@ def _has_matmul(root):
     return False
 
 
+# Above this many elements a multi-threaded kernel beats one thread even
+# with the copy: a read-ahead input is copied there rather than read in
+# place by a single-threaded kernel (see _copy_overlapping_inputs).
+SERIAL_READ_AHEAD_LIMIT = 1 << 16
+
+
 def _copy_overlapping_inputs(root, args, out):
     """NumPy's rule for out=: the result is as if every input were read
     before out is written. An elementwise kernel reads each input element in
     the iteration that writes the same element of out, so an input that *is*
     out element for element (any dtype of the same size) is safe as it is;
-    so is one that shares no element with out. Every other input that
-    overlaps out (shifted, reversed, strided or broadcast views of it, or any
-    overlap when a matmul reads whole rows and columns) is replaced in
-    `args` by a copy. Returns how many inputs were copied."""
+    so is one that shares no element with out, and one that reads ahead of
+    the writes (see _reads_ahead) when the kernel runs on one thread. Every
+    other input that overlaps out (shifted backwards, reversed, strided or
+    broadcast views of it, or any overlap when a matmul reads whole rows and
+    columns) is replaced in `args` by a copy. Returns how many inputs were
+    copied and whether the kernel must run on one thread."""
     copied = 0
+    serial = False
     matmul = None
     for i, a in enumerate(args):
         if not isinstance(a, np.ndarray) or not np.may_share_memory(a, out):
@@ -379,6 +395,10 @@ def _copy_overlapping_inputs(root, args, out):
         if matmul is None:
             matmul = _has_matmul(root)
         if not matmul and _same_elements(a, out):
+            continue
+        if (not matmul and _reads_ahead(a, out)
+                and (get_threads() == 1 or out.size < SERIAL_READ_AHEAD_LIMIT)):
+            serial = True
             continue
         try:
             # Bounded: the exact problem is NP-hard for odd strides.
@@ -388,7 +408,63 @@ def _copy_overlapping_inputs(root, args, out):
         if overlap:
             args[i] = copy_same_strides(a)
             copied += 1
-    return copied
+    return copied, serial
+
+
+def _reads_ahead(a, out):
+    """Whether a single-threaded elementwise kernel writing `out` reads every
+    element of `a` before writing any memory that element occupies, whatever
+    loop order, merged dims, cache tiles or vector blocks it uses.
+
+    Every such kernel visits out's index space in an order in which index p
+    comes before q whenever p <= q componentwise (each loop walks its dims
+    upwards, since out's strides are positive here, and tiles and vector
+    blocks keep that), and it reads all inputs of an iteration (or vector
+    block) before writing it. So the reads of `a` are safe when, for every
+    pair of elements with `a[p]` sharing a byte with `out[q]`, q - p has no
+    negative component: q is written no earlier than p is read.
+
+    Decided for memmove-style views: `a` has out's shape, itemsize and
+    strides and starts delta bytes after it. The pairs are then the
+    index differences m (|m_d| < n_d) with |sum(m_d * s_d) - delta| <
+    itemsize, found by a search over out's dims from the largest stride,
+    each level keeping only the m_d that the inner dims can still complete;
+    a search that grows too large answers no (the input is copied)."""
+    if a.shape != out.shape or a.itemsize != out.itemsize:
+        return False
+    dims = []
+    for n, sa, so in zip(a.shape, a.strides, out.strides):
+        if n == 1:
+            continue
+        if sa != so or so <= 0:
+            return False
+        dims.append((so, n))
+    delta = (a.__array_interface__["data"][0]
+             - out.__array_interface__["data"][0])
+    dims.sort(reverse=True)
+    # reach[l]: the most the dims after l can add to a byte difference.
+    reach = [0] * (len(dims) + 1)
+    for level in range(len(dims) - 1, -1, -1):
+        s, n = dims[level]
+        reach[level] = reach[level + 1] + (n - 1) * s
+    budget = [10000]
+
+    def forward_only(level, lo, hi, backwards):
+        # Differences m[level:] completing a pair: sum(m_d * s_d) in (lo, hi).
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        if level == len(dims):
+            return not (backwards and lo < 0 < hi)
+        s, n = dims[level]
+        r = reach[level + 1]
+        first = max(1 - n, (lo - r) // s + 1)
+        last = min(n - 1, -((-(hi + r)) // s) - 1)
+        return all(forward_only(level + 1, lo - m * s, hi - m * s,
+                                backwards or m < 0)
+                   for m in range(first, last + 1))
+
+    return forward_only(0, delta - a.itemsize, delta + a.itemsize, False)
 
 
 class Function:

@@ -123,3 +123,50 @@ def test_threads_default_to_the_environment_then_the_cores(monkeypatch):
     with pytest.raises(ValueError, match="STRIDE_NUM_THREADS must be a positive "
                                          "integer, got 'zero'"):
         stride.get_threads()
+
+
+ACCUMULATE = """
+func.func @acc(%a: tensor<8xf64>, %b: tensor<8xf64>) -> tensor<8xf64> {
+  %r = stride.broadcast ins(%a, %b : tensor<8xf64>, tensor<8xf64>) outs(%b : tensor<8xf64>) -> tensor<8xf64> {
+  ^bb0(%u: f64, %v: f64):
+    %s = arith.addf %u, %v : f64
+    stride.yield %s : f64
+  }
+  return %r : tensor<8xf64>
+}
+
+func.func @square(%a: tensor<8xf64>, %b: tensor<8xf64>) -> tensor<8xf64> {
+  %r = stride.broadcast ins(%a : tensor<8xf64>) outs(%b : tensor<8xf64>) -> tensor<8xf64> {
+  ^bb0(%u: f64):
+    %s = arith.mulf %u, %u : f64
+    stride.yield %s : f64
+  }
+  return %r : tensor<8xf64>
+}
+"""
+
+
+def test_arguments_are_never_written():
+    """@acc uses its argument %b as the destination of a + b, @square as
+    the destination of a * a (which does not read it). The arrays
+    passed in are only read (entry inputs are not writable in the
+    bufferization): the caller's b keeps its values, and the arguments may
+    alias: the same array twice, or views of one array shifted either way
+    (written in place, v[:-1] for b with v[1:] for a would read elements
+    already overwritten)."""
+    f = stride.compile(ACCUMULATE, "acc")
+    a, b = np.arange(8.0), np.full(8, 10.0)
+    np.testing.assert_array_equal(f(a, b), a + 10)
+    np.testing.assert_array_equal(b, 10.0)
+    np.testing.assert_array_equal(f(a, a), 2 * a)
+    np.testing.assert_array_equal(a, np.arange(8.0))
+    v = np.arange(9.0) ** 2
+    before = v.copy()
+    for x, y in ((v[1:], v[:-1]), (v[:-1], v[1:]), (v[::-1][1:], v[:-1])):
+        np.testing.assert_array_equal(f(x, y), x.copy() + y.copy())
+        np.testing.assert_array_equal(v, before)
+    square = stride.compile(ACCUMULATE, "square")
+    np.testing.assert_array_equal(square(a, b), a * a)
+    np.testing.assert_array_equal(b, 10.0)
+    np.testing.assert_array_equal(square(v[1:], v[:-1]), before[1:] ** 2)
+    np.testing.assert_array_equal(v, before)

@@ -182,3 +182,121 @@ def test_bool_views_of_first_bytes():
         got = stride.materialize(stride.where(mask, -stride.lazy(v[::2]), v[1::2]),
                                  out=v[::2])
         np.testing.assert_array_equal(got, want)
+
+
+# Memmove-style overlaps: an input with out's shape and strides, shifted.
+# stride._run decides from the offsets alone whether every element of the
+# input is read before the kernel writes over it (_reads_ahead), and only
+# then passes the input uncopied.
+
+
+def _brute_force_reads_ahead(a, out):
+    """Every pair (a[p], out[q]) sharing a byte has q >= p componentwise."""
+    base_a = a.__array_interface__["data"][0]
+    base_o = out.__array_interface__["data"][0]
+    grid = np.indices(a.shape).reshape(a.ndim, -1).T
+    addr_a = base_a + grid @ np.array(a.strides)
+    addr_o = base_o + grid @ np.array(out.strides)
+    near = np.abs(addr_a[:, None] - addr_o[None, :]) < a.itemsize
+    p, q = np.nonzero(near)
+    return bool(np.all(grid[q] >= grid[p]))
+
+
+def test_reads_ahead_matches_brute_force():
+    """_reads_ahead against an enumeration of every overlapping element
+    pair, on random shifted views (any strides, shifts of whole elements
+    and of bytes, forwards and backwards) of one buffer."""
+    from stride._run import _reads_ahead, _self_overlapping
+    rng = np.random.default_rng(7)
+    buf = np.zeros(4096, np.uint8)
+    verdicts = set()
+    checked = 0
+    while checked < 300:
+        ndim = int(rng.integers(1, 4))
+        shape = tuple(int(n) for n in rng.integers(1, 6, ndim))
+        strides = tuple(8 * int(s) for s in rng.integers(1, 13, ndim))
+        out = np.ndarray(shape, np.float64, buf, 800, strides)
+        shift = int(rng.integers(-60, 60)) * (8 if rng.random() < 0.7 else 1)
+        a = np.ndarray(shape, np.float64, buf, 800 + shift, strides)
+        if _self_overlapping(out) or shift == 0 or not np.shares_memory(a, out):
+            continue
+        checked += 1
+        want = _brute_force_reads_ahead(a, out)
+        verdicts.add(want)
+        assert _reads_ahead(a, out) == want, (shape, strides, shift)
+    assert verdicts == {True, False}
+
+
+def _count_copies(monkeypatch):
+    import stride._run as run
+    calls = []
+    real = run.copy_same_strides
+
+    def counting(a, transform=None):
+        calls.append(a.shape)
+        return real(a, transform)
+    monkeypatch.setattr(run, "copy_same_strides", counting)
+    return calls
+
+
+# (name, the buffer, out's index, the input's index, copied?)
+SHIFTS = [
+    ("1-D forward", (50,), np.s_[:-1], np.s_[1:], False),
+    ("1-D forward by 3, step 2", (60,), np.s_[:-6:2], np.s_[3:-3:2], False),
+    ("1-D backward", (50,), np.s_[1:], np.s_[:-1], True),
+    ("rows forward", (6, 5), np.s_[:-1], np.s_[1:], False),
+    ("columns forward", (6, 5), np.s_[:, :-1], np.s_[:, 1:], False),
+    ("diagonal forward", (6, 5), np.s_[:-1, :-1], np.s_[1:, 1:], False),
+    ("rows backward", (6, 5), np.s_[1:], np.s_[:-1], True),
+    ("next row, previous column", (6, 5), np.s_[:-1, 1:], np.s_[1:, :-1], True),
+]
+
+
+@pytest.mark.parametrize("threads", [1, 4])
+@pytest.mark.parametrize("name,shape,out_index,in_index,copied", SHIFTS,
+                         ids=[case[0] for case in SHIFTS])
+def test_shifted_input_reads_ahead(monkeypatch, threads, name, shape,
+                                   out_index, in_index, copied):
+    """out[...] = 2 * v[shifted] + out[...]: an input shifted forwards in
+    every dim is read in place (the kernel reads ahead of its writes); one
+    shifted backwards in some dim is copied. Both give NumPy's values."""
+    calls = _count_copies(monkeypatch)
+    v = np.arange(np.prod(shape), dtype=np.float64).reshape(shape) ** 1.5
+    want = v.copy()
+    want[out_index] = 2 * v[in_index] + v[out_index]
+    import stride._run as run
+    monkeypatch.setattr(run, "_threads", threads)  # stride.set_threads, undone
+    out = v[out_index]
+    stride.materialize(2 * stride.lazy(v[in_index]) + out, out=out)
+    np.testing.assert_array_equal(v, want)
+    assert len(calls) == (1 if copied else 0), calls
+
+
+def test_dense_shift_with_carries_is_copied(monkeypatch):
+    """A 3x4 array and its copy one element further in one buffer: element
+    [0, 3] of the input is element [1, 0] of out, a pair with a negative
+    column difference, which a column-outer loop order would write before
+    reading. The kernel's order is not known here, so the input is copied."""
+    calls = _count_copies(monkeypatch)
+    buf = np.arange(13, dtype=np.float64)
+    out, a = buf[:12].reshape(3, 4), buf[1:].reshape(3, 4)
+    want = a.copy() * 3
+    stride.materialize(3 * stride.lazy(a), out=out)
+    np.testing.assert_array_equal(out, want)
+    assert len(calls) == 1
+
+
+def test_large_shift_with_threads_is_copied(monkeypatch):
+    """From SERIAL_READ_AHEAD_LIMIT elements on, a multi-threaded kernel
+    splits its outer loop into concurrent chunks: the input is copied and
+    the kernel keeps its threads."""
+    from stride._run import SERIAL_READ_AHEAD_LIMIT
+    calls = _count_copies(monkeypatch)
+    v = np.arange(SERIAL_READ_AHEAD_LIMIT + 1, dtype=np.float64)
+    want = v.copy()
+    want[:-1] = v[1:] + 1
+    import stride._run as run
+    monkeypatch.setattr(run, "_threads", 2)  # stride.set_threads, undone
+    stride.materialize(stride.lazy(v[1:]) + 1, out=v[:-1])
+    np.testing.assert_array_equal(v, want)
+    assert len(calls) == 1

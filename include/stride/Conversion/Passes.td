@@ -221,7 +221,14 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
        else and read by nobody before the return. After bufferization the
        results are these arguments and the pass removes them (upstream's
        `drop-equivalent-buffer-results` leaves public functions alone).
-    2. Every tensor argument gets the `bufferization.buffer_layout` of its
+    2. The same functions' input arguments are marked
+       `bufferization.writable = false`: they are the caller's buffers (NumPy
+       arrays, for Python), which must keep their values and may alias each
+       other (one array passed twice), something the analysis cannot see. An
+       input used as a destination makes the result go to a new buffer. Only
+       the output arguments are written; they must not overlap an input or
+       each other (C's `restrict`; every runner allocates them itself).
+    3. Every tensor argument gets the `bufferization.buffer_layout` of its
        layout (as `stride-buffer-layouts`), so that One-Shot's function
        boundaries keep `#stride.layout` strides exactly.
 
@@ -231,7 +238,17 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
     result is allocated in its propagated layout (a flat 64-byte aligned
     buffer viewed with those strides); a `stride.broadcast` with destinations
     writes into their buffers, in place where One-Shot's analysis allows and
-    into a copy where a later read of the old value demands one.
+    into a copy where a later read of the old value demands one. Aliasing
+    follows NumPy's rule, as if every input were read before any destination
+    is written: the broadcast model reports element-wise access for inputs
+    that are not broadcast, so a destination equivalent to such an input is
+    written in place, and any other alias of a destination (a shifted slice,
+    a broadcast row) is a conflict that One-Shot resolves with a copy. A
+    destination whose static strides put two elements at one address is an
+    error. Finally, private functions stop returning results that are
+    equivalent to one of their arguments (upstream's
+    `dropEquivalentBufferResults`): callers use their own buffer, and the
+    deallocation pipeline has no returned argument to clone.
 
     Each Stride op becomes the kernel `convert-stride-to-linalg` describes
     (strided views, stride 0 for broadcast dims, run-time size-1 selects,

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/InterleavedRange.h"
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -123,6 +124,72 @@ bool forwardIntoOutput(RewriterBase &rewriter, BroadcastOp op, Value input,
   return true;
 }
 
+/// Whether a buffer of static `sizes` and element `strides` puts two
+/// elements at one address. Stride-0 dims are the lowering's own error.
+/// Cheap sufficient test first (sorted by stride, each dim's stride clears
+/// the extent of the smaller ones: NumPy's and Python's `out=` check), then
+/// the offsets themselves, which a static destination small enough to
+/// interleave keeps few.
+bool repeatsElements(ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides) {
+  SmallVector<std::pair<int64_t, int64_t>> dims;
+  int64_t count = 1;
+  for (auto [n, s] : llvm::zip(sizes, strides)) {
+    if (n == 0)
+      return false;
+    count *= n;
+    if (n > 1)
+      dims.push_back({std::abs(s), n});
+  }
+  llvm::sort(dims);
+  int64_t extent = 1;
+  bool nested = true;
+  for (auto [s, n] : dims) {
+    if (s == 0)
+      return false;
+    if (s < extent) {
+      nested = false;
+      break;
+    }
+    extent += s * (n - 1);
+  }
+  if (nested)
+    return false;
+  if (count > (int64_t(1) << 20))
+    return true; // too many to list; refused rather than guessed
+  SmallVector<int64_t> offsets{0};
+  for (auto [s, n] : dims) {
+    SmallVector<int64_t> next;
+    for (int64_t base : offsets)
+      for (int64_t i = 0; i < n; ++i)
+        next.push_back(base + i * s);
+    offsets = std::move(next);
+  }
+  llvm::sort(offsets);
+  return std::adjacent_find(offsets.begin(), offsets.end()) != offsets.end();
+}
+
+/// NumPy leaves the result unspecified when an output's elements overlap,
+/// and a kernel would write several results to one address: refused, as
+/// Python refuses such an `out=`.
+LogicalResult checkDestinationLayouts(BroadcastOp op) {
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    SmallVector<int64_t> strides = getStridesOf(type);
+    if (llvm::any_of(strides, ShapedType::isDynamic) ||
+        !repeatsElements(type.getShape(), strides))
+      continue;
+    return op.emitOpError()
+           << "destination #" << i << " of shape "
+           << llvm::interleaved(type.getShape(), "x") << " has strides ["
+           << llvm::interleaved(strides)
+           << "], which put several elements at one address; a destination "
+              "must not repeat elements";
+  }
+  return success();
+}
+
 struct BroadcastOpInterface
     : public BufferizableOpInterface::ExternalModel<BroadcastOpInterface,
                                                     BroadcastOp> {
@@ -136,6 +203,39 @@ struct BroadcastOpInterface
                                const AnalysisState &) const {
     auto broadcast = cast<BroadcastOp>(op);
     return isInit(broadcast, operand) && !allocatesResults(broadcast);
+  }
+
+  /// One-Shot asks this about an input and a destination that are
+  /// equivalent buffers (so of one shape): writing the destination in place
+  /// is then safe when iteration p reads the input's element p before
+  /// writing element p, and no other iteration reads it. The kernel does
+  /// exactly that for an input that is not broadcast: each iteration (or
+  /// vector block, or thread chunk) loads its inputs before storing, and
+  /// views only change the order of iterations, not which element each one
+  /// touches. A broadcast input (lower rank, or a static size-1 dim against
+  /// a larger one) is read at many iterations: not element-wise, so a
+  /// destination it aliases is written out of place, as NumPy's "every
+  /// input read before any output is written" requires.
+  bool bufferizesToElementwiseAccess(Operation *op, const AnalysisState &,
+                                     ArrayRef<OpOperand *> operands) const {
+    auto broadcast = cast<BroadcastOp>(op);
+    auto resultType =
+        dyn_cast<RankedTensorType>(broadcast.getResult(0).getType());
+    if (!resultType)
+      return false;
+    return llvm::all_of(operands, [&](OpOperand *operand) {
+      if (isInit(broadcast, *operand))
+        return true;
+      auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+      if (!type || type.getRank() != resultType.getRank())
+        return false;
+      for (auto [own, full] :
+           llvm::zip(type.getShape(), resultType.getShape()))
+        if (!ShapedType::isDynamic(own) && !ShapedType::isDynamic(full) &&
+            own != full)
+          return false;
+      return true;
+    });
   }
 
   AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
@@ -171,6 +271,8 @@ struct BroadcastOpInterface
     if (!resultType)
       return op->emitOpError() << "result shape is unknown; run "
                                   "stride-infer-shapes before bufferization";
+    if (failed(checkDestinationLayouts(broadcast)))
+      return failure();
     rewriter.setInsertionPoint(op);
     FailureOr<SmallVector<Value>> inputs =
         buffersOf(rewriter, broadcast.getInputs(), options, state);

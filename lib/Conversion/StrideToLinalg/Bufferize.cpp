@@ -6,6 +6,7 @@
 #include "stride/Conversion/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -20,6 +21,22 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
+/// An entry's tensor inputs (its first `numInputs` arguments) are the
+/// caller's buffers (NumPy arrays, for stride.compile): One-Shot must not
+/// write them in place, or a caller would see its input change, and two
+/// inputs that alias at run time (one array passed twice) would meet a
+/// write that the analysis, which takes distinct arguments for distinct
+/// buffers, thought safe. A destination that is an input is then written
+/// out of place. Only the output arguments are written; callers keep them
+/// apart from every input (docs/composition.md).
+void readOnlyInputs(func::FuncOp func, unsigned numInputs) {
+  BoolAttr no = BoolAttr::get(func.getContext(), false);
+  for (unsigned i = 0; i < numInputs; ++i)
+    if (isa<TensorType>(func.getArgument(i).getType()))
+      func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                      no);
+}
+
 struct StrideBufferizePass
     : mlir::stride::impl::StrideBufferizeBase<StrideBufferizePass> {
   using Base::Base;
@@ -35,8 +52,11 @@ struct StrideBufferizePass
     SymbolUserMap users(symbols, module);
     for (func::FuncOp func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && func.isPublic() &&
-          users.getUsers(func).empty())
+          users.getUsers(func).empty()) {
+        unsigned numInputs = func.getNumArguments();
         resultsToDestinations(func);
+        readOnlyInputs(func, numInputs);
+      }
     annotateArgumentBufferLayouts(module);
 
     bufferization::OneShotBufferizationOptions options;
@@ -56,6 +76,11 @@ struct StrideBufferizePass
       return signalPassFailure();
     for (func::FuncOp func : module.getOps<func::FuncOp>())
       dropOutputResults(func);
+    // A private function that returns an argument's buffer (one it updated
+    // in place, say) would otherwise hand the deallocation pipeline a
+    // result to clone; callers use their own buffer instead.
+    if (failed(bufferization::dropEquivalentBufferResults(module)))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -35,3 +35,30 @@ func.func @zero_stride_destination(%x: tensor<4xf32>) -> tensor<4xf32, #stride.l
   }
   return %0 : tensor<4xf32, #stride.layout<strides = [0]>>
 }
+
+// -----
+
+// A destination whose static strides put two elements at one address
+// (element [0, 1] and [1, 0] of a 2x2 with strides [1, 1]): NumPy leaves
+// such an output unspecified, and Python's out= refuses it too.
+func.func private @repeating_destination(%a: tensor<2x2xf32>, %d: tensor<2x2xf32, #stride.layout<strides = [1, 1]>>) -> tensor<2x2xf32, #stride.layout<strides = [1, 1]>> {
+  // expected-error @+2 {{'stride.broadcast' op destination #0 of shape 2x2 has strides [1, 1], which put several elements at one address; a destination must not repeat elements}}
+  // expected-error @+1 {{failed to bufferize op}}
+  %0 = stride.broadcast ins(%a : tensor<2x2xf32>) outs(%d : tensor<2x2xf32, #stride.layout<strides = [1, 1]>>) -> tensor<2x2xf32, #stride.layout<strides = [1, 1]>> {
+  ^bb0(%v: f32):
+    stride.yield %v : f32
+  }
+  return %0 : tensor<2x2xf32, #stride.layout<strides = [1, 1]>>
+}
+
+// -----
+
+// Interleaved strides that never meet (3x2 with strides [2, 3]: offsets
+// 0 3 2 5 4 7) are a valid destination.
+func.func private @interleaved_destination(%a: tensor<3x2xf32>, %d: tensor<3x2xf32, #stride.layout<strides = [2, 3]>>) -> tensor<3x2xf32, #stride.layout<strides = [2, 3]>> {
+  %0 = stride.broadcast ins(%a : tensor<3x2xf32>) outs(%d : tensor<3x2xf32, #stride.layout<strides = [2, 3]>>) -> tensor<3x2xf32, #stride.layout<strides = [2, 3]>> {
+  ^bb0(%v: f32):
+    stride.yield %v : f32
+  }
+  return %0 : tensor<3x2xf32, #stride.layout<strides = [2, 3]>>
+}

@@ -95,6 +95,29 @@ func.func @small_kernel(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
+// A destination that is also an input, element for element, is written in
+// place: the model reports element-wise access, so One-Shot sees no
+// conflict and e * e needs no second buffer.
+// CHECK-LABEL: func.func @same_elements_in_place
+// CHECK-COUNT-1: memref.alloc
+// CHECK-NOT: memref.alloc
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: return{{$}}
+func.func @same_elements_in_place(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %e = stride.exp %a : tensor<8xf32> -> tensor<8xf32>
+  %sq = stride.broadcast ins(%e, %e : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%u: f32, %v: f32):
+    %p = arith.mulf %u, %v : f32
+    stride.yield %p : f32
+  }
+  %one = arith.constant 1.0 : f32
+  %r = stride.sub %sq, %one : tensor<8xf32>, f32 -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
 // A leading loop of one iteration cannot feed two threads: the next loop
 // (1024 iterations) is split instead.
 // THREADS-LABEL: func.func @short_outer_loop
@@ -108,4 +131,73 @@ func.func @short_outer_loop(%a: tensor<1x1024x1024xf32>) -> tensor<1x1024x1024xf
     stride.yield %e : f32
   }
   return %0 : tensor<1x1024x1024xf32>
+}
+
+// -----
+
+// A destination slice that an input slice overlaps shifted by one element
+// is a read-after-write conflict: One-Shot copies the input slice to a new
+// buffer first (what NumPy does with an overlapping input), and the kernel
+// reads the copy while it writes the destination slice in place.
+// CHECK-LABEL: func.func @shifted_slice
+// CHECK: %[[SRC:.*]] = memref.subview %{{.*}}[1] [7] [1]
+// CHECK: %[[COPY:.*]] = memref.alloc
+// CHECK: linalg.copy ins(%[[SRC]] : {{.*}}) outs(%[[COPY]] :
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[COPY]]
+// CHECK: linalg.generic {{.*}} ins(%[[VIEW]] :
+func.func @shifted_slice(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %e = stride.exp %a : tensor<8xf32> -> tensor<8xf32>
+  %src = tensor.extract_slice %e[1] [7] [1] : tensor<8xf32> to tensor<7xf32>
+  %dst = tensor.extract_slice %e[0] [7] [1] : tensor<8xf32> to tensor<7xf32>
+  %r = stride.broadcast ins(%src : tensor<7xf32>) outs(%dst : tensor<7xf32>) -> tensor<7xf32> {
+  ^bb0(%v: f32):
+    %m = arith.addf %v, %v : f32
+    stride.yield %m : f32
+  }
+  %w = tensor.insert_slice %r into %e[0] [7] [1] : tensor<7xf32> into tensor<8xf32>
+  return %w : tensor<8xf32>
+}
+
+// -----
+
+// A row of the destination broadcast over it is read by every iteration,
+// not element-wise: for e = e[0:1] + e, One-Shot copies the row before the
+// kernel writes e in place.
+// CHECK-LABEL: func.func @broadcast_row
+// CHECK: %[[ROW:.*]] = memref.subview
+// CHECK: %[[COPY:.*]] = memref.alloc() {{.*}} : memref<1x3xf32>
+// CHECK: linalg.copy ins(%[[ROW]] : {{.*}}) outs(%[[COPY]] :
+// CHECK: memref.reinterpret_cast %[[COPY]] {{.*}} strides: [0, 1]
+func.func @broadcast_row(%a: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %e = stride.exp %a : tensor<4x3xf32> -> tensor<4x3xf32>
+  %row = tensor.extract_slice %e[0, 0] [1, 3] [1, 1] : tensor<4x3xf32> to tensor<1x3xf32>
+  %r = stride.broadcast ins(%row, %e : tensor<1x3xf32>, tensor<4x3xf32>) outs(%e : tensor<4x3xf32>) -> tensor<4x3xf32> {
+  ^bb0(%u: f32, %v: f32):
+    %s = arith.addf %u, %v : f32
+    stride.yield %s : f32
+  }
+  %n = stride.neg %r : tensor<4x3xf32> -> tensor<4x3xf32>
+  return %n : tensor<4x3xf32>
+}
+
+// -----
+
+// An entry's inputs are read-only (bufferization.writable = false): an
+// input used as the destination is not written; the kernel writes the
+// output argument instead, with neither an allocation nor a copy.
+// CHECK-LABEL: func.func @input_destination
+// CHECK-SAME: (%[[A:[^:]*]]: memref<8xf32, strided<[1], offset: ?>>, %[[B:[^:]*]]: memref<8xf32, strided<[1], offset: ?>>, %[[OUT:[^:]*]]: memref<8xf32, strided<[1], offset: ?>>)
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: %[[B]]
+// CHECK: memref.reinterpret_cast %[[OUT]]
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: return{{$}}
+func.func @input_destination(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  %r = stride.broadcast ins(%a : tensor<8xf32>) outs(%b : tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%v: f32):
+    %x = math.exp %v : f32
+    stride.yield %x : f32
+  }
+  return %r : tensor<8xf32>
 }

@@ -1,6 +1,7 @@
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu --canonicalize --cse | FileCheck %s
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="block-size=32 max-blocks=2" --canonicalize | FileCheck %s --check-prefix=SMALL
-// RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=1" --canonicalize --cse | FileCheck %s --check-prefix=NOTILE
+// RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=1 tiled-matmul=false" --canonicalize --cse | FileCheck %s --check-prefix=NOTILE
+// RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="tiled-matmul=false" --canonicalize --cse | FileCheck %s --check-prefix=GRID
 // RUN: not stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=0" 2>&1 | FileCheck %s --check-prefix=BADTILE
 // BADTILE: error: register-tile must be in [1, 16], got 0
 
@@ -116,27 +117,27 @@ func.func @dynamic_sizes(%a: memref<?x?xf64, strided<[?, ?], offset: ?>>,
 // NOTILE:               %[[NEXT:.*]] = arith.addf %[[ACC]], %[[P]]
 // NOTILE:               scf.yield %[[NEXT]]
 // NOTILE:             memref.store %[[SUM]], %arg2[%[[IDX]]#0, %[[IDX]]#1, %[[IDX]]#2]
-// By default (register-tile=4) a thread computes 4 rows m of one column n:
+// With tiled-matmul=false and register-tile=4, a thread computes 4 rows m of one column n:
 // the m loop has ceil(3/4) = 1 tile, the rhs element at k is loaded once for
 // the 4 accumulators, the 4th row (past the end) is clamped to row 2 for
 // loads and not stored.
-// CHECK-LABEL: func.func @batched_matmul
-// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %c10
-// CHECK:             %[[IDX:.*]]:2 = affine.delinearize_index %[[I]] into (2, 5)
-// CHECK:             %[[I0:.*]] = memref.load %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
-// CHECK:             %[[I1:.*]] = memref.load %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
-// CHECK:             %[[I2:.*]] = memref.load %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
-// CHECK:             %[[SUM:.*]]:4 = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[A0:.*]] = %[[I0]], %[[A1:.*]] = %[[I1]], %[[A2:.*]] = %[[I2]], %[[A3:.*]] = %[[I2]]) -> (f32, f32, f32, f32)
-// CHECK:               %[[R:.*]] = memref.load %arg1[%[[IDX]]#0, %[[K]], %[[IDX]]#1]
-// CHECK:               %[[L0:.*]] = memref.load %arg0[%[[IDX]]#0, %c0, %[[K]]]
-// CHECK:               arith.mulf %[[L0]], %[[R]]
-// CHECK:               %[[L1:.*]] = memref.load %arg0[%[[IDX]]#0, %c1, %[[K]]]
-// CHECK:               arith.mulf %[[L1]], %[[R]]
-// CHECK:               scf.yield
-// CHECK:             memref.store %[[SUM]]#0, %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
-// CHECK:             memref.store %[[SUM]]#1, %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
-// CHECK:             memref.store %[[SUM]]#2, %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
-// CHECK-NOT:         memref.store
+// GRID-LABEL: func.func @batched_matmul
+// GRID:           scf.for %[[I:.*]] = %{{.*}} to %c10
+// GRID:             %[[IDX:.*]]:2 = affine.delinearize_index %[[I]] into (2, 5)
+// GRID:             %[[I0:.*]] = memref.load %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
+// GRID:             %[[I1:.*]] = memref.load %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
+// GRID:             %[[I2:.*]] = memref.load %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
+// GRID:             %[[SUM:.*]]:4 = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[A0:.*]] = %[[I0]], %[[A1:.*]] = %[[I1]], %[[A2:.*]] = %[[I2]], %[[A3:.*]] = %[[I2]]) -> (f32, f32, f32, f32)
+// GRID:               %[[R:.*]] = memref.load %arg1[%[[IDX]]#0, %[[K]], %[[IDX]]#1]
+// GRID:               %[[L0:.*]] = memref.load %arg0[%[[IDX]]#0, %c0, %[[K]]]
+// GRID:               arith.mulf %[[L0]], %[[R]]
+// GRID:               %[[L1:.*]] = memref.load %arg0[%[[IDX]]#0, %c1, %[[K]]]
+// GRID:               arith.mulf %[[L1]], %[[R]]
+// GRID:               scf.yield
+// GRID:             memref.store %[[SUM]]#0, %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
+// GRID:             memref.store %[[SUM]]#1, %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
+// GRID:             memref.store %[[SUM]]#2, %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
+// GRID-NOT:         memref.store
 func.func @batched_matmul(%a: memref<2x3x4xf32, strided<[0, 4, 1], offset: ?>>,
                           %b: memref<2x4x5xf32>, %c: memref<2x3x5xf32>) {
   linalg.generic {indexing_maps = [#lhs, #rhs, #res], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}

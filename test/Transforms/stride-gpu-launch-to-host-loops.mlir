@@ -65,11 +65,11 @@ func.func @ids_and_dims(%gx: index, %bx: index, %out: memref<?xindex>) {
 // CHECK:               scf.for %{{.*}} = %[[C0]] to %[[C1]]
 // CHECK-NEXT:            scf.for %{{.*}} = %[[C0]] to %[[C1]]
 // CHECK-NEXT:              scf.for %[[T2:.*]] = %[[C0]] to %[[C4]]
-// CHECK-NEXT:                %[[BASE2:.*]] = arith.muli %[[B]], %[[C4]]
-// CHECK-NEXT:                %[[I2:.*]] = arith.addi %[[BASE2]], %[[T2]]
 // CHECK-NEXT:                %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:                %[[R:.*]] = arith.subi %[[C3]], %[[T2]]
 // CHECK-NEXT:                %[[W:.*]] = memref.load %[[TILE]][%[[R]]]
+// CHECK-NEXT:                %[[BASE2:.*]] = arith.muli %[[B]], %[[C4]]
+// CHECK-NEXT:                %[[I2:.*]] = arith.addi %[[BASE2]], %[[T2]]
 // CHECK-NEXT:                memref.store %[[W]], %[[OUT]][%[[I2]]]
 // CHECK:               memref.dealloc %[[TILE]]
 // CHECK-NOT:     gpu.
@@ -104,7 +104,9 @@ func.func @reverse_in_shared(%in: memref<?xf32>, %out: memref<?xf32>) {
 // CHECK-LABEL: func.func @uniform_loop_private
 // CHECK-SAME:    (%[[N:.*]]: index, %[[IN:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<8xf32>)
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
-// CHECK:         scf.for %[[B:.*]] = %{{.*}} to %{{.*}}
+// CHECK:         scf.for
+// CHECK-NEXT:      scf.for
+// CHECK-NEXT:        scf.for %[[B:.*]] = %{{.*}} to %{{.*}}
 // CHECK-NEXT:      %[[TILE:.*]] = memref.alloc() : memref<8xf32>
 // CHECK-NEXT:      %[[ACC:.*]] = memref.alloc(%{{.*}}, %{{.*}}, %[[C8]]) : memref<?x?x?x1xf32>
 // CHECK:           scf.for %[[TZ0:.*]] =

@@ -71,8 +71,8 @@ public:
     if (failed(checkAttributionUses()))
       return failure();
     OpBuilder b(launch);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    zero = arith::ConstantIndexOp::create(b, loc, 0);
+    one = arith::ConstantIndexOp::create(b, loc, 1);
     Value grid[3] = {launch.getGridSizeX(), launch.getGridSizeY(),
                      launch.getGridSizeZ()};
     blockSize[0] = launch.getBlockSizeX();
@@ -246,7 +246,10 @@ private:
         InFlightDiagnostic diag = refuse(
             "whose operands are not block-uniform (they depend on thread ids "
             "or on values with memory effects)");
-        if (Operation *def = missing.getDefiningOp())
+        Operation *def = operand.getDefiningOp();
+        if (!def)
+          def = missing.getDefiningOp();
+        if (def)
           diag.attachNote(def->getLoc()) << "non-uniform value defined here";
         return diag;
       }
@@ -279,8 +282,6 @@ private:
   LogicalResult emitSegment(ArrayRef<Operation *> ops, OpBuilder &b,
                             const IRMapping &outer) {
     Location loc = ops.front()->getLoc();
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
     OpBuilder tb = b;
     for (int d = 2; d >= 0; --d) {
       auto loop = scf::ForOp::create(tb, loc, zero, blockSize[d], one);
@@ -347,6 +348,7 @@ private:
   gpu::LaunchOp launch;
   Value blockIds[3], gridSize[3], blockSize[3];
   Value threadIds[3]; // set while a segment is emitted
+  Value zero, one;     // loop bounds, created once before the launch
   llvm::SmallPtrSet<Value, 4> privateBuffers;
 };
 

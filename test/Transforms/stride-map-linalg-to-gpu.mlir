@@ -138,6 +138,7 @@ func.func @dynamic_sizes(%a: memref<?x?xf64, strided<[?, ?], offset: ?>>,
 // GRID:             memref.store %[[SUM]]#1, %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
 // GRID:             memref.store %[[SUM]]#2, %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
 // GRID-NOT:         memref.store
+// GRID:             gpu.terminator
 // By default the batched matmul is the tiled shared-memory kernel. M = 3,
 // N = 5 and K = 4 are static and small, so the tile shrinks to 3 x 5
 // threads of one output each and BK = 4: one block per batch (2), A (k has

@@ -16,7 +16,7 @@ BUILD_DIR=${STRIDE_BUILD_DIR:-build}
 OUT=${1:-$BUILD_DIR/gpu-check}
 B=$BUILD_DIR/bin
 L=$BUILD_DIR/lib
-for f in "$B/stride-compile" "$B/stride-exec" "$B/stride-run" "$B/stride-gpu-info" \
+for f in "$B/stride-compile" "$B/stride-opt" "$B/stride-exec" "$B/stride-run" "$B/stride-gpu-info" \
          "$L/libstride_runtime.so" "$L/libstride_gpu_runtime.so"; do
   [ -e "$f" ] || { echo "gpu-prepare: $f is missing (build it first: ninja -C $BUILD_DIR)" >&2; exit 1; }
 done
@@ -63,6 +63,16 @@ done
 for prog in bench/gpu/*.mlir; do
   "$B/stride-compile" "$prog" -o "$OUT/bench/$(basename "$prog" .mlir).so" \
     --entry main --target=gpu
+done
+
+# The matmul benchmarks must measure the tiled shared-memory kernel: its PTX
+# declares a .shared tile and synchronizes with bar.sync.
+for prog in bench/gpu/matmul-*.mlir; do
+  ptx=$("$B/stride-opt" "$prog" --stride-gpu-pipeline="format=isa")
+  if ! grep -q '\.shared' <<< "$ptx" || ! grep -Eq 'bar(rier)?\.sync' <<< "$ptx"; then
+    echo "gpu-prepare: $prog does not use the tiled shared-memory matmul kernel" >&2
+    exit 1
+  fi
 done
 
 size_kb=$(du -sk "$OUT" | cut -f1)

@@ -83,6 +83,11 @@ void mlir::stride::buildGpuLinalgToLLVMPipeline(
     OpPassManager &pm, const GpuPipelineOptions &options) {
   addLinalgToLaunches(pm, options.blockSize, options.maxBlocks,
                       /*deviceMemory=*/true);
+  // Constants and index math (hoisted out of the launches by canonicalize
+  // and CSE) go back into the kernels: gpu-kernel-outlining no longer sinks
+  // them, and as kernel parameters they would hide constant indices (the
+  // tiled matmul's private accumulators then stay in local memory).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
 
   GpuNVVMAttachTargetOptions target;

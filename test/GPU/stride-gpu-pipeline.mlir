@@ -51,7 +51,9 @@ func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<*xf32> {
 // -----
 
 // Batched matmul followed by an elementwise op: the zero fill, the product
-// (k loop inside the thread) and the sigmoid are three kernels; the
+// (the tiled kernel: its two staged tiles are workgroup globals in address
+// space 3, its steps separated by barriers) and the sigmoid are three
+// kernels; the
 // intermediate lives in device memory (async alloc and dealloc, each waited
 // on at once: the form gpu-to-llvm lowers).
 // CHECK-LABEL: func.func @matmul
@@ -65,6 +67,10 @@ func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<*xf32> {
 // CHECK:         %[[D:.*]] = gpu.dealloc async [%[[W2]]] %[[T]]
 // CHECK:         gpu.wait [%[[D]]]
 // CHECK:       gpu.module @matmul_kernel_0
+// CHECK:         llvm.mlir.global internal @[[WA:__wg_matmul_kernel_[0-9]]]() {addr_space = 3 : i32} : !llvm.array<{{[0-9]+}} x f64>
+// CHECK:         llvm.mlir.global internal @[[WB:__wg_matmul_kernel_[0-9]]]() {addr_space = 3 : i32} : !llvm.array<{{[0-9]+}} x f64>
+// CHECK:         llvm.func @matmul_kernel
+// CHECK:         nvvm.barrier0
 // CHECK:         llvm.fmul {{.*}} : f64
 // CHECK:         llvm.fadd {{.*}} : f64
 func.func @matmul(%a: tensor<3x1x2x4xf64>, %b: tensor<1x5x4x6xf64>) -> tensor<*xf64> {

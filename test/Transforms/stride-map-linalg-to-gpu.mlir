@@ -1,6 +1,7 @@
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu --canonicalize --cse | FileCheck %s
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="block-size=32 max-blocks=2" --canonicalize | FileCheck %s --check-prefix=SMALL
-// RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=1" --canonicalize --cse | FileCheck %s --check-prefix=NOTILE
+// RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=1 tiled-matmul=false" --canonicalize --cse | FileCheck %s --check-prefix=NOTILE
+// RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="tiled-matmul=false" --canonicalize --cse | FileCheck %s --check-prefix=GRID
 // RUN: not stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=0" 2>&1 | FileCheck %s --check-prefix=BADTILE
 // BADTILE: error: register-tile must be in [1, 16], got 0
 
@@ -116,27 +117,60 @@ func.func @dynamic_sizes(%a: memref<?x?xf64, strided<[?, ?], offset: ?>>,
 // NOTILE:               %[[NEXT:.*]] = arith.addf %[[ACC]], %[[P]]
 // NOTILE:               scf.yield %[[NEXT]]
 // NOTILE:             memref.store %[[SUM]], %arg2[%[[IDX]]#0, %[[IDX]]#1, %[[IDX]]#2]
-// By default (register-tile=4) a thread computes 4 rows m of one column n:
+// With tiled-matmul=false and register-tile=4, a thread computes 4 rows m of one column n:
 // the m loop has ceil(3/4) = 1 tile, the rhs element at k is loaded once for
 // the 4 accumulators, the 4th row (past the end) is clamped to row 2 for
 // loads and not stored.
+// GRID-LABEL: func.func @batched_matmul
+// GRID:           scf.for %[[I:.*]] = %{{.*}} to %c10
+// GRID:             %[[IDX:.*]]:2 = affine.delinearize_index %[[I]] into (2, 5)
+// GRID:             %[[I0:.*]] = memref.load %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
+// GRID:             %[[I1:.*]] = memref.load %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
+// GRID:             %[[I2:.*]] = memref.load %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
+// GRID:             %[[SUM:.*]]:4 = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[A0:.*]] = %[[I0]], %[[A1:.*]] = %[[I1]], %[[A2:.*]] = %[[I2]], %[[A3:.*]] = %[[I2]]) -> (f32, f32, f32, f32)
+// GRID:               %[[R:.*]] = memref.load %arg1[%[[IDX]]#0, %[[K]], %[[IDX]]#1]
+// GRID:               %[[L0:.*]] = memref.load %arg0[%[[IDX]]#0, %c0, %[[K]]]
+// GRID:               arith.mulf %[[L0]], %[[R]]
+// GRID:               %[[L1:.*]] = memref.load %arg0[%[[IDX]]#0, %c1, %[[K]]]
+// GRID:               arith.mulf %[[L1]], %[[R]]
+// GRID:               scf.yield
+// GRID:             memref.store %[[SUM]]#0, %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
+// GRID:             memref.store %[[SUM]]#1, %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
+// GRID:             memref.store %[[SUM]]#2, %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
+// GRID-NOT:         memref.store
+// GRID:             gpu.terminator
+// By default the batched matmul is the tiled shared-memory kernel. M = 3,
+// N = 5 and K = 4 are static and small, so the tile shrinks to 3 x 5
+// threads of one output each and BK = 4: one block per batch (2), A (k has
+// stride 1) staged k-fastest into a 4 x (3 + 1) tile, B (n has stride 1)
+// n-fastest into a 4 x 5 tile; the batch index of A is read through its
+// stride-0 view. The accumulator starts from C's value, and C is stored
+// back under the edge guard.
 // CHECK-LABEL: func.func @batched_matmul
-// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %c10
-// CHECK:             %[[IDX:.*]]:2 = affine.delinearize_index %[[I]] into (2, 5)
-// CHECK:             %[[I0:.*]] = memref.load %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
-// CHECK:             %[[I1:.*]] = memref.load %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
-// CHECK:             %[[I2:.*]] = memref.load %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
-// CHECK:             %[[SUM:.*]]:4 = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[A0:.*]] = %[[I0]], %[[A1:.*]] = %[[I1]], %[[A2:.*]] = %[[I2]], %[[A3:.*]] = %[[I2]]) -> (f32, f32, f32, f32)
-// CHECK:               %[[R:.*]] = memref.load %arg1[%[[IDX]]#0, %[[K]], %[[IDX]]#1]
-// CHECK:               %[[L0:.*]] = memref.load %arg0[%[[IDX]]#0, %c0, %[[K]]]
-// CHECK:               arith.mulf %[[L0]], %[[R]]
-// CHECK:               %[[L1:.*]] = memref.load %arg0[%[[IDX]]#0, %c1, %[[K]]]
-// CHECK:               arith.mulf %[[L1]], %[[R]]
-// CHECK:               scf.yield
-// CHECK:             memref.store %[[SUM]]#0, %arg2[%[[IDX]]#0, %c0, %[[IDX]]#1]
-// CHECK:             memref.store %[[SUM]]#1, %arg2[%[[IDX]]#0, %c1, %[[IDX]]#1]
-// CHECK:             memref.store %[[SUM]]#2, %arg2[%[[IDX]]#0, %c2, %[[IDX]]#1]
-// CHECK-NOT:         memref.store
+// CHECK:         gpu.launch blocks(%[[BX:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[GX:[a-z0-9_]+]] = %c2, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[a-z0-9_]+]], %[[TY:[a-z0-9_]+]], %{{.*}}) in (%{{.*}} = %c5, %{{.*}} = %c3, %{{.*}} = %c1)
+// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<4x4xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<4x5xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      private(%[[ACC:.*]] : memref<1x1xf32, #gpu.address_space<private>>)
+// CHECK:           scf.for %[[T:.*]] = %[[BX]] to %c2 step %[[GX]]
+// CHECK:             %[[INSIDE:.*]] = arith.andi
+// CHECK:             %[[INIT:.*]] = scf.if %[[INSIDE]] -> (f32)
+// CHECK:               memref.load %arg2[%[[T]], %[[TY]], %[[TX]]]
+// CHECK:             memref.store %[[INIT]], %[[ACC]][%c0, %c0]
+// CHECK:             memref.load %arg0[%[[T]], %{{.*}}, %{{.*}}] : memref<2x3x4xf32, strided<[0, 4, 1], offset: ?>>
+// CHECK:             memref.store %{{.*}}, %[[SA]]
+// CHECK:             memref.load %arg1[%[[T]], %{{.*}}, %{{.*}}] : memref<2x4x5xf32>
+// CHECK:             memref.store %{{.*}}, %[[SB]]
+// CHECK:             gpu.barrier
+// CHECK:             %[[A0:.*]] = memref.load %[[ACC]][%c0, %c0]
+// CHECK:             %[[SUM:.*]] = scf.for %[[KK:.*]] = %c0 to %c4 step %c1 iter_args(%[[S:.*]] = %[[A0]]) -> (f32)
+// CHECK:               %[[X:.*]] = memref.load %[[SA]][%[[KK]], %[[TY]]]
+// CHECK:               %[[Y:.*]] = memref.load %[[SB]][%[[KK]], %[[TX]]]
+// CHECK:               %[[P:.*]] = arith.mulf %[[X]], %[[Y]]
+// CHECK:               arith.addf %[[S]], %[[P]]
+// CHECK:             memref.store %[[SUM]], %[[ACC]][%c0, %c0]
+// CHECK:             gpu.barrier
+// CHECK:             scf.if %[[INSIDE]]
+// CHECK:               %[[R:.*]] = memref.load %[[ACC]][%c0, %c0]
+// CHECK:               memref.store %[[R]], %arg2[%[[T]], %[[TY]], %[[TX]]]
 func.func @batched_matmul(%a: memref<2x3x4xf32, strided<[0, 4, 1], offset: ?>>,
                           %b: memref<2x4x5xf32>, %c: memref<2x3x5xf32>) {
   linalg.generic {indexing_maps = [#lhs, #rhs, #res], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
@@ -163,6 +197,132 @@ func.func @uses_index(%out: memref<7xi64>) {
     %i = linalg.index 0 : index
     %v = arith.index_cast %i : index to i64
     linalg.yield %v : i64
+  }
+  return
+}
+
+// -----
+
+// Dynamic sizes and strides, f32: the full tile (16 x 16 threads, 4 x 4
+// outputs each, BK = 16). The grid is the number of 64 x 64 tiles, at most
+// max-blocks; blocks walk the tiles (grid-stride) and split each tile index
+// into its tile row and column. A is staged k-fastest (its strides are
+// unknown: row-major assumed), so its tile rows are padded to 65; B is
+// staged n-fastest. Edge guards on every load and store, two barriers per
+// K step, and the short last step in its own branch.
+#a2 = affine_map<(m, k, n) -> (m, k)>
+#b2 = affine_map<(m, k, n) -> (k, n)>
+#c2 = affine_map<(m, k, n) -> (m, n)>
+// CHECK-LABEL: func.func @dynamic_matmul
+// CHECK-DAG:     %[[M:.*]] = memref.dim %arg0, %c0
+// CHECK-DAG:     %[[K:.*]] = memref.dim %arg0, %c1
+// CHECK-DAG:     %[[N:.*]] = memref.dim %arg1, %c1
+// CHECK:         %[[TM:.*]] = arith.ceildivui %[[M]], %c64
+// CHECK:         %[[TN:.*]] = arith.ceildivui %[[N]], %c64
+// CHECK:         %[[TILES:.*]] = arith.muli %[[TM]], %[[TN]]
+// CHECK:         %[[NB:.*]] = arith.maxui %[[TILES]], %c1
+// CHECK:         %[[CAP:.*]] = arith.minui %[[NB]], %c8192
+// CHECK:         gpu.launch blocks(%[[BX:[a-z0-9_]+]], %{{.*}}, %{{.*}}) in (%[[GX:[a-z0-9_]+]] = %[[CAP]], %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:[a-z0-9_]+]], %[[TY:[a-z0-9_]+]], %{{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1)
+// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      private(%[[ACC:.*]] : memref<4x4xf32, #gpu.address_space<private>>)
+// CHECK:           scf.for %[[T:.*]] = %[[BX]] to %[[TILES]] step %[[GX]]
+// CHECK:             %[[TILE:.*]]:2 = affine.delinearize_index %[[T]] into (%[[TM]], %[[TN]])
+// CHECK:             %[[ROW0:.*]] = arith.muli %[[TILE]]#0, %c64
+// CHECK:             %[[COL0:.*]] = arith.muli %[[TILE]]#1, %c64
+// CHECK:             memref.store %{{.*}}, %[[ACC]][%c3, %c3]
+// CHECK:             scf.for %[[K0:.*]] = %c0 to %[[K]] step %c16
+// CHECK:               %[[LIN:.*]] = arith.addi %{{.*}}, %[[TX]]
+// CHECK:               %[[RA:.*]] = arith.divui %[[LIN]], %c16
+// CHECK:               %[[KA:.*]] = arith.remui %[[LIN]], %c16
+// CHECK:               %[[GR:.*]] = arith.addi %[[ROW0]], %[[RA]]
+// CHECK:               %[[GK:.*]] = arith.addi %[[K0]], %[[KA]]
+// CHECK:               %[[KIN:.*]] = arith.cmpi ult, %[[GK]], %[[K]]
+// CHECK:               %[[RIN:.*]] = arith.cmpi ult, %[[GR]], %[[M]]
+// CHECK:               %[[IN:.*]] = arith.andi %[[RIN]], %[[KIN]]
+// CHECK:               %[[V:.*]] = scf.if %[[IN]] -> (f32)
+// CHECK:                 memref.load %arg0[%[[GR]], %[[GK]]]
+// CHECK:               } else {
+// CHECK:                 scf.yield %cst
+// CHECK:               memref.store %[[V]], %[[SA]][%[[KA]], %[[RA]]]
+// CHECK:               memref.store %{{.*}}, %[[SB]]
+// CHECK:               gpu.barrier
+// CHECK:               %[[LEFT:.*]] = arith.subi %[[K]], %[[K0]]
+// CHECK:               %[[FULL:.*]] = arith.cmpi uge, %[[LEFT]], %c16
+// CHECK:               scf.if %[[FULL]] {
+// CHECK:                 scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK:               } else {
+// CHECK:                 scf.for %{{.*}} = %c0 to %[[LEFT]] step %c1 iter_args(
+// CHECK:               gpu.barrier
+// CHECK-COUNT-16:    memref.store %{{.*}}, %arg2[
+func.func @dynamic_matmul(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                          %b: memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                          %c: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  linalg.generic {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>)
+      outs(%c : memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// f64 with a transposed A (m has stride 1): BK = 8 (same bytes per tile as
+// f32), A staged m-fastest so its loads coalesce and its tile is unpadded;
+// 100 = 64 + 36 rows need two tile rows and guards; K = 32 is a multiple of
+// 8, so every step is full (no short-step branch).
+#a2 = affine_map<(m, k, n) -> (m, k)>
+#b2 = affine_map<(m, k, n) -> (k, n)>
+#c2 = affine_map<(m, k, n) -> (m, n)>
+// CHECK-LABEL: func.func @transposed_f64
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, {{.*}} threads({{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1)
+// CHECK-SAME:      workgroup(%[[SA:.*]] : memref<8x64xf64, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<8x64xf64, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      private(%{{.*}} : memref<4x4xf64, #gpu.address_space<private>>)
+// CHECK:           scf.for %[[K0:.*]] = %c0 to %c32 step %c8
+// CHECK:             %[[KA:.*]] = arith.divui %[[LIN:.*]], %c64
+// CHECK:             %[[RA:.*]] = arith.remui %[[LIN]], %c64
+// CHECK:             memref.load %arg0[%{{.*}}, %{{.*}}] : memref<100x32xf64, strided<[1, 100]>>
+// CHECK:             memref.store %{{.*}}, %[[SA]][%[[KA]], %[[RA]]]
+// CHECK:             gpu.barrier
+// CHECK-NOT:         arith.cmpi uge
+// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args
+// CHECK:             gpu.barrier
+func.func @transposed_f64(%a: memref<100x32xf64, strided<[1, 100]>>,
+                          %b: memref<32x80xf64>, %c: memref<100x80xf64>) {
+  linalg.generic {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<100x32xf64, strided<[1, 100]>>, memref<32x80xf64>)
+      outs(%c : memref<100x80xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// A matrix-vector product has no n loop in B: not a tiled matmul, it keeps
+// the grid-stride kernel (no shared memory, no barrier).
+#a2 = affine_map<(m, k) -> (m, k)>
+#b1 = affine_map<(m, k) -> (k)>
+#c1 = affine_map<(m, k) -> (m)>
+// CHECK-LABEL: func.func @matvec_keeps_grid_stride
+// CHECK:         gpu.launch
+// CHECK-NOT:       workgroup
+// CHECK-NOT:       gpu.barrier
+// CHECK:           scf.for %{{.*}} = %c0 to %c7 step %c1 iter_args
+// CHECK:         gpu.terminator
+func.func @matvec_keeps_grid_stride(%a: memref<9x7xf32>, %b: memref<7xf32>, %c: memref<9xf32>) {
+  linalg.generic {indexing_maps = [#a2, #b1, #c1], iterator_types = ["parallel", "reduction"]}
+      ins(%a, %b : memref<9x7xf32>, memref<7xf32>) outs(%c : memref<9xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
   }
   return
 }

@@ -13,6 +13,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
 
+#include "GenericPayload.h"
+#include "TiledMatmul.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -22,12 +25,9 @@ namespace mlir::stride {
 } // namespace mlir::stride
 
 using namespace mlir;
+using namespace mlir::stride::gpu_mapping;
 
 namespace {
-
-Value indexConst(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
 
 /// The parallel loops in the order they are delinearized: slowest first.
 /// The loop along which the first output moves with the smallest static
@@ -69,46 +69,6 @@ SmallVector<unsigned> parallelLoopOrder(linalg::GenericOp op) {
   return loops;
 }
 
-/// The indices of `map` for loop values `ivs`.
-SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                            ArrayRef<Value> ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      indices.push_back(ivs[dim.getPosition()]);
-    } else if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
-      indices.push_back(indexConst(b, loc, cst.getValue()));
-    } else {
-      AffineMap one = AffineMap::get(map.getNumDims(), map.getNumSymbols(),
-                                     expr, b.getContext());
-      indices.push_back(affine::AffineApplyOp::create(b, loc, one, ivs));
-    }
-  }
-  return indices;
-}
-
-/// Clones the payload of `op` with block arguments `args` and loop values
-/// `ivs`; returns the yielded values.
-SmallVector<Value> clonePayload(OpBuilder &b, linalg::GenericOp op,
-                                ArrayRef<Value> args, ArrayRef<Value> ivs) {
-  IRMapping mapping;
-  Block &body = op.getRegion().front();
-  for (auto [arg, v] : llvm::zip(body.getArguments(), args))
-    if (v) // null: an output the payload does not read
-      mapping.map(arg, v);
-  for (Operation &inner : body.without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      mapping.map(index.getResult(), ivs[index.getDim()]);
-      continue;
-    }
-    b.clone(inner, mapping);
-  }
-  SmallVector<Value> yielded;
-  for (Value v : body.getTerminator()->getOperands())
-    yielded.push_back(mapping.lookupOrDefault(v));
-  return yielded;
-}
-
 struct StrideMapLinalgToGpu
     : public stride::impl::StrideMapLinalgToGpuBase<StrideMapLinalgToGpu> {
   using Base::Base;
@@ -128,6 +88,12 @@ struct StrideMapLinalgToGpu
                  << out.getOperandNumber() - op.getNumDpsInputs()
                  << " is indexed by reduction loop d" << dim.getPosition()
                  << "; only parallel loops may index outputs";
+
+    if (tiledMatmul)
+      if (std::optional<MatmulLoops> loops = matchTiledMatmul(op)) {
+        buildTiledMatmul(op, *loops, maxBlocks);
+        return success();
+      }
 
     Location loc = op.getLoc();
     OpBuilder b(op);

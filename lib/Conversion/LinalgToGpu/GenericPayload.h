@@ -1,0 +1,72 @@
+//===- GenericPayload.h - Reading a linalg.generic inside a kernel --------===//
+//
+// Shared by the grid-stride and the tiled-matmul mappings: operand indices
+// from an indexing map and the generic's payload cloned at given values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_CONVERSION_LINALGTOGPU_GENERICPAYLOAD_H
+#define STRIDE_LIB_CONVERSION_LINALGTOGPU_GENERICPAYLOAD_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::stride::gpu_mapping {
+
+inline Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The indices of `map` for loop values `ivs` (entries of loops that `map`
+/// does not use may be null).
+inline SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                                   ArrayRef<Value> ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      indices.push_back(ivs[dim.getPosition()]);
+    } else if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+      indices.push_back(indexConst(b, loc, cst.getValue()));
+    } else {
+      // A mirrored (negative-stride) index such as `size - 1 - d`: only the
+      // dims it uses must be set; the others get a dummy zero.
+      AffineMap one = AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                                     expr, b.getContext());
+      SmallVector<Value> operands(ivs);
+      for (Value &v : operands)
+        if (!v)
+          v = indexConst(b, loc, 0);
+      indices.push_back(affine::AffineApplyOp::create(b, loc, one, operands));
+    }
+  }
+  return indices;
+}
+
+/// Clones the payload of `op` with block arguments `args` and loop values
+/// `ivs`; returns the yielded values.
+inline SmallVector<Value> clonePayload(OpBuilder &b, linalg::GenericOp op,
+                                       ArrayRef<Value> args,
+                                       ArrayRef<Value> ivs) {
+  IRMapping mapping;
+  Block &body = op.getRegion().front();
+  for (auto [arg, v] : llvm::zip(body.getArguments(), args))
+    if (v) // null: an output the payload does not read
+      mapping.map(arg, v);
+  for (Operation &inner : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  SmallVector<Value> yielded;
+  for (Value v : body.getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(v));
+  return yielded;
+}
+
+} // namespace mlir::stride::gpu_mapping
+
+#endif // STRIDE_LIB_CONVERSION_LINALGTOGPU_GENERICPAYLOAD_H

@@ -336,6 +336,69 @@ Strides numpyOutputStrides(const std::vector<Operand> &inputs,
   return strides;
 }
 
+/// at::infer_dense_strides: a stable insertion sort of the dims (starting
+/// from reverse C order) by stride, where a stride-0 dim is ambiguous with
+/// every other and equal strides put the smaller size inside; then dense
+/// strides in that order, size-0 and size-1 dims multiplying in as 1.
+Strides torchInferDenseStrides(const Operand &op) {
+  const size_t rank = op.shape.size();
+  std::vector<int64_t> perm(rank); // innermost first
+  for (size_t i = 0; i < rank; ++i)
+    perm[i] = static_cast<int64_t>(rank - 1 - i);
+  auto shouldSwap = [&](int64_t dim0, int64_t dim1) {
+    int64_t s0 = op.strides[dim0], s1 = op.strides[dim1];
+    if (s0 == 0 || s1 == 0)
+      return 0;
+    if (s0 != s1)
+      return s0 < s1 ? -1 : 1;
+    return op.shape[dim0] > op.shape[dim1] ? 1 : 0;
+  };
+  for (size_t i = 1; i < rank; ++i) {
+    size_t dim1 = i;
+    for (size_t dim0 = i; dim0-- > 0;) {
+      int comparison = shouldSwap(perm[dim0], perm[dim1]);
+      if (comparison > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (comparison < 0) {
+        break;
+      }
+    }
+  }
+  Strides strides(rank);
+  int64_t stride = 1;
+  for (int64_t dim : perm) {
+    strides[dim] = stride;
+    if (op.shape[dim] > 1)
+      stride *= op.shape[dim];
+  }
+  return strides;
+}
+
+/// PyArray_NewLikeArray with order='K' (see copyLikeStrides).
+Strides numpyNewLikeStrides(const Operand &op) {
+  const size_t rank = op.shape.size();
+  int flags = numpyContiguity(op);
+  if (rank <= 1 || (flags & kC))
+    return contiguousStrides(op.shape);
+  std::vector<int64_t> perm(rank); // outermost first
+  std::iota(perm.begin(), perm.end(), 0);
+  if (flags & kF) {
+    std::reverse(perm.begin(), perm.end());
+    return stridesFromPerm(op.shape, perm);
+  }
+  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+    return std::llabs(op.strides[a]) > std::llabs(op.strides[b]);
+  });
+  Strides strides(rank);
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    strides[perm[i]] = stride;
+    stride *= op.shape[perm[i]];
+  }
+  return strides;
+}
+
 } // namespace
 
 Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
@@ -349,6 +412,19 @@ Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
     break;
   }
   return contiguousStrides(outShape);
+}
+
+Strides copyLikeStrides(Policy policy, const Operand &input) {
+  switch (policy) {
+  case Policy::Torch:
+    return torchIsNonOverlappingAndDense(input) ? input.strides
+                                                : torchInferDenseStrides(input);
+  case Policy::Numpy:
+    return numpyNewLikeStrides(input);
+  case Policy::Contiguous:
+    break;
+  }
+  return contiguousStrides(input.shape);
 }
 
 Strides matmulOutputStrides(Policy policy, const Operand &lhs,

@@ -68,6 +68,21 @@ bool isPermutation(const std::vector<int64_t> &perm, size_t rank);
 Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
                              const Shape &outShape);
 
+/// Strides of a cast or copy of `input` (same shape), as the eager
+/// libraries allocate one: they use their allocate-like rule, not the
+/// elementwise one (a cast of a dense view keeps even its size-1 strides).
+///  * torch: `.to(dtype)` / `clone()` with preserve_format, i.e.
+///    empty_like: a non-overlapping and dense input's exact strides, else
+///    infer_dense_strides (dims sorted by stride, stride-0 dims stay put).
+///  * numpy: `astype` / `copy(order='K')`, i.e. PyArray_NewLikeArray: C
+///    order for C-contiguous (and 0-d/1-d) inputs, F order for F-contiguous
+///    ones, else dims sorted by descending |stride| (ties by dim index).
+///  * contiguous: row-major.
+/// PyTorch's TensorIterator also converts an input whose dtype is not the
+/// common one with `.to()` before it picks the output's strides (on the
+/// CPU), so under torch a promotion cast is laid out by this rule too.
+Strides copyLikeStrides(Policy policy, const Operand &input);
+
 /// Strides of the result of a matmul of `lhs` and `rhs` whose shape is
 /// `outShape` (see matmulShape). torch and contiguous: row-major, as PyTorch
 /// allocates matmul results. numpy: a generalized ufunc's, its batch (loop)

@@ -43,11 +43,13 @@ layout::Strides operandStrides(Type type, ArrayRef<int64_t> sizes) {
 }
 
 /// The layout the policy gives the result of an elementwise op over
-/// `operands`, or null when some operand is unranked.
+/// `operands` (or, with `copyLike`, of a cast or copy of its one operand),
+/// or null when some operand is unranked.
 FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
                                         ValueRange operands,
                                         RankedTensorType result,
-                                        ArrayRef<bool> converted = {}) {
+                                        ArrayRef<bool> converted = {},
+                                        bool copyLike = false) {
   auto representative = [](ArrayRef<int64_t> shape) {
     layout::Shape sizes;
     for (int64_t s : shape)
@@ -77,7 +79,9 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
         !converted.empty() && converted[inputs.size() - 1];
   }
   layout::Strides strides =
-      layout::computeOutputStrides(policy, inputs, outShape);
+      copyLike && inputs.size() == 1 && inputs[0].shape == outShape
+          ? layout::copyLikeStrides(policy, inputs[0])
+          : layout::computeOutputStrides(policy, inputs, outShape);
   MLIRContext *context = result.getContext();
   if (result.hasStaticShape())
     return LayoutAttr::get(context, ArrayRef<int64_t>(strides));
@@ -126,21 +130,43 @@ Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
   return copy.getResult(0);
 }
 
-/// The operands an op's layout is decided from: a `stride.cast` marked
-/// `stride.promotion` is the op's own type promotion, which NumPy's ufunc
-/// loops and PyTorch's TensorIterator do inside the loop, so the layout comes
-/// from the uncast value (the cast's own layout could differ on size-1 and
-/// broadcast dims, and then in the whole dimension order).
-SmallVector<Value> seeThroughPromotions(ValueRange operands,
+/// The operands an op's layout is decided from. Under numpy a
+/// `stride.cast` marked `stride.promotion` is the op's own type promotion,
+/// which NumPy's ufunc loops do inside the loop, so the layout comes from the
+/// uncast value (the cast's own layout could differ on size-1 and broadcast
+/// dims, and then in the whole dimension order). PyTorch's TensorIterator
+/// instead converts such an input with `.to()` first (on the CPU) and then
+/// decides from the converted tensor, so under torch the cast is seen as is
+/// (it is laid out by copyLikeStrides).
+SmallVector<Value> seeThroughPromotions(layout::Policy policy,
+                                        ValueRange operands,
                                         SmallVectorImpl<bool> &converted) {
   SmallVector<Value> result;
   for (Value v : operands) {
     auto cast = v.getDefiningOp<CastOp>();
-    bool promotion = cast && cast->hasAttr("stride.promotion");
+    bool promotion = policy == layout::Policy::Numpy && cast &&
+                     cast->hasAttr("stride.promotion");
     result.push_back(promotion ? cast.getOperand() : v);
     converted.push_back(promotion);
   }
   return result;
+}
+
+/// A cast, or a stride.broadcast that yields its one input unchanged (a
+/// copy): the eager libraries allocate these like their input (astype,
+/// `.to()`, copy, clone), not like an elementwise op's result.
+bool isCastOrCopy(Operation *op) {
+  if (isa<CastOp>(op))
+    return true;
+  auto broadcast = dyn_cast<BroadcastOp>(op);
+  if (!broadcast || broadcast->getNumOperands() != 1 ||
+      broadcast->getNumResults() != 1)
+    return false;
+  Block &body = broadcast.getBodyBlock();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  return yield && &body.front() == yield.getOperation() &&
+         yield->getNumOperands() == 1 &&
+         yield->getOperand(0) == body.getArgument(0);
 }
 
 struct StridePropagateLayoutPass
@@ -173,13 +199,15 @@ struct StridePropagateLayoutPass
       return; // destinations keep their strides
     ValueRange operands = shaped.getBroadcastOperands();
     SmallVector<bool> converted;
-    SmallVector<Value> seen = seeThroughPromotions(operands, converted);
+    SmallVector<Value> seen =
+        seeThroughPromotions(policy, operands, converted);
+    bool copyLike = isCastOrCopy(op);
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
       FailureOr<LayoutAttr> layout =
-          elementwiseLayout(policy, seen, type, converted);
+          elementwiseLayout(policy, seen, type, converted, copyLike);
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }

@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-hypothesis = pytest.importorskip("hypothesis") # Debian: python3-hypothesis
+hypothesis = pytest.importorskip("hypothesis")  # Debian: python3-hypothesis
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import stride
@@ -26,260 +26,259 @@ POLICIES = os.environ.get("STRIDE_PROPERTY_POLICIES", "numpy,torch").split(",")
 
 
 class Tree:
-  """Ops drawn by hypothesis, evaluated by each library in the same order."""
+    """Ops drawn by hypothesis, evaluated by each library in the same order."""
 
-  def __init__(self, draw, nleaves):
-    self.ops = []
-    dtypes = {}
-    for _ in range(draw(st.integers(1, 5))):
-      kind = draw(st.sampled_from(["add", "mul", "maximum", "minimum",
-                     "lt", "where", "neg", "abs", "astype"]))
-      args = [draw(st.integers(0, nleaves + len(self.ops) - 1))
-          for _ in range(3)]
-      self.ops.append((kind, args, draw(st.sampled_from(DTYPES))))
+    def __init__(self, draw, nleaves):
+        self.ops = []
+        dtypes = {}
+        for _ in range(draw(st.integers(1, 5))):
+            kind = draw(st.sampled_from(["add", "mul", "maximum", "minimum",
+                                         "lt", "where", "neg", "abs", "astype"]))
+            args = [draw(st.integers(0, nleaves + len(self.ops) - 1))
+                    for _ in range(3)]
+            self.ops.append((kind, args, draw(st.sampled_from(DTYPES))))
 
-  def __repr__(self):
-    return repr(self.ops)
+    def __repr__(self):
+        return repr(self.ops)
 
-  def evaluate(self, lib, leaves, where_as_ufunc=None):
-    values = list(leaves)
-    for kind, args, dtype in self.ops:
-      a, b, c = (values[i] for i in args)
-      if where_as_ufunc and kind == "where":
-        # np.where is not a ufunc and lays out size-1 dims its own
-        # way; Stride's where follows a 3-operand ufunc (clip here,
-        # for the layout only). NumPy's ufunc layout of size-1 dims
-        # depends on whether its loop casts an operand, so both
-        # forms of the condition are tried: the operand itself
-        # ("operand") and the bool a != 0 ("nonzero").
-        cond = a if where_as_ufunc == "operand" else a != 0
-        values.append(np.core.umath.clip(cond, b, c))
-        continue
-      values.append(_apply(lib, kind, a, b, c, dtype))
-    return values[-1]
+    def evaluate(self, lib, leaves, where_as_ufunc=None):
+        values = list(leaves)
+        for kind, args, dtype in self.ops:
+            a, b, c = (values[i] for i in args)
+            if where_as_ufunc and kind == "where":
+                # np.where is not a ufunc and lays out size-1 dims its own
+                # way; Stride's where follows a 3-operand ufunc (clip here,
+                # for the layout only). NumPy's ufunc layout of size-1 dims
+                # depends on whether its loop casts an operand, so both
+                # forms of the condition are tried: the operand itself
+                # ("operand") and the bool a != 0 ("nonzero").
+                cond = a if where_as_ufunc == "operand" else a != 0
+                values.append(np.core.umath.clip(cond, b, c))
+                continue
+            values.append(_apply(lib, kind, a, b, c, dtype))
+        return values[-1]
 
 
 def _is_bool(x):
-  return (x.dtype == torch.bool) if torch is not None and isinstance(
-    x, torch.Tensor) else np.dtype(x.dtype) == np.bool_
+    return (x.dtype == torch.bool) if torch is not None and isinstance(
+        x, torch.Tensor) else np.dtype(x.dtype) == np.bool_
 
 
 def _apply(lib, kind, a, b, c, dtype):
-  if lib == "torch":
-    fn = {"add": torch.add, "mul": torch.mul, "maximum": torch.maximum,
-       "minimum": torch.minimum, "lt": torch.lt}
+    if lib == "torch":
+        fn = {"add": torch.add, "mul": torch.mul, "maximum": torch.maximum,
+              "minimum": torch.minimum, "lt": torch.lt}
+        if kind in fn:
+            if kind == "add" and _is_bool(a) and _is_bool(b):
+                return torch.logical_or(a, b)
+            return fn[kind](a, b)
+        if kind == "where":
+            return torch.where(a != 0, b, c)
+        if kind in ("neg", "abs"):
+            return a if _is_bool(a) else (torch.neg(a) if kind == "neg" else torch.abs(a))
+        return a.to(getattr(torch, np.dtype(dtype).name))
+    if lib == "numpy":
+        fn = {"add": np.add, "mul": np.multiply, "maximum": np.maximum,
+              "minimum": np.minimum, "lt": np.less}
+        if kind in fn:
+            return fn[kind](a, b)
+        if kind == "where":
+            return np.where(a != 0, b, c)
+        if kind in ("neg", "abs"):
+            return a if _is_bool(a) else (np.negative if kind == "neg" else np.abs)(a)
+        return np.asarray(a).astype(dtype)
+    x = stride.lazy(a) if isinstance(a, np.ndarray) else a
+    fn = {"add": lambda: x + b, "mul": lambda: x * b, "lt": lambda: x < b,
+          "maximum": lambda: stride.maximum(x, b),
+          "minimum": lambda: stride.minimum(x, b)}
     if kind in fn:
-      if kind == "add" and _is_bool(a) and _is_bool(b):
-        return torch.logical_or(a, b)
-      return fn[kind](a, b)
+        return fn[kind]()
     if kind == "where":
-      return torch.where(a != 0, b, c)
+        return stride.where(x != 0, b, c)
     if kind in ("neg", "abs"):
-      return a if _is_bool(a) else (torch.neg(a) if kind == "neg" else torch.abs(a))
-    return a.to(getattr(torch, np.dtype(dtype).name))
-  if lib == "numpy":
-    fn = {"add": np.add, "mul": np.multiply, "maximum": np.maximum,
-       "minimum": np.minimum, "lt": np.less}
-    if kind in fn:
-      return fn[kind](a, b)
-    if kind == "where":
-      return np.where(a != 0, b, c)
-    if kind in ("neg", "abs"):
-      return a if _is_bool(a) else (np.negative if kind == "neg" else np.abs)(a)
-    return np.asarray(a).astype(dtype)
-  x = stride.lazy(a) if isinstance(a, np.ndarray) else a
-  fn = {"add": lambda: x + b, "mul": lambda: x * b, "lt": lambda: x < b,
-     "maximum": lambda: stride.maximum(x, b),
-     "minimum": lambda: stride.minimum(x, b)}
-  if kind in fn:
-    return fn[kind]()
-  if kind == "where":
-    return stride.where(x != 0, b, c)
-  if kind in ("neg", "abs"):
-    return x if _is_bool(x) else (-x if kind == "neg" else stride.abs(x))
-  return x.astype(dtype)
+        return x if _is_bool(x) else (-x if kind == "neg" else stride.abs(x))
+    return x.astype(dtype)
 
 
 def _copied(value, leaves):
-  """NumPy's eager result, or its copy (np.array(order="K"), the layout
-  a ufunc gives) where the tree returned a leaf itself: -x and abs(x) of
-  a bool leaf are that leaf here, and materialize copies it."""
-  if any(value is v.np for v in leaves):
-    return np.array(value, order="K")
-  return value
+    """NumPy's eager result, or its copy (np.array(order="K"), the layout
+    a ufunc gives) where the tree returned a leaf itself: -x and abs(x) of
+    a bool leaf are that leaf here, and materialize copies it."""
+    if any(value is v.np for v in leaves):
+        return np.array(value, order="K")
+    return value
 
 
 @st.composite
 def cases(draw):
-  seed = draw(st.integers(0, 2**32 - 1))
-  rng = np.random.default_rng(seed)
-  nleaves = draw(st.integers(1, 3))
-  _, shapes = random_shapes(rng, nleaves, allow_zero=False)
-  leaves = [make_view(rng, s, draw(st.sampled_from(LAYOUTS)),
-            draw(st.sampled_from(DTYPES))) for s in shapes]
-  return leaves, Tree(draw, nleaves), draw(st.sampled_from(["none", "fresh", "leaf"]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    nleaves = draw(st.integers(1, 3))
+    _, shapes = random_shapes(rng, nleaves, allow_zero=False)
+    leaves = [make_view(rng, s, draw(st.sampled_from(LAYOUTS)),
+                        draw(st.sampled_from(DTYPES))) for s in shapes]
+    return leaves, Tree(draw, nleaves), draw(st.sampled_from(["none", "fresh", "leaf"]))
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-     suppress_health_check=list(HealthCheck))
+          suppress_health_check=list(HealthCheck))
 @given(cases(), st.sampled_from(POLICIES))
 def test_random_mixed_dtype_trees(case, policy):
-  leaves, tree, out_kind = case
-  hypothesis.note(f"leaves {[(v.np.dtype.str, v.shape, v.strides) for v in leaves]}")
-  if policy == "torch" and torch is None:
-    pytest.skip("needs torch")
-  with np.errstate(all="ignore"):
-    want = np.asarray(tree.evaluate("numpy", [v.np for v in leaves]))
-    expr = tree.evaluate("stride", [v.np for v in leaves])
-  if not isinstance(expr, stride.Expr):
-    return # the tree is a leaf itself (astype to its own dtype)
-  if out_kind == "none":
-    got = stride.materialize(expr, policy=policy)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
-    if policy == "numpy":
-      with np.errstate(all="ignore"):
-        ufuncs = [tree.evaluate("numpy", [v.np for v in leaves], how)
-             for how in ("operand", "nonzero")]
-      assert elem_strides(got) in [elem_strides(_copied(r, leaves))
-                     for r in (want, *ufuncs)]
+    leaves, tree, out_kind = case
+    hypothesis.note(f"leaves {[(v.np.dtype.str, v.shape, v.strides) for v in leaves]}")
+    if policy == "torch" and torch is None:
+        pytest.skip("needs torch")
+    with np.errstate(all="ignore"):
+        want = np.asarray(tree.evaluate("numpy", [v.np for v in leaves]))
+        expr = tree.evaluate("stride", [v.np for v in leaves])
+    if not isinstance(expr, stride.Expr):
+        return  # the tree is a leaf itself (astype to its own dtype)
+    if out_kind == "none":
+        got = stride.materialize(expr, policy=policy)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        if policy == "numpy":
+            with np.errstate(all="ignore"):
+                ufuncs = [tree.evaluate("numpy", [v.np for v in leaves], how)
+                          for how in ("operand", "nonzero")]
+            assert elem_strides(got) in [elem_strides(_copied(r, leaves))
+                                         for r in (want, *ufuncs)]
+        else:
+            inputs = [v.torch() for v in leaves]
+            ref = tree.evaluate("torch", inputs)
+            if any(ref is t for t in inputs):
+                ref = ref.clone()  # what materializing a bare leaf means
+            assert elem_strides(got) == elem_strides(ref) or got.size <= 1
+        return
+    # out=: a fresh array in a random layout, or a leaf of the right shape
+    # and dtype (the tree then overwrites its own input, as x += ... does).
+    targets = [v.np for v in leaves
+               if v.np.shape == want.shape and v.np.dtype == want.dtype
+               and v.np.flags.writeable and all(
+                   s != 0 or n <= 1 for n, s in zip(v.np.shape, v.np.strides))]
+    if out_kind == "leaf" and targets:
+        out = targets[0]
     else:
-      inputs = [v.torch() for v in leaves]
-      ref = tree.evaluate("torch", inputs)
-      if any(ref is t for t in inputs):
-        ref = ref.clone() # what materializing a bare leaf means
-      assert elem_strides(got) == elem_strides(ref) or got.size <= 1
-    return
-  # out=: a fresh array in a random layout, or a leaf of the right shape
-  # and dtype (the tree then overwrites its own input, as x += ... does).
-  targets = [v.np for v in leaves
-        if v.np.shape == want.shape and v.np.dtype == want.dtype
-        and v.np.flags.writeable and all(
-          s != 0 or n <= 1 for n, s in zip(v.np.shape, v.np.strides))]
-  if out_kind == "leaf" and targets:
-    out = targets[0]
-  else:
-    rng = np.random.default_rng(len(tree.ops))
-    out = make_view(rng, want.shape, "perm", want.dtype).np
-  strides = out.strides
-  got = stride.materialize(expr, out=out)
-  assert got is out and out.strides == strides
-  np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
+        rng = np.random.default_rng(len(tree.ops))
+        out = make_view(rng, want.shape, "perm", want.dtype).np
+    strides = out.strides
+    got = stride.materialize(expr, out=out)
+    assert got is out and out.strides == strides
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
 
 
 # Cases the 2,000-example runs found, kept as regular tests.
 
 
 @pytest.mark.parametrize("policy,strides", [("numpy", (1, 4, 4, 4)),
-                      ("torch", (1, 4, 16, 4))])
+                                            ("torch", (1, 4, 16, 4))])
 def test_bare_bool_leaf_is_copied_like_the_eager_library(policy, strides):
-  """-x of a bool leaf is the leaf: materialize copies it, with NumPy's
-  copy strides (np.array(x, order='K'), size-1 dims packed) or PyTorch's
-  clone strides (a dense layout kept as it is)."""
-  a = np.lib.stride_tricks.as_strided(
-    np.arange(64) % 3 == 0, (4, 1, 1, 4), (1, 4, 16, 4))
-  got = stride.materialize(stride.lazy(a), policy=policy)
-  np.testing.assert_array_equal(got, a)
-  assert elem_strides(got) == strides
-  if policy == "numpy":
-    eager = np.array(a, order="K")
-  elif torch is None:
-    pytest.skip("needs torch for PyTorch's clone strides")
-  else:
-    storage = torch.from_numpy(np.array(a).ravel())
-    eager = storage.as_strided(a.shape, (1, 4, 16, 4)).clone()
-  assert elem_strides(eager) == strides
+    """-x of a bool leaf is the leaf: materialize copies it, with NumPy's
+    copy strides (np.array(x, order='K'), size-1 dims packed) or PyTorch's
+    clone strides (a dense layout kept as it is)."""
+    a = np.lib.stride_tricks.as_strided(
+        np.arange(64) % 3 == 0, (4, 1, 1, 4), (1, 4, 16, 4))
+    got = stride.materialize(stride.lazy(a), policy=policy)
+    np.testing.assert_array_equal(got, a)
+    assert elem_strides(got) == strides
+    if policy == "numpy":
+        eager = np.array(a, order="K")
+    elif torch is None:
+        pytest.skip("needs torch for PyTorch's clone strides")
+    else:
+        storage = torch.from_numpy(np.array(a).ravel())
+        eager = storage.as_strided(a.shape, (1, 4, 16, 4)).clone()
+    assert elem_strides(eager) == strides
 
 
 def _size1_leaf():
-  """A float32 (4, 1, 1, 4) view with element strides (1, 4, 16, 4)."""
-  base = np.linspace(-1, 1, 64, dtype=np.float32)
-  return np.lib.stride_tricks.as_strided(base, (4, 1, 1, 4), (4, 16, 64, 16))
+    """A float32 (4, 1, 1, 4) view with element strides (1, 4, 16, 4)."""
+    base = np.linspace(-1, 1, 64, dtype=np.float32)
+    return np.lib.stride_tricks.as_strided(base, (4, 1, 1, 4), (4, 16, 64, 16))
 
 
 def test_where_of_size1_dims_is_a_three_operand_ufunc():
-  """Found cases (policy numpy): where(a != 0, t, t) with t = a < a, and
-  where(a != 0, a, a). np.where gives (1, 16, 16, 4) for both; Stride's
-  where is a 3-operand ufunc, whose size-1 strides NumPy makes (1, 4, 4, 4)
-  when no operand needs a cast: clip(a != 0, t, t) (all bool) and
-  clip(a, a, a) (all float32)."""
-  a = _size1_leaf()
-  t = a < a
-  got = stride.materialize(stride.where(stride.lazy(a) != 0, t, t), policy="numpy")
-  np.testing.assert_array_equal(got, np.where(a != 0, t, t))
-  assert elem_strides(got) == elem_strides(np.core.umath.clip(a != 0, t, t)) == (1, 4, 4, 4)
-  got = stride.materialize(stride.where(stride.lazy(a) != 0, a, a), policy="numpy")
-  np.testing.assert_array_equal(got, a)
-  assert elem_strides(got) == elem_strides(np.core.umath.clip(a, a, a)) == (1, 4, 4, 4)
-  assert elem_strides(np.where(a != 0, a, a)) == (1, 16, 16, 4)
+    """Found cases (policy numpy): where(a != 0, t, t) with t = a < a, and
+    where(a != 0, a, a). np.where gives (1, 16, 16, 4) for both; Stride's
+    where is a 3-operand ufunc, whose size-1 strides NumPy makes (1, 4, 4, 4)
+    when no operand needs a cast: clip(a != 0, t, t) (all bool) and
+    clip(a, a, a) (all float32)."""
+    a = _size1_leaf()
+    t = a < a
+    got = stride.materialize(stride.where(stride.lazy(a) != 0, t, t), policy="numpy")
+    np.testing.assert_array_equal(got, np.where(a != 0, t, t))
+    assert elem_strides(got) == elem_strides(np.core.umath.clip(a != 0, t, t)) == (1, 4, 4, 4)
+    got = stride.materialize(stride.where(stride.lazy(a) != 0, a, a), policy="numpy")
+    np.testing.assert_array_equal(got, a)
+    assert elem_strides(got) == elem_strides(np.core.umath.clip(a, a, a)) == (1, 4, 4, 4)
+    assert elem_strides(np.where(a != 0, a, a)) == (1, 16, 16, 4)
 
 
-# Found by the 2,000-example runs; fixed by copyLikeStrides (lib/Layout):
 # found by the 2,000-example torch run, PyTorch's .to(dtype) and clone()
 # allocate with empty_like(preserve_format), which keeps a dense input's
 # strides exactly, size-1 dims included ((4, 1) with strides (1, 4) stays (1,
-# 4)); Stride used to lay a cast or copy out as a TensorIterator op, as torch.neg
-# does ((1, 1)). Only a size-1 dim's stride differs. The fix belongs in the
-# torch policy's rule for stride.cast and copies (lib/Layout)
+# 4)); Stride used to lay a cast or copy out as a TensorIterator op, as
+# torch.neg does ((1, 1)). Only a size-1 dim's stride differs.. Fixed by
+# copyLikeStrides (lib/Layout).
 @pytest.mark.parametrize("op", ["astype", "copy"])
 def test_torch_cast_keeps_size1_strides_of_dense_input(op):
-  if torch is None:
-    pytest.skip("needs torch for the reference strides")
-  b = np.lib.stride_tricks.as_strided(
-    np.arange(4, dtype=np.float32), (4, 1), (4, 16))
-  t = torch.from_numpy(b)
-  if op == "astype":
-    got = stride.materialize(stride.lazy(b).astype(np.float64), policy="torch")
-    ref = t.to(torch.float64)
-  else:
-    got = stride.materialize(stride.lazy(b), policy="torch")
-    ref = t.clone()
-  np.testing.assert_array_equal(got, b)
-  assert ref.stride() == (1, 4)
-  assert elem_strides(got) == ref.stride()
+    if torch is None:
+        pytest.skip("needs torch for the reference strides")
+    b = np.lib.stride_tricks.as_strided(
+        np.arange(4, dtype=np.float32), (4, 1), (4, 16))
+    t = torch.from_numpy(b)
+    if op == "astype":
+        got = stride.materialize(stride.lazy(b).astype(np.float64), policy="torch")
+        ref = t.to(torch.float64)
+    else:
+        got = stride.materialize(stride.lazy(b), policy="torch")
+        ref = t.clone()
+    np.testing.assert_array_equal(got, b)
+    assert ref.stride() == (1, 4)
+    assert elem_strides(got) == ref.stride()
 
 
-# Found by the 2,000-example runs; fixed by copyLikeStrides (lib/Layout):
-# dense strides in its own dim order). Stride's torch policy saw the
-# promotion cast through and uses the input's own strides, which NumPy's
-# policy wants. Same root cause as the cast/copy case above; the fix belongs
-# in the torch policy (lib/Layout, layout propagation)
+# found by the 2,000-example torch run, on the CPU, TensorIterator converts an
+# input whose dtype is not the common one with .to(common dtype) before it
+# computes the output strides, and .to lays the copy out by
+# empty_like(preserve_format) (for this stride-0 input: dense strides in its
+# own dim order). Stride's torch policy saw the promotion cast through and
+# uses the input's own strides, which NumPy's policy wants. Same root cause as
+# the cast/copy case above. Fixed by copyLikeStrides (lib/Layout).
 def test_torch_promotion_lays_out_the_converted_input():
-  if torch is None:
-    pytest.skip("needs torch for the reference strides")
+    if torch is None:
+        pytest.skip("needs torch for the reference strides")
 
-  def view(dtype, shape, strides):
-    base = np.arange(1, 200).astype(dtype)
-    return np.lib.stride_tricks.as_strided(
-      base, shape, tuple(s * base.itemsize for s in strides))
-  x = view(np.float64, (1, 2, 1, 2), (4, 2, 2, 1))
-  y = view(np.float32, (1, 2, 2, 2), (4, 0, 0, 48))
-  ref = torch.add(torch.from_numpy(x), torch.from_numpy(y))
-  same = torch.add(torch.from_numpy(x), torch.from_numpy(y.astype(np.float64)))
-  got = stride.materialize(stride.lazy(x) + y, policy="torch")
-  np.testing.assert_array_equal(got, x + y)
-  assert ref.stride() == (8, 4, 1, 2)
-  assert elem_strides(got) == ref.stride(), f"same dtypes give {same.stride()}"
+    def view(dtype, shape, strides):
+        base = np.arange(1, 200).astype(dtype)
+        return np.lib.stride_tricks.as_strided(
+            base, shape, tuple(s * base.itemsize for s in strides))
+    x = view(np.float64, (1, 2, 1, 2), (4, 2, 2, 1))
+    y = view(np.float32, (1, 2, 2, 2), (4, 0, 0, 48))
+    ref = torch.add(torch.from_numpy(x), torch.from_numpy(y))
+    same = torch.add(torch.from_numpy(x), torch.from_numpy(y.astype(np.float64)))
+    got = stride.materialize(stride.lazy(x) + y, policy="torch")
+    np.testing.assert_array_equal(got, x + y)
+    assert ref.stride() == (8, 4, 1, 2)
+    assert elem_strides(got) == ref.stride(), f"same dtypes give {same.stride()}"
 
 
-# Found by the 2,000-example runs; fixed by copyLikeStrides (lib/Layout):
 # found by the 2,000-example numpy run, NumPy's astype and copy (order='K',
-# PyArray_NewLikeArray) lay out a broadcast view (4, 1, 1, 4) with strides
-# (0, 4, 4, 1) as (1, 16, 16, 4), while its ufuncs give (4, 4, 4, 1); Stride
-# lays out a cast or copy like a ufunc. The eager libraries' casts and copies
-# follow their allocate-like rule (NumPy NewLikeArray, PyTorch empty_like),
-# not the elementwise one; 
-# stride.cast and copies
+# PyArray_NewLikeArray) lay out a broadcast view (4, 1, 1, 4) with strides (0,
+# 4, 4, 1) as (1, 16, 16, 4), while its ufuncs give (4, 4, 4, 1); Stride used
+# to lay out a cast or copy like a ufunc. The eager libraries' casts and
+# copies follow their allocate-like rule (NumPy NewLikeArray, PyTorch
+# empty_like), not the elementwise one. Fixed by copyLikeStrides (lib/Layout).
 @pytest.mark.parametrize("op", ["astype", "copy"])
 def test_numpy_cast_of_broadcast_view_is_laid_out_like_new_like_array(op):
-  a = np.lib.stride_tricks.as_strided(
-    np.linspace(-1, 1, 4, dtype=np.float32), (4, 1, 1, 4), (0, 16, 16, 4))
-  if op == "astype":
-    got = stride.materialize(stride.lazy(a).astype(np.float64), policy="numpy")
-    ref = a.astype(np.float64)
-  else:
-    got = stride.materialize(stride.lazy(a), policy="numpy")
-    ref = np.array(a, order="K")
-  np.testing.assert_array_equal(got, a)
-  assert elem_strides(np.negative(a)) == (4, 4, 4, 1) # the ufunc rule
-  assert elem_strides(got) == elem_strides(ref) == (1, 16, 16, 4)
+    a = np.lib.stride_tricks.as_strided(
+        np.linspace(-1, 1, 4, dtype=np.float32), (4, 1, 1, 4), (0, 16, 16, 4))
+    if op == "astype":
+        got = stride.materialize(stride.lazy(a).astype(np.float64), policy="numpy")
+        ref = a.astype(np.float64)
+    else:
+        got = stride.materialize(stride.lazy(a), policy="numpy")
+        ref = np.array(a, order="K")
+    np.testing.assert_array_equal(got, a)
+    assert elem_strides(np.negative(a)) == (4, 4, 4, 1)  # the ufunc rule
+    assert elem_strides(got) == elem_strides(ref) == (1, 16, 16, 4)

@@ -20,19 +20,12 @@ namespace rt = ::stride::runtime;
 
 namespace {
 
-const char *cType(rt::DType dtype) {
-  switch (dtype) {
-  case rt::DType::F32: return "float";
-  case rt::DType::F64: return "double";
-  case rt::DType::I32: return "int32_t";
-  case rt::DType::I64: return "int64_t";
-  case rt::DType::I1: return "bool";
-  }
-  return "void";
+const char *cType(ElementType dtype) {
+  return ::stride::elementTypeInfo(dtype).cType;
 }
 
 std::string descriptorName(const rt::AotParam &param) {
-  return "stride_memref_" + std::string(rt::dtypeName(param.dtype)) + "_" +
+  return "stride_memref_" + std::string(elementTypeName(param.dtype)) + "_" +
          std::to_string(param.shape.size()) + "d";
 }
 
@@ -101,7 +94,7 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
         const rt::AotParam &param = (*list)[k];
         std::string name = std::string(kind) + std::to_string(k);
         os << "/* " << name << ": " << (param.isTensor ? "tensor " : "scalar ")
-           << rt::dtypeName(param.dtype);
+           << elementTypeName(param.dtype);
         if (param.isTensor)
           os << " " << rt::formatAotShape(param.shape) << " strides "
              << rt::formatAotStrides(param.strides);

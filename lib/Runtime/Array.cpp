@@ -59,14 +59,7 @@ Array zeros(ElementType dtype, const std::vector<int64_t> &shape) {
 }
 
 double elementAsDouble(const Array &array, int64_t index) {
-  const uint8_t *base = array.data.data();
-  return visitElementType(array.dtype, [&](auto tag) -> double {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>)
-      return base[index] ? 1.0 : 0.0; // any nonzero byte is true
-    else
-      return static_cast<double>(load<T>(base, index));
-  });
+  return elementAs<double>(array, index);
 }
 
 std::string formatIndex(const std::vector<int64_t> &shape, int64_t flatIndex) {

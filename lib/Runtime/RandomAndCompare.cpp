@@ -66,23 +66,6 @@ Array randomArray(ElementType dtype, const std::vector<int64_t> &shape,
   return array;
 }
 
-namespace {
-
-int64_t elementAsInt(const Array &array, int64_t index) {
-  const uint8_t *base = array.data.data();
-  return visitElementType(array.dtype, [&](auto tag) -> int64_t {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>)
-      return base[index] ? 1 : 0; // any nonzero byte is true
-    else if constexpr (std::is_integral_v<T>)
-      return static_cast<int64_t>(load<T>(base, index));
-    else
-      return 0; // floats compare as doubles
-  });
-}
-
-} // namespace
-
 std::string compareArrays(const Array &actual, const Array &expected,
                           double rtol, double atol) {
   if (actual.dtype != expected.dtype)
@@ -94,7 +77,8 @@ std::string compareArrays(const Array &actual, const Array &expected,
   int64_t count = expected.numel();
   if (!isFloat(expected.dtype)) {
     for (int64_t i = 0; i < count; ++i) {
-      int64_t a = elementAsInt(actual, i), e = elementAsInt(expected, i);
+      int64_t a = elementAs<int64_t>(actual, i),
+              e = elementAs<int64_t>(expected, i);
       if (a != e)
         return "element " + formatIndex(expected.shape, i) + " is " +
                formatElement(actual, i) + " but expected " +

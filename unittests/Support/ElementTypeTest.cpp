@@ -23,11 +23,11 @@
 #include <string>
 #include <type_traits>
 
+using mlir::stride::ElementType;
 using ::stride::ElementClass;
 using ::stride::ElementTypeInfo;
 using ::stride::kElementTypes;
 using ::stride::ScalarValue;
-using mlir::stride::ElementType;
 
 namespace {
 
@@ -51,16 +51,16 @@ TEST(ElementTypeTable, RowsAreInEnumOrderWithUniqueNames) {
 
 TEST(ElementTypeTable, SizesAreTheCTypesAndTheNpyDescrs) {
   for (const ElementTypeInfo &info : kElementTypes) {
-    size_t cSize = ::stride::visitElementType(
-        info.type, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+    size_t cSize = ::stride::visitElementType(info.type, [](auto tag) {
+      return sizeof(typename decltype(tag)::type);
+    });
     EXPECT_EQ(info.size, cSize) << info.name;
     EXPECT_EQ(::stride::elementSize(info.type), cSize) << info.name;
     // "<f4": byte order, kind letter, bytes. One-byte types have no order.
     std::string descr = info.npyDescr;
     ASSERT_EQ(descr.size(), 3u) << info.name;
     EXPECT_EQ(descr[0], info.size == 1 ? '|' : '<') << info.name;
-    EXPECT_EQ(std::string(1, descr[2]), std::to_string(info.size))
-        << info.name;
+    EXPECT_EQ(std::string(1, descr[2]), std::to_string(info.size)) << info.name;
     char kind = info.cls == ElementClass::Float     ? 'f'
                 : info.cls == ElementClass::Integer ? 'i'
                                                     : 'b';
@@ -146,8 +146,7 @@ TEST_F(MLIRElementTypeTest, EachRowIsTheMLIRTypeItNames) {
     // Bits: bool is one bit in one byte; every other type fills its bytes.
     unsigned bits = type.getIntOrFloatBitWidth();
     EXPECT_EQ((bits + 7) / 8, info.size) << info.name;
-    EXPECT_EQ(mlir::isa<mlir::FloatType>(type),
-              info.cls == ElementClass::Float)
+    EXPECT_EQ(mlir::isa<mlir::FloatType>(type), info.cls == ElementClass::Float)
         << info.name;
     EXPECT_EQ(type.isSignlessInteger(1), info.cls == ElementClass::Bool)
         << info.name;

@@ -78,7 +78,8 @@ inline constexpr size_t kNumElementTypes = std::size(kElementTypes);
 
 /// Every element type in table order, for loops over them.
 inline constexpr ElementType kAllElementTypes[] = {
-#define STRIDE_ELEMENT_VALUE(E, id, T, descr, numpy, cls, getter) ElementType::E,
+#define STRIDE_ELEMENT_VALUE(E, id, T, descr, numpy, cls, getter)              \
+  ElementType::E,
     STRIDE_ELEMENT_TYPES(STRIDE_ELEMENT_VALUE)
 #undef STRIDE_ELEMENT_VALUE
 };
@@ -127,7 +128,7 @@ inline std::string elementTypeList(const char *ElementTypeInfo::*column,
                                    const char *lastSeparator = ", ") {
   std::string list;
   for (size_t i = 0; i < kNumElementTypes; ++i)
-    list += std::string(i == 0                    ? ""
+    list += std::string(i == 0                      ? ""
                         : i + 1 == kNumElementTypes ? lastSeparator
                                                     : ", ") +
             kElementTypes[i].*column;
@@ -144,14 +145,13 @@ union ScalarValue {
 #undef STRIDE_ELEMENT_MEMBER
 };
 
-template <typename T> struct ElementTag {
-  using type = T;
-};
+template <typename T> struct ElementTag { using type = T; };
 
 /// Calls `fn(ElementTag<CType>{})` with the C++ type of `type`: the one
 /// switch over element types, so code that handles each type the same way
 /// apart from the C++ type is written once as a generic lambda.
-template <typename Fn> decltype(auto) visitElementType(ElementType type, Fn &&fn) {
+template <typename Fn>
+decltype(auto) visitElementType(ElementType type, Fn &&fn) {
   switch (type) {
 #define STRIDE_ELEMENT_CASE(E, id, T, descr, numpy, cls, getter)               \
   case ElementType::E:                                                         \

@@ -26,8 +26,8 @@ using namespace mlir::stride;
 namespace {
 
 using ::stride::elementTypeInfo;
-using ::stride::elementTypeName;
 using ::stride::ElementTypeInfo;
+using ::stride::elementTypeName;
 using ::stride::kElementTypes;
 using ::stride::kNumElementTypes;
 
@@ -164,11 +164,11 @@ private:
     if (descr != expectedDtype(param.element) &&
         !py::detail::npy_api::get().PyArray_EquivTypes_(
             descr, expectedDtype(param.element)))
-      throw py::type_error(what() + " has dtype " +
-                           py::str(array.dtype()).cast<std::string>() +
-                           " but the kernel expects " +
-                           py::str(numpyDtype(param.element)).cast<std::string>() +
-                           " (" + elementName(param.element) + ")");
+      throw py::type_error(
+          what() + " has dtype " + py::str(array.dtype()).cast<std::string>() +
+          " but the kernel expects " +
+          py::str(numpyDtype(param.element)).cast<std::string>() + " (" +
+          elementName(param.element) + ")");
     if (static_cast<size_t>(array.ndim()) != param.shape.size())
       throw py::value_error(what() + " has " + std::to_string(array.ndim()) +
                             " dims but the kernel expects " +
@@ -214,12 +214,11 @@ private:
   }
 
   ScalarValue scalar(py::handle object, const KernelParam &param,
-                   size_t index) {
+                     size_t index) {
     std::string what = "input #" + std::to_string(index);
     ScalarValue s{};
     if (!param.element)
-      throw py::type_error(what + " has an unsupported type " +
-                           param.typeName);
+      throw py::type_error(what + " has an unsupported type " + param.typeName);
     try {
       ::stride::visitElementType(*param.element, [&](auto tag) {
         using T = typename decltype(tag)::type;

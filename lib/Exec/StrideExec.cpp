@@ -283,7 +283,8 @@ std::vector<rt::PreparedArg> prepareInputs(const rt::AotEntry &entry,
     const rt::Array &values = *read.array;
     bool ok = true;
     for (const std::string &problem :
-         {rt::checkElementType(values.dtype, param.dtype, what, "'" + path + "'"),
+         {rt::checkElementType(values.dtype, param.dtype, what,
+                               "'" + path + "'"),
           rt::checkShape(values.shape, param.shape, what,
                          "'" + path + "' has shape ")})
       if (!problem.empty()) {

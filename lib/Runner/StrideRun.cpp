@@ -200,7 +200,8 @@ std::string prepareInputs(const RunOptions &options, func::FuncOp entry,
     if (!read.array)
       return what + ": " + read.error;
     const rt::Array &values = *read.array;
-    if (error = rt::checkElementType(values.dtype, *dtype, what, "'" + path + "'");
+    if (error =
+            rt::checkElementType(values.dtype, *dtype, what, "'" + path + "'");
         !error.empty())
       return error;
     if (error = rt::checkShape(values.shape, declared, what,

@@ -410,9 +410,9 @@ std::string writeNpy(const std::string &path, const Array &array) {
            " bytes but shape " + formatShape(array.shape) + " of " +
            elementTypeName(array.dtype) + " needs " + std::to_string(*bytes);
 
-  std::string dict = std::string("{'descr': '") + elementTypeInfo(array.dtype).npyDescr +
-                     "', 'fortran_order': False, 'shape': " +
-                     shapeTuple(array.shape) + ", }";
+  std::string dict =
+      std::string("{'descr': '") + elementTypeInfo(array.dtype).npyDescr +
+      "', 'fortran_order': False, 'shape': " + shapeTuple(array.shape) + ", }";
   // NumPy pads so that the data starts on a 64-byte boundary, which lets
   // readers map the file and use the data in place.
   size_t preludeSize = 10;

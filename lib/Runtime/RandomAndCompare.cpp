@@ -69,8 +69,8 @@ Array randomArray(ElementType dtype, const std::vector<int64_t> &shape,
 std::string compareArrays(const Array &actual, const Array &expected,
                           double rtol, double atol) {
   if (actual.dtype != expected.dtype)
-    return std::string("dtype ") + elementTypeName(actual.dtype) + " but expected " +
-           elementTypeName(expected.dtype);
+    return std::string("dtype ") + elementTypeName(actual.dtype) +
+           " but expected " + elementTypeName(expected.dtype);
   if (actual.shape != expected.shape)
     return "shape " + formatShape(actual.shape) + " but expected " +
            formatShape(expected.shape);

@@ -22,12 +22,13 @@ std::string formatDeclaredShape(const std::vector<int64_t> &declared) {
   return text;
 }
 
-std::string checkElementType(ElementType actual, ElementType declared, const std::string &what,
-                       const std::string &source) {
+std::string checkElementType(ElementType actual, ElementType declared,
+                             const std::string &what,
+                             const std::string &source) {
   if (actual == declared)
     return "";
-  return what + " has element type " + elementTypeName(declared) + " but " + source +
-         " holds " + elementTypeName(actual);
+  return what + " has element type " + elementTypeName(declared) + " but " +
+         source + " holds " + elementTypeName(actual);
 }
 
 std::string checkShape(const std::vector<int64_t> &shape,
@@ -69,11 +70,10 @@ std::optional<PreparedArg> prepareTensor(const Array &values,
   return arg;
 }
 
-std::optional<PreparedArg> prepareRandomTensor(ElementType dtype,
-                                               const std::vector<int64_t> &shape,
-                                               const std::vector<int64_t> &strides,
-                                               uint64_t seed,
-                                               std::string &error) {
+std::optional<PreparedArg>
+prepareRandomTensor(ElementType dtype, const std::vector<int64_t> &shape,
+                    const std::vector<int64_t> &strides, uint64_t seed,
+                    std::string &error) {
   std::optional<PreparedArg> arg = prepareOutput(dtype, shape, strides, error);
   if (!arg)
     return std::nullopt;
@@ -167,9 +167,9 @@ std::string reportOutputs(const std::vector<PreparedArg> &outputs, bool print,
   for (size_t j = 0; j < outputs.size(); ++j) {
     const PreparedArg &out = outputs[j];
     Array values = out.buffer->gather();
-    report += "output #" + std::to_string(j) + ": " + elementTypeName(values.dtype) +
-              " " + formatShape(values.shape) + " strides " +
-              formatStrides(out.strides) + "\n";
+    report += "output #" + std::to_string(j) + ": " +
+              elementTypeName(values.dtype) + " " + formatShape(values.shape) +
+              " strides " + formatStrides(out.strides) + "\n";
     if (print)
       report += formatArray(values);
     if (!outputDir.empty()) {

@@ -107,8 +107,10 @@ TEST(Array, NumelAndByteSize) {
   EXPECT_EQ(zeros(ElementType::I32, {4, 0, 2}).numel(), 0);
   EXPECT_EQ(checkedByteSize(ElementType::I64, {3, 5}), 120);
   EXPECT_EQ(checkedByteSize(ElementType::F32, {2, -1}), std::nullopt);
-  EXPECT_EQ(checkedByteSize(ElementType::F32, {int64_t(1) << 62}), std::nullopt);
-  EXPECT_EQ(checkedByteSize(ElementType::I1, {int64_t(1) << 62}), int64_t(1) << 62);
+  EXPECT_EQ(checkedByteSize(ElementType::F32, {int64_t(1) << 62}),
+            std::nullopt);
+  EXPECT_EQ(checkedByteSize(ElementType::I1, {int64_t(1) << 62}), int64_t(1)
+                                                                      << 62);
   EXPECT_EQ(checkedByteSize(ElementType::F32, {1 << 21, 1 << 21, 1 << 21}),
             std::nullopt);
 }
@@ -122,7 +124,8 @@ TEST(Array, FormatShapeIndexAndElement) {
   Array f = makeArray<float>(ElementType::F32, {2}, {0.1f, -2.5f});
   EXPECT_EQ(formatElement(f, 0), "0.100000001");
   EXPECT_EQ(formatElement(f, 1), "-2.5");
-  EXPECT_EQ(formatElement(makeArray<int64_t>(ElementType::I64, {1}, {-7}), 0), "-7");
+  EXPECT_EQ(formatElement(makeArray<int64_t>(ElementType::I64, {1}, {-7}), 0),
+            "-7");
   EXPECT_EQ(formatElement(makeArray<uint8_t>(ElementType::I1, {2}, {0, 1}), 1),
             "true");
 }
@@ -152,9 +155,9 @@ TEST(RandomArray, DeterministicAndInRange) {
   // Pinned values: a change to the generator changes every benchmark input
   // and reference file, so it should be deliberate.
   Array pinned = randomArray(ElementType::I32, {4}, 1);
-  EXPECT_EQ(compareArrays(pinned,
-                          makeArray<int32_t>(ElementType::I32, {4}, {1, 3, 5, -1}),
-                          0, 0),
+  EXPECT_EQ(compareArrays(
+                pinned,
+                makeArray<int32_t>(ElementType::I32, {4}, {1, 3, 5, -1}), 0, 0),
             "");
   // f32 values are multiples of 2^-22 so f64 holds them exactly.
   Array f = randomArray(ElementType::F32, {100}, 5);
@@ -165,17 +168,21 @@ TEST(RandomArray, DeterministicAndInRange) {
 }
 
 TEST(Compare, TolerancesNanInfAndIntegers) {
-  Array e = makeArray<double>(ElementType::F64, {4}, {1.0, NAN, INFINITY, -0.0});
-  Array a = makeArray<double>(ElementType::F64, {4}, {1.0 + 1e-9, NAN, INFINITY, 0});
+  Array e =
+      makeArray<double>(ElementType::F64, {4}, {1.0, NAN, INFINITY, -0.0});
+  Array a =
+      makeArray<double>(ElementType::F64, {4}, {1.0 + 1e-9, NAN, INFINITY, 0});
   EXPECT_TRUE(allClose(a, e, 1e-8, 0));
   EXPECT_FALSE(allClose(a, e, 1e-10, 0));
   EXPECT_EQ(compareArrays(a, e, 1e-10, 0),
             "element [0] is 1.0000000010000001 but expected 1");
   EXPECT_TRUE(allClose(a, e, 0, 1e-8));
 
-  Array nanVsNumber = makeArray<double>(ElementType::F64, {4}, {1, 0, INFINITY, 0});
+  Array nanVsNumber =
+      makeArray<double>(ElementType::F64, {4}, {1, 0, INFINITY, 0});
   EXPECT_FALSE(allClose(nanVsNumber, e, 1, 1));
-  Array negInf = makeArray<double>(ElementType::F64, {4}, {1, NAN, -INFINITY, 0});
+  Array negInf =
+      makeArray<double>(ElementType::F64, {4}, {1, NAN, -INFINITY, 0});
   EXPECT_FALSE(allClose(negInf, e, 1, 1));
 
   // Integers compare exactly, even where doubles could not tell them apart.
@@ -185,13 +192,14 @@ TEST(Compare, TolerancesNanInfAndIntegers) {
   EXPECT_EQ(compareArrays(i, j, 1, 1),
             "element [0, 0] is 9007199254740992 but expected 9007199254740993");
 
-  EXPECT_EQ(compareArrays(zeros(ElementType::F32, {2}), zeros(ElementType::F64, {2}), 0, 0),
+  EXPECT_EQ(compareArrays(zeros(ElementType::F32, {2}),
+                          zeros(ElementType::F64, {2}), 0, 0),
             "dtype f32 but expected f64");
-  EXPECT_EQ(compareArrays(zeros(ElementType::F32, {2, 3}), zeros(ElementType::F32, {3, 2}),
-                          0, 0),
+  EXPECT_EQ(compareArrays(zeros(ElementType::F32, {2, 3}),
+                          zeros(ElementType::F32, {3, 2}), 0, 0),
             "shape 2x3 but expected 3x2");
-  EXPECT_TRUE(allClose(zeros(ElementType::I1, {0, 4}), zeros(ElementType::I1, {0, 4}), 0,
-                       0));
+  EXPECT_TRUE(allClose(zeros(ElementType::I1, {0, 4}),
+                       zeros(ElementType::I1, {0, 4}), 0, 0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -205,7 +213,8 @@ TEST(NpyRoundTrip, EveryDTypeAndRankZeroToFour) {
   uint64_t seed = 0;
   for (ElementType dtype : kAllElementTypes) {
     for (const std::vector<int64_t> &shape : shapes) {
-      SCOPED_TRACE(std::string(elementTypeName(dtype)) + " " + formatShape(shape));
+      SCOPED_TRACE(std::string(elementTypeName(dtype)) + " " +
+                   formatShape(shape));
       Array array = randomArray(dtype, shape, ++seed);
       ASSERT_EQ(writeNpy(path, array), "");
       // The data starts on a 64-byte boundary, as NumPy lays files out.
@@ -221,11 +230,10 @@ TEST(NpyRoundTrip, FloatBitsSurvive) {
   float nanPayload;
   uint32_t bits = 0x7FC01234;
   std::memcpy(&nanPayload, &bits, 4);
-  Array array = makeArray<float>(
-      ElementType::F32, {6},
-      {nanPayload, -0.0f, INFINITY, -INFINITY,
-       std::numeric_limits<float>::denorm_min(),
-       std::numeric_limits<float>::max()});
+  Array array = makeArray<float>(ElementType::F32, {6},
+                                 {nanPayload, -0.0f, INFINITY, -INFINITY,
+                                  std::numeric_limits<float>::denorm_min(),
+                                  std::numeric_limits<float>::max()});
   std::string path = tempPath("bits.npy");
   ASSERT_EQ(writeNpy(path, array), "");
   EXPECT_TRUE(identical(loadOk(path), array));
@@ -292,16 +300,16 @@ TEST(NpyFixtures, EveryDType) {
       loadOk(fixture("f64.npy")),
       makeArray<double>(ElementType::F64, {3, 2},
                         {1.5, -2.25, 1e300, -0.0, INFINITY, 5e-324})));
-  EXPECT_TRUE(identical(
-      loadOk(fixture("i32.npy")),
-      makeArray<int32_t>(ElementType::I32, {5},
-                         {std::numeric_limits<int32_t>::min(), -1, 0, 1,
-                          std::numeric_limits<int32_t>::max()})));
-  EXPECT_TRUE(identical(
-      loadOk(fixture("i64.npy")),
-      makeArray<int64_t>(ElementType::I64, {2, 2},
-                         {std::numeric_limits<int64_t>::min(), -1, 0,
-                          std::numeric_limits<int64_t>::max()})));
+  EXPECT_TRUE(
+      identical(loadOk(fixture("i32.npy")),
+                makeArray<int32_t>(ElementType::I32, {5},
+                                   {std::numeric_limits<int32_t>::min(), -1, 0,
+                                    1, std::numeric_limits<int32_t>::max()})));
+  EXPECT_TRUE(
+      identical(loadOk(fixture("i64.npy")),
+                makeArray<int64_t>(ElementType::I64, {2, 2},
+                                   {std::numeric_limits<int64_t>::min(), -1, 0,
+                                    std::numeric_limits<int64_t>::max()})));
   EXPECT_TRUE(identical(
       loadOk(fixture("bool.npy")),
       makeArray<uint8_t>(ElementType::I1, {2, 3}, {1, 0, 1, 0, 0, 1})));
@@ -323,10 +331,10 @@ TEST(NpyFixtures, FormatVersionsTwoAndThree) {
 }
 
 TEST(NpyFixtures, BigEndianIsByteSwapped) {
-  EXPECT_TRUE(identical(
-      loadOk(fixture("be_f32.npy")),
-      makeArray<float>(ElementType::F32, {2, 3},
-                       {-2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f})));
+  EXPECT_TRUE(
+      identical(loadOk(fixture("be_f32.npy")),
+                makeArray<float>(ElementType::F32, {2, 3},
+                                 {-2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f})));
 }
 
 TEST(NpyFixtures, MalformedFilesGiveClearErrors) {
@@ -514,9 +522,9 @@ TEST(NpyInterop, NumpyLoadsOurFiles) {
     const char *numpyDtype;
   };
   const std::vector<Case> cases = {
-      {ElementType::F32, {2, 3}, "<f4"},  {ElementType::F64, {4}, "<f8"},
+      {ElementType::F32, {2, 3}, "<f4"},    {ElementType::F64, {4}, "<f8"},
       {ElementType::I32, {2, 1, 3}, "<i4"}, {ElementType::I64, {}, "<i8"},
-      {ElementType::I1, {3, 2}, "|b1"},   {ElementType::F32, {0, 2}, "<f4"}};
+      {ElementType::I1, {3, 2}, "|b1"},     {ElementType::F32, {0, 2}, "<f4"}};
   std::string script = "import numpy as np, sys\nok = True\n";
   std::vector<std::string> paths;
   for (size_t c = 0; c < cases.size(); ++c) {
@@ -555,11 +563,10 @@ TEST(NpyInterop, NumpyLoadsOurFiles) {
     for (int64_t dim : cases[c].shape)
       shape += std::to_string(dim) + ",";
     shape += ")";
-    std::string expected =
-        cases[c].dtype == ElementType::I1
-            ? "(np.arange(n) % 2).astype(bool)"
-            : std::string("(np.arange(n) - 3).astype('") +
-                  cases[c].numpyDtype + "')";
+    std::string expected = cases[c].dtype == ElementType::I1
+                               ? "(np.arange(n) % 2).astype(bool)"
+                               : std::string("(np.arange(n) - 3).astype('") +
+                                     cases[c].numpyDtype + "')";
     script += "a = np.load(sys.argv[" + std::to_string(c + 1) +
               "], allow_pickle=False)\n"
               "n = int(np.prod(" + shape + "))\n"

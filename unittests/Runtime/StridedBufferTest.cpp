@@ -253,8 +253,9 @@ TEST(StridedBuffer, CreateErrors) {
   EXPECT_EQ(createError(ElementType::F32, {4, 2, 3}, {6, 1}),
             "layout 4x2x3 with strides [6, 1]: 2 strides for a shape of rank "
             "3");
-  EXPECT_EQ(createError(ElementType::F32, {2, -3}, {3, 1}),
-            "layout 2x-3 with strides [3, 1]: dimension 1 has negative size -3");
+  EXPECT_EQ(
+      createError(ElementType::F32, {2, -3}, {3, 1}),
+      "layout 2x-3 with strides [3, 1]: dimension 1 has negative size -3");
   std::string span = "the positions it addresses span more than 2^63 bytes";
   // One stride times its extent overflows.
   EXPECT_NE(createError(ElementType::F32, {3}, {kMax / 2 + 1}).find(span),
@@ -267,8 +268,9 @@ TEST(StridedBuffer, CreateErrors) {
   int64_t quarter = int64_t(1) << 62;
   EXPECT_NE(createError(ElementType::I1, {2, 2}, {quarter, quarter}).find(span),
             std::string::npos);
-  EXPECT_NE(createError(ElementType::I1, {2, 2}, {quarter, -quarter}).find(span),
-            std::string::npos);
+  EXPECT_NE(
+      createError(ElementType::I1, {2, 2}, {quarter, -quarter}).find(span),
+      std::string::npos);
   // The elements fit, their bytes do not.
   EXPECT_NE(createError(ElementType::F64, {2}, {quarter / 2}).find(span),
             std::string::npos);

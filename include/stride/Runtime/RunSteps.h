@@ -29,8 +29,9 @@ std::string formatDeclaredShape(const std::vector<int64_t> &declared);
 
 /// "" when `actual` is `declared`, else "<what> has element type <declared>
 /// but <source> holds <actual>".
-std::string checkElementType(ElementType actual, ElementType declared, const std::string &what,
-                       const std::string &source);
+std::string checkElementType(ElementType actual, ElementType declared,
+                             const std::string &what,
+                             const std::string &source);
 /// "" when `shape` fits `declared` (same rank, equal static sizes), else
 /// "<what> has shape <declared> but <sourceSays><shape>", where `sourceSays`
 /// is e.g. "'a.npy' has shape ".
@@ -55,11 +56,10 @@ std::optional<PreparedArg> prepareTensor(const Array &values,
 /// A tensor argument in `strides` whose memory, every element of the
 /// allocation, is filled with randomArray values: a broadcast (stride 0) or
 /// overlapping layout stays consistent.
-std::optional<PreparedArg> prepareRandomTensor(ElementType dtype,
-                                               const std::vector<int64_t> &shape,
-                                               const std::vector<int64_t> &strides,
-                                               uint64_t seed,
-                                               std::string &error);
+std::optional<PreparedArg>
+prepareRandomTensor(ElementType dtype, const std::vector<int64_t> &shape,
+                    const std::vector<int64_t> &strides, uint64_t seed,
+                    std::string &error);
 /// An output buffer in the compiler's layout.
 std::optional<PreparedArg> prepareOutput(ElementType dtype,
                                          const std::vector<int64_t> &shape,

@@ -39,7 +39,8 @@ public:
   /// mismatch, negative sizes, a span or total size that overflows 64 bits,
   /// and allocation failure.
   static std::variant<StridedBuffer, std::string>
-  create(ElementType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides);
+  create(ElementType dtype, std::vector<int64_t> shape,
+         std::vector<int64_t> strides);
 
   /// create() with the dtype and shape of `values`, then fill(values).
   static std::variant<StridedBuffer, std::string>

@@ -20,10 +20,6 @@ namespace rt = ::stride::runtime;
 
 namespace {
 
-const char *cType(ElementType dtype) {
-  return ::stride::elementTypeInfo(dtype).cType;
-}
-
 std::string descriptorName(const rt::AotParam &param) {
   return "stride_memref_" + std::string(elementTypeName(param.dtype)) + "_" +
          std::to_string(param.shape.size()) + "d";
@@ -71,10 +67,10 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
         for (char c : name)
           upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         size_t rank = param.shape.size();
+        const char *cType = elementTypeInfo(param.dtype).cType;
         os << "#ifndef " << upper << "_DEFINED\n#define " << upper
-           << "_DEFINED\ntypedef struct " << name << " {\n  "
-           << cType(param.dtype) << " *allocated;\n  " << cType(param.dtype)
-           << " *aligned;\n  int64_t offset;\n";
+           << "_DEFINED\ntypedef struct " << name << " {\n  " << cType
+           << " *allocated;\n  " << cType << " *aligned;\n  int64_t offset;\n";
         if (rank > 0)
           os << "  int64_t sizes[" << rank << "];\n  int64_t strides[" << rank
              << "];\n";
@@ -107,7 +103,8 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
           constantArray(os, prefix + "_" + name + "_strides", param.strides);
         }
         if (!param.isTensor)
-          params.push_back(std::string(cType(param.dtype)) + " " + name);
+          params.push_back(
+              std::string(elementTypeInfo(param.dtype).cType) + " " + name);
         else
           params.push_back(std::string(kind == std::string("in") ? "const " : "") +
                            descriptorName(param) + " *" + name);

@@ -3,6 +3,7 @@
 #include "stride/Support/MLIRElementType.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 using namespace mlir::stride;

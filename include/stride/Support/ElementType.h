@@ -76,6 +76,9 @@ inline constexpr ElementTypeInfo kElementTypes[] = {
 };
 inline constexpr size_t kNumElementTypes = std::size(kElementTypes);
 
+// Arrays, .npy files and kernels hold a bool as one byte, 0 or 1.
+static_assert(sizeof(bool) == 1, "the bool row needs a one-byte bool");
+
 /// Every element type in table order, for loops over them.
 inline constexpr ElementType kAllElementTypes[] = {
 #define STRIDE_ELEMENT_VALUE(E, id, T, descr, numpy, cls, getter)              \
@@ -98,6 +101,9 @@ constexpr const char *elementTypeName(ElementType type) {
 constexpr bool isFloat(ElementType type) {
   return elementTypeInfo(type).cls == ElementClass::Float;
 }
+constexpr bool isBool(ElementType type) {
+  return elementTypeInfo(type).cls == ElementClass::Bool;
+}
 
 /// Inverse of elementTypeName; anything else gives std::nullopt.
 constexpr std::optional<ElementType> parseElementType(std::string_view name) {
@@ -114,10 +120,6 @@ constexpr std::optional<ElementType> parseNpyTypeCode(std::string_view code) {
     if (code == std::string_view(info.npyDescr).substr(1))
       return info.type;
   return std::nullopt;
-}
-
-constexpr bool isBool(ElementType type) {
-  return elementTypeInfo(type).cls == ElementClass::Bool;
 }
 
 /// One text column joined for messages, every row in table order:

@@ -205,13 +205,14 @@ static std::string describe(const StrideBuffer &buffer,
   for (int64_t d = 0; d < rank && !empty; ++d)
     if (buffer.strides[d] < 0)
       back += (buffer.sizes[d] - 1) * -buffer.strides[d];
-  if (back != 0 && !param.element)
-    return what + " has element type " + param.typeName +
-           ", whose size the C API does not know, and a negative stride";
-  out.allocated = out.aligned =
-      static_cast<char *>(buffer.data) -
-      back * static_cast<int64_t>(back ? ::stride::elementSize(*param.element)
-                                       : 0);
+  char *lowest = static_cast<char *>(buffer.data);
+  if (back != 0) {
+    if (!param.element)
+      return what + " has element type " + param.typeName +
+             ", whose size the C API does not know, and a negative stride";
+    lowest -= back * static_cast<int64_t>(::stride::elementSize(*param.element));
+  }
+  out.allocated = out.aligned = lowest;
   out.offset = back;
   out.sizes.assign(buffer.sizes, buffer.sizes + rank);
   out.strides.assign(buffer.strides, buffer.strides + rank);

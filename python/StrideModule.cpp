@@ -17,6 +17,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstring>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -24,28 +25,50 @@ using namespace mlir::stride;
 
 namespace {
 
-py::dtype numpyDtype(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32: return py::dtype::of<float>();
-  case ElementKind::F64: return py::dtype::of<double>();
-  case ElementKind::I32: return py::dtype::of<int32_t>();
-  case ElementKind::I64: return py::dtype::of<int64_t>();
-  case ElementKind::I1: return py::dtype::of<bool>();
-  case ElementKind::Unsupported: break;
-  }
-  throw py::type_error("the kernel uses an element type NumPy cannot hold");
+using ::stride::elementTypeInfo;
+using ::stride::ElementTypeInfo;
+using ::stride::elementTypeName;
+using ::stride::kElementTypes;
+using ::stride::kNumElementTypes;
+
+/// The NumPy dtype of a kernel parameter's element type.
+py::dtype numpyDtype(std::optional<ElementType> type) {
+  if (!type)
+    throw py::type_error("the kernel uses an element type NumPy cannot hold");
+  return py::dtype(std::string(elementTypeInfo(*type).numpyName));
 }
 
-/// The canonical dtype object of `kind`, made once (identity is the fast
+/// The canonical dtype object of `type`, made once (identity is the fast
 /// check; equivalence the complete one).
-PyObject *expectedDtype(ElementKind kind) {
-  static PyObject *cache[5] = {};
-  size_t i = static_cast<size_t>(kind);
-  if (i >= 5)
-    return numpyDtype(kind).release().ptr();
-  if (!cache[i])
-    cache[i] = numpyDtype(kind).release().ptr();
-  return cache[i];
+PyObject *expectedDtype(std::optional<ElementType> type) {
+  static PyObject *cache[kNumElementTypes] = {};
+  if (!type)
+    return numpyDtype(type).release().ptr();
+  PyObject *&slot = cache[static_cast<size_t>(*type)];
+  if (!slot)
+    slot = numpyDtype(type).release().ptr();
+  return slot;
+}
+
+/// The MLIR spelling of a parameter's element type, "unsupported" for none.
+const char *elementName(std::optional<ElementType> type) {
+  return type ? elementTypeName(*type) : "unsupported";
+}
+
+/// The element-type table, one dict per row, from which the stride package
+/// builds its dtype maps.
+py::list elementTypes() {
+  py::list rows;
+  for (const ElementTypeInfo &info : kElementTypes) {
+    py::dict row;
+    row["name"] = info.name;
+    row["numpy"] = info.numpyName;
+    row["descr"] = info.npyDescr;
+    row["size"] = info.size;
+    row["c_type"] = info.cType;
+    rows.append(row);
+  }
+  return rows;
 }
 
 py::tuple toTuple(const std::vector<int64_t> &values) {
@@ -68,7 +91,7 @@ public:
       py::dict d;
       if (!outputs)
         d["kind"] = p.isBuffer ? "buffer" : "scalar";
-      d["dtype"] = elementKindName(p.element);
+      d["dtype"] = elementName(p.element);
       d["type"] = p.typeName;
       d["shape"] = toTuple(p.shape);
       d["strides"] = toTuple(p.strides);
@@ -87,7 +110,7 @@ public:
                             " outputs, got " + std::to_string(outputs.size()) +
                             " arrays for them");
     std::vector<BufferArg> buffers;
-    std::vector<ScalarArg> scalars;
+    std::vector<ScalarValue> scalars;
     buffers.reserve(ins.size() + outs.size());
     scalars.reserve(ins.size());
     // Messages are built only when a check fails: a cached call on small
@@ -112,8 +135,8 @@ public:
     std::vector<BufferArg *> bufferPtrs;
     for (BufferArg &b : buffers)
       bufferPtrs.push_back(&b);
-    std::vector<ScalarArg *> scalarPtrs;
-    for (ScalarArg &s : scalars)
+    std::vector<ScalarValue *> scalarPtrs;
+    for (ScalarValue &s : scalars)
       scalarPtrs.push_back(&s);
     std::string error;
     {
@@ -141,11 +164,11 @@ private:
     if (descr != expectedDtype(param.element) &&
         !py::detail::npy_api::get().PyArray_EquivTypes_(
             descr, expectedDtype(param.element)))
-      throw py::type_error(what() + " has dtype " +
-                           py::str(array.dtype()).cast<std::string>() +
-                           " but the kernel expects " +
-                           py::str(numpyDtype(param.element)).cast<std::string>() +
-                           " (" + elementKindName(param.element) + ")");
+      throw py::type_error(
+          what() + " has dtype " + py::str(array.dtype()).cast<std::string>() +
+          " but the kernel expects " +
+          py::str(numpyDtype(param.element)).cast<std::string>() + " (" +
+          elementName(param.element) + ")");
     if (static_cast<size_t>(array.ndim()) != param.shape.size())
       throw py::value_error(what() + " has " + std::to_string(array.ndim()) +
                             " dims but the kernel expects " +
@@ -190,24 +213,21 @@ private:
     return d;
   }
 
-  ScalarArg scalar(py::handle object, const KernelParam &param,
-                   size_t index) {
+  ScalarValue scalar(py::handle object, const KernelParam &param,
+                     size_t index) {
     std::string what = "input #" + std::to_string(index);
-    ScalarArg s{};
+    ScalarValue s{};
+    if (!param.element)
+      throw py::type_error(what + " has an unsupported type " + param.typeName);
     try {
-      switch (param.element) {
-      case ElementKind::F32: s.f32 = object.cast<float>(); break;
-      case ElementKind::F64: s.f64 = object.cast<double>(); break;
-      case ElementKind::I32: s.i32 = object.cast<int32_t>(); break;
-      case ElementKind::I64: s.i64 = object.cast<int64_t>(); break;
-      case ElementKind::I1: s.i1 = object.cast<bool>(); break;
-      case ElementKind::Unsupported:
-        throw py::type_error(what + " has an unsupported type " +
-                             param.typeName);
-      }
+      ::stride::visitElementType(*param.element, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T value = object.cast<T>();
+        std::memcpy(&s, &value, sizeof(T)); // the member of type T
+      });
     } catch (const py::cast_error &) {
       throw py::type_error(what + " must be a scalar convertible to " +
-                           std::string(elementKindName(param.element)));
+                           std::string(elementTypeName(*param.element)));
     }
     return s;
   }
@@ -308,6 +328,11 @@ PYBIND11_MODULE(_stride, m) {
                              [](const PyKernel &k) { return k.params(true); })
       .def_readonly("compile_seconds", &PyKernel::compileSeconds)
       .def("__call__", &PyKernel::call, py::arg("inputs"), py::arg("outputs"));
+
+  m.def("element_types", &elementTypes,
+        "The element types Stride supports, one dict per row of its table: "
+        "name (MLIR spelling), numpy (dtype name), descr (.npy), size "
+        "(bytes), c_type.");
 
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),
         py::arg("args") = py::none(), py::arg("policy") = "torch",

@@ -17,7 +17,7 @@ record() { # record NAME STATUS
 echo "== lit (test/)"
 lit -sv "$BUILD_DIR/test"; record lit $?
 
-for t in StrideLayoutTests StrideDialectTests StrideRuntimeTests; do
+for t in StrideLayoutTests StrideDialectTests StrideRuntimeTests StrideSupportTests; do
   echo "== GoogleTest $t"
   "$BUILD_DIR/bin/$t" --gtest_brief=1; record "$t" $?
 done

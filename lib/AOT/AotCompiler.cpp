@@ -41,15 +41,13 @@ int64_t metadataValue(int64_t value) {
 }
 
 /// The metadata of one lowered parameter; fails for types the runtime cannot
-/// move (anything but f32, f64, i32, i64, i1).
+/// move (those without a row in the element-type table).
 std::optional<rt::AotParam> metadataParam(const KernelParam &param) {
-  std::optional<rt::DType> dtype =
-      rt::parseDType(elementKindName(param.element));
-  if (!dtype)
+  if (!param.element)
     return std::nullopt;
   rt::AotParam result;
   result.isTensor = param.isBuffer;
-  result.dtype = *dtype;
+  result.dtype = *param.element;
   for (int64_t size : param.shape)
     result.shape.push_back(metadataValue(size));
   for (int64_t stride : param.strides)
@@ -151,8 +149,9 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
         std::optional<rt::AotParam> described = metadataParam(param);
         if (!described) {
           error = which + " has element type " + param.typeName +
-                  ", which the runtime does not support (f32, f64, i32, "
-                  "i64, i1)";
+                  ", which the runtime does not support (" +
+                  ::stride::elementTypeList(&::stride::ElementTypeInfo::name) +
+                  ")";
           return std::nullopt;
         }
         // An input dense in a dim order whose strides depend on its sizes:

@@ -20,19 +20,8 @@ namespace rt = ::stride::runtime;
 
 namespace {
 
-const char *cType(rt::DType dtype) {
-  switch (dtype) {
-  case rt::DType::F32: return "float";
-  case rt::DType::F64: return "double";
-  case rt::DType::I32: return "int32_t";
-  case rt::DType::I64: return "int64_t";
-  case rt::DType::I1: return "bool";
-  }
-  return "void";
-}
-
 std::string descriptorName(const rt::AotParam &param) {
-  return "stride_memref_" + std::string(rt::dtypeName(param.dtype)) + "_" +
+  return "stride_memref_" + std::string(elementTypeName(param.dtype)) + "_" +
          std::to_string(param.shape.size()) + "d";
 }
 
@@ -78,10 +67,10 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
         for (char c : name)
           upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         size_t rank = param.shape.size();
+        const char *cType = elementTypeInfo(param.dtype).cType;
         os << "#ifndef " << upper << "_DEFINED\n#define " << upper
-           << "_DEFINED\ntypedef struct " << name << " {\n  "
-           << cType(param.dtype) << " *allocated;\n  " << cType(param.dtype)
-           << " *aligned;\n  int64_t offset;\n";
+           << "_DEFINED\ntypedef struct " << name << " {\n  " << cType
+           << " *allocated;\n  " << cType << " *aligned;\n  int64_t offset;\n";
         if (rank > 0)
           os << "  int64_t sizes[" << rank << "];\n  int64_t strides[" << rank
              << "];\n";
@@ -101,7 +90,7 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
         const rt::AotParam &param = (*list)[k];
         std::string name = std::string(kind) + std::to_string(k);
         os << "/* " << name << ": " << (param.isTensor ? "tensor " : "scalar ")
-           << rt::dtypeName(param.dtype);
+           << elementTypeName(param.dtype);
         if (param.isTensor)
           os << " " << rt::formatAotShape(param.shape) << " strides "
              << rt::formatAotStrides(param.strides);
@@ -114,7 +103,8 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
           constantArray(os, prefix + "_" + name + "_strides", param.strides);
         }
         if (!param.isTensor)
-          params.push_back(std::string(cType(param.dtype)) + " " + name);
+          params.push_back(
+              std::string(elementTypeInfo(param.dtype).cType) + " " + name);
         else
           params.push_back(std::string(kind == std::string("in") ? "const " : "") +
                            descriptorName(param) + " *" + name);

@@ -18,7 +18,9 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace mlir;
@@ -42,22 +44,24 @@ static void report(MlirStringCallback onError, void *userData,
     onError(mlirStringRefCreate(message.data(), message.size()), userData);
 }
 
-static StrideElementKind toC(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-    return StrideElementF32;
-  case ElementKind::F64:
-    return StrideElementF64;
-  case ElementKind::I32:
-    return StrideElementI32;
-  case ElementKind::I64:
-    return StrideElementI64;
-  case ElementKind::I1:
-    return StrideElementI1;
-  case ElementKind::Unsupported:
-    break;
-  }
-  return StrideElementUnsupported;
+// The C enum and union are ABI and stay spelled out in stride-c/Kernel.h;
+// they must be the element-type table's, row by row.
+#define STRIDE_CHECK_C_ROW(E, id, T, descr, numpy, cls, getter)                \
+  static_assert(static_cast<int>(StrideElement##E) ==                          \
+                    static_cast<int>(ElementType::E),                          \
+                "StrideElementKind must follow the element-type table");       \
+  static_assert(std::is_same_v<decltype(StrideScalar::id), T>,                 \
+                "StrideScalar::" #id " must have the table's C type");
+STRIDE_ELEMENT_TYPES(STRIDE_CHECK_C_ROW)
+#undef STRIDE_CHECK_C_ROW
+static_assert(StrideElementUnsupported == ::stride::kNumElementTypes,
+              "StrideElementUnsupported follows the table's rows");
+static_assert(sizeof(StrideScalar) == sizeof(ScalarValue),
+              "a StrideScalar is copied into a ScalarValue");
+
+static StrideElementKind toC(std::optional<ElementType> type) {
+  return type ? static_cast<StrideElementKind>(*type)
+              : StrideElementUnsupported;
 }
 
 static StrideKernelParam toC(const KernelParam &param) {
@@ -201,8 +205,14 @@ static std::string describe(const StrideBuffer &buffer,
   for (int64_t d = 0; d < rank && !empty; ++d)
     if (buffer.strides[d] < 0)
       back += (buffer.sizes[d] - 1) * -buffer.strides[d];
-  out.allocated = out.aligned =
-      static_cast<char *>(buffer.data) - back * static_cast<int64_t>(elementSizeOf(param.element));
+  char *lowest = static_cast<char *>(buffer.data);
+  if (back != 0) {
+    if (!param.element)
+      return what + " has element type " + param.typeName +
+             ", whose size the C API does not know, and a negative stride";
+    lowest -= back * static_cast<int64_t>(::stride::elementSize(*param.element));
+  }
+  out.allocated = out.aligned = lowest;
   out.offset = back;
   out.sizes.assign(buffer.sizes, buffer.sizes + rank);
   out.strides.assign(buffer.strides, buffer.strides + rank);
@@ -255,34 +265,20 @@ MlirLogicalResult strideKernelCall(StrideKernel kernel, intptr_t numBuffers,
       return fail(e);
     bufferPtrs.push_back(&descriptors[i]);
   }
-  std::vector<ScalarArg> scalarValues(numScalars);
-  std::vector<ScalarArg *> scalarPtrs;
+  std::vector<ScalarValue> scalarValues(numScalars);
+  std::vector<ScalarValue *> scalarPtrs;
   size_t nextScalar = 0;
   for (const KernelParam &param : k->kernel->inputs()) {
     if (param.isBuffer)
       continue;
-    ScalarArg &value = scalarValues[nextScalar];
+    ScalarValue &value = scalarValues[nextScalar];
     const StrideScalar &given = scalars[nextScalar++];
-    switch (param.element) {
-    case ElementKind::F32:
-      value.f32 = given.f32;
-      break;
-    case ElementKind::F64:
-      value.f64 = given.f64;
-      break;
-    case ElementKind::I32:
-      value.i32 = given.i32;
-      break;
-    case ElementKind::I64:
-      value.i64 = given.i64;
-      break;
-    case ElementKind::I1:
-      value.i1 = given.i1;
-      break;
-    case ElementKind::Unsupported:
+    if (!param.element)
       return fail("scalar argument of type " + param.typeName +
                   " is not supported");
-    }
+    // Same layout, member by member (checked above): the declared type's
+    // bytes carry over.
+    std::memcpy(&value, &given, ::stride::elementSize(*param.element));
     scalarPtrs.push_back(&value);
   }
   if (std::string e = k->kernel->invoke(bufferPtrs, scalarPtrs); !e.empty())

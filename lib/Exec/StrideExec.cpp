@@ -181,8 +181,8 @@ bool parseShape(const std::string &text, std::vector<int64_t> &shape) {
 
 std::string describeParam(const rt::AotParam &param) {
   if (!param.isTensor)
-    return std::string("scalar ") + rt::dtypeName(param.dtype);
-  return std::string("tensor ") + rt::dtypeName(param.dtype) + " " +
+    return std::string("scalar ") + elementTypeName(param.dtype);
+  return std::string("tensor ") + elementTypeName(param.dtype) + " " +
          rt::formatAotShape(param.shape) + " strides " +
          rt::formatAotStrides(param.strides);
 }
@@ -283,7 +283,8 @@ std::vector<rt::PreparedArg> prepareInputs(const rt::AotEntry &entry,
     const rt::Array &values = *read.array;
     bool ok = true;
     for (const std::string &problem :
-         {rt::checkDType(values.dtype, param.dtype, what, "'" + path + "'"),
+         {rt::checkElementType(values.dtype, param.dtype, what,
+                               "'" + path + "'"),
           rt::checkShape(values.shape, param.shape, what,
                          "'" + path + "' has shape ")})
       if (!problem.empty()) {
@@ -470,7 +471,7 @@ int stride::exec::strideExecMain(int argc, char **argv) {
     size_t k = 0;
     for (rt::PreparedArg *arg : buffers)
       device->add(descriptors[k++], arg->shape.size(),
-                  rt::dtypeSize(arg->buffer->dtype()));
+                  elementSize(arg->buffer->dtype()));
   }
 
   std::signal(SIGABRT, onKernelAbort);

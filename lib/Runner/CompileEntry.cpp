@@ -11,48 +11,6 @@
 using namespace mlir;
 using namespace mlir::stride;
 
-ElementKind mlir::stride::elementKindOf(Type type) {
-  if (type.isF32())
-    return ElementKind::F32;
-  if (type.isF64())
-    return ElementKind::F64;
-  if (type.isInteger(32))
-    return ElementKind::I32;
-  if (type.isInteger(64))
-    return ElementKind::I64;
-  if (type.isInteger(1))
-    return ElementKind::I1;
-  return ElementKind::Unsupported;
-}
-
-const char *mlir::stride::elementKindName(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32: return "f32";
-  case ElementKind::F64: return "f64";
-  case ElementKind::I32: return "i32";
-  case ElementKind::I64: return "i64";
-  case ElementKind::I1: return "i1";
-  case ElementKind::Unsupported: break;
-  }
-  return "unsupported";
-}
-
-size_t mlir::stride::elementSizeOf(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-  case ElementKind::I32:
-    return 4;
-  case ElementKind::F64:
-  case ElementKind::I64:
-    return 8;
-  case ElementKind::I1:
-    return 1;
-  case ElementKind::Unsupported:
-    break;
-  }
-  return 0;
-}
-
 func::FuncOp mlir::stride::selectEntry(ModuleOp module, StringRef wanted,
                                        StringRef fileName, std::string &error) {
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
@@ -84,7 +42,7 @@ static KernelParam paramFor(Type type) {
   KernelParam param;
   auto memref = dyn_cast<MemRefType>(type);
   Type element = memref ? memref.getElementType() : type;
-  param.element = elementKindOf(element);
+  param.element = elementTypeOf(element);
   llvm::raw_string_ostream(param.typeName) << element;
   if (!memref)
     return param;

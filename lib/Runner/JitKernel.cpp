@@ -155,7 +155,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
 }
 
 std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
-                              ArrayRef<ScalarArg *> scalars) {
+                              ArrayRef<ScalarValue *> scalars) {
   // The packed wrapper takes one pointer per LLVM-level argument: a memref is
   // (allocated, aligned, offset, sizes..., strides...).
   SmallVector<void *> packed;

@@ -54,10 +54,6 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-std::optional<rt::DType> dtypeOf(Type type) {
-  return rt::parseDType(elementKindName(elementKindOf(type)));
-}
-
 std::string typeName(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -158,10 +154,11 @@ std::string prepareInputs(const RunOptions &options, func::FuncOp entry,
       return what + " is unranked; give its rank";
     auto tensorType = dyn_cast<RankedTensorType>(type);
     Type element = tensorType ? tensorType.getElementType() : type;
-    std::optional<rt::DType> dtype = dtypeOf(element);
+    std::optional<ElementType> dtype = elementTypeOf(element);
     if (!dtype)
       return what + " has element type " + typeName(element) +
-             ", which stride-run does not support (f32, f64, i32, i64, i1)";
+             ", which stride-run does not support (" +
+             ::stride::elementTypeList(&::stride::ElementTypeInfo::name) + ")";
     std::vector<int64_t> declared;
     if (tensorType)
       declared.assign(tensorType.getShape().begin(),
@@ -203,7 +200,8 @@ std::string prepareInputs(const RunOptions &options, func::FuncOp entry,
     if (!read.array)
       return what + ": " + read.error;
     const rt::Array &values = *read.array;
-    if (error = rt::checkDType(values.dtype, *dtype, what, "'" + path + "'");
+    if (error =
+            rt::checkElementType(values.dtype, *dtype, what, "'" + path + "'");
         !error.empty())
       return error;
     if (error = rt::checkShape(values.shape, declared, what,
@@ -284,8 +282,7 @@ std::string allocateOutputs(const JitKernel &kernel, StringRef entryText,
           !error.empty())
         return error;
     }
-    std::optional<rt::DType> dtype =
-        rt::parseDType(elementKindName(param.element));
+    std::optional<ElementType> dtype = param.element;
     if (!dtype)
       return "result #" + std::to_string(j) + " has element type " +
              param.typeName + ", which stride-run does not support";
@@ -298,9 +295,6 @@ std::string allocateOutputs(const JitKernel &kernel, StringRef entryText,
   }
   return "";
 }
-
-static_assert(sizeof(ScalarArg) == sizeof(rt::PreparedArg::scalar),
-              "the runtime's scalar slot is passed as a ScalarArg");
 
 BufferArg describe(rt::PreparedArg &arg) {
   BufferArg d;
@@ -320,12 +314,12 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
                       std::vector<rt::PreparedArg> &outputs,
                       unsigned benchRuns, bool gpu) {
   std::vector<BufferArg> descriptors;
-  std::vector<ScalarArg *> scalars;
+  std::vector<ScalarValue *> scalars;
   for (rt::PreparedArg &arg : args) {
     if (arg.buffer)
       descriptors.push_back(describe(arg));
     else
-      scalars.push_back(reinterpret_cast<ScalarArg *>(&arg.scalar));
+      scalars.push_back(&arg.scalar);
   }
   for (rt::PreparedArg &out : outputs)
     descriptors.push_back(describe(out));
@@ -345,9 +339,13 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
       bufferParams.push_back(&param);
     if (bufferParams.size() != descriptors.size())
       return "the compiled kernel's buffers do not match the arguments";
-    for (auto [d, param] : llvm::zip(descriptors, bufferParams))
+    for (auto [d, param] : llvm::zip(descriptors, bufferParams)) {
+      if (!param->element) // refused when the arguments were prepared
+        return "a buffer of element type " + param->typeName +
+               " cannot be copied to the device";
       deviceDescriptors.push_back(
-          device->add(d, elementSizeOf(param->element)));
+          device->add(d, ::stride::elementSize(*param->element)));
+    }
     for (auto [i, d] : llvm::enumerate(deviceDescriptors))
       buffers[i] = &d;
   }

@@ -54,7 +54,7 @@ std::string formatAotStrides(const std::vector<int64_t> &strides) {
 static void formatParam(std::ostringstream &os, const char *kind,
                         const AotParam &param) {
   os << kind << (param.isTensor ? " tensor " : " scalar ")
-     << dtypeName(param.dtype);
+     << elementTypeName(param.dtype);
   if (param.isTensor) {
     os << " " << param.shape.size();
     for (int64_t size : param.shape)
@@ -227,7 +227,7 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
     std::string form, dtype;
     if (!(words >> form >> dtype) || (form != "tensor" && form != "scalar"))
       return bad("a parameter needs 'tensor' or 'scalar' and a dtype");
-    std::optional<DType> parsed = parseDType(dtype);
+    std::optional<ElementType> parsed = parseElementType(dtype);
     if (!parsed)
       return bad("unknown dtype '" + dtype + "'");
     param.dtype = *parsed;

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 namespace stride::runtime {
@@ -25,48 +26,8 @@ namespace stride::runtime {
 using namespace detail;
 
 //===----------------------------------------------------------------------===//
-// DType and Array
+// Array
 //===----------------------------------------------------------------------===//
-
-size_t dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F64:
-  case DType::I64:
-    return 8;
-  case DType::I1:
-    return 1;
-  }
-  return 1;
-}
-
-const char *dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "f32";
-  case DType::F64:
-    return "f64";
-  case DType::I32:
-    return "i32";
-  case DType::I64:
-    return "i64";
-  case DType::I1:
-    return "i1";
-  }
-  return "?";
-}
-
-std::optional<DType> parseDType(std::string_view name) {
-  for (DType dtype :
-       {DType::F32, DType::F64, DType::I32, DType::I64, DType::I1})
-    if (name == dtypeName(dtype))
-      return dtype;
-  return std::nullopt;
-}
-
-bool isFloat(DType dtype) { return dtype == DType::F32 || dtype == DType::F64; }
 
 int64_t Array::numel() const {
   int64_t count = 1;
@@ -75,12 +36,12 @@ int64_t Array::numel() const {
   return count;
 }
 
-std::optional<int64_t> checkedByteSize(DType dtype,
+std::optional<int64_t> checkedByteSize(ElementType dtype,
                                        const std::vector<int64_t> &shape) {
   std::optional<int64_t> count = checkedNumel(shape);
   if (!count)
     return std::nullopt;
-  return checkedMul(*count, static_cast<int64_t>(dtypeSize(dtype)));
+  return checkedMul(*count, static_cast<int64_t>(elementSize(dtype)));
 }
 
 std::string formatShape(const std::vector<int64_t> &shape) {
@@ -88,7 +49,7 @@ std::string formatShape(const std::vector<int64_t> &shape) {
   return layout::formatShape(shape);
 }
 
-Array zeros(DType dtype, const std::vector<int64_t> &shape) {
+Array zeros(ElementType dtype, const std::vector<int64_t> &shape) {
   Array array;
   array.dtype = dtype;
   array.shape = shape;
@@ -98,20 +59,7 @@ Array zeros(DType dtype, const std::vector<int64_t> &shape) {
 }
 
 double elementAsDouble(const Array &array, int64_t index) {
-  const uint8_t *base = array.data.data();
-  switch (array.dtype) {
-  case DType::F32:
-    return load<float>(base, index);
-  case DType::F64:
-    return load<double>(base, index);
-  case DType::I32:
-    return load<int32_t>(base, index);
-  case DType::I64:
-    return static_cast<double>(load<int64_t>(base, index));
-  case DType::I1:
-    return base[index] ? 1.0 : 0.0;
-  }
-  return 0.0;
+  return elementAs<double>(array, index);
 }
 
 std::string formatIndex(const std::vector<int64_t> &shape, int64_t flatIndex) {
@@ -127,24 +75,23 @@ std::string formatIndex(const std::vector<int64_t> &shape, int64_t flatIndex) {
 }
 
 std::string formatElement(const Array &array, int64_t index) {
-  char buffer[40];
-  switch (array.dtype) {
-  case DType::F32:
-    std::snprintf(buffer, sizeof(buffer), "%.9g",
-                  load<float>(array.data.data(), index));
-    return buffer;
-  case DType::F64:
-    std::snprintf(buffer, sizeof(buffer), "%.17g",
-                  load<double>(array.data.data(), index));
-    return buffer;
-  case DType::I32:
-    return std::to_string(load<int32_t>(array.data.data(), index));
-  case DType::I64:
-    return std::to_string(load<int64_t>(array.data.data(), index));
-  case DType::I1:
-    return array.data[index] ? "true" : "false";
-  }
-  return "?";
+  const uint8_t *base = array.data.data();
+  return visitElementType(array.dtype, [&](auto tag) -> std::string {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      return base[index] ? "true" : "false";
+    } else if constexpr (std::is_floating_point_v<T>) {
+      // max_digits10 digits read back to the same value (9 for f32, 17 for
+      // f64).
+      char buffer[40];
+      std::snprintf(buffer, sizeof(buffer), "%.*g",
+                    std::numeric_limits<T>::max_digits10,
+                    static_cast<double>(load<T>(base, index)));
+      return buffer;
+    } else {
+      return std::to_string(load<T>(base, index));
+    }
+  });
 }
 
 bool identical(const Array &a, const Array &b) {

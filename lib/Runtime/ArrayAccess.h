@@ -1,18 +1,21 @@
 //===- ArrayAccess.h - Element access for the runtime's files ---*- C++ -*-===//
 //
 // Private to lib/Runtime: unaligned element loads and stores into an Array's
-// bytes, and the overflow-checked element count, used by the array
-// utilities, the random/compare helpers and the .npy reader alike.
+// bytes, element conversion, and the overflow-checked element count, used by
+// the array utilities, the random/compare helpers and the .npy reader alike.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_LIB_RUNTIME_ARRAYACCESS_H
 #define STRIDE_LIB_RUNTIME_ARRAYACCESS_H
 
+#include "stride/Runtime/Npy.h"
+
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace stride::runtime::detail {
@@ -45,6 +48,20 @@ template <typename T> T load(const uint8_t *base, int64_t index) {
   T value;
   std::memcpy(&value, base + index * sizeof(T), sizeof(T));
   return value;
+}
+
+/// Element `index` (in C order) of `array` converted to R; a bool is 0 or 1
+/// (any nonzero byte is true). Integers convert as C++ does; a float only
+/// where R can hold it.
+template <typename R> R elementAs(const Array &array, int64_t index) {
+  const uint8_t *base = array.data.data();
+  return visitElementType(array.dtype, [&](auto tag) -> R {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>)
+      return base[index] ? R(1) : R(0);
+    else
+      return static_cast<R>(load<T>(base, index));
+  });
 }
 
 } // namespace stride::runtime::detail

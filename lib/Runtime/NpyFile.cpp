@@ -50,7 +50,7 @@ void byteSwapElements(uint8_t *data, size_t bytes, size_t itemSize) {
 
 /// The parsed header: everything needed to interpret the data.
 struct Header {
-  DType dtype = DType::F32;
+  ElementType dtype = ElementType::F32;
   bool littleEndian = true; // byte order of the data in the file
   bool fortranOrder = false;
   std::vector<int64_t> shape;
@@ -196,16 +196,10 @@ private:
         little = false;
       code.remove_prefix(1);
     }
-    if (code == "f4")
-      header.dtype = DType::F32;
-    else if (code == "f8")
-      header.dtype = DType::F64;
-    else if (code == "i4")
-      header.dtype = DType::I32;
-    else if (code == "i8")
-      header.dtype = DType::I64;
-    else if (code == "b1" || code == "?")
-      header.dtype = DType::I1;
+    if (code == "?") // NumPy's character code for bool, an alias of b1
+      code = "b1";
+    if (std::optional<ElementType> type = parseNpyTypeCode(code))
+      header.dtype = *type;
     else
       unsupportedDescr = "'" + descr + "'";
     header.littleEndian = little;
@@ -347,9 +341,10 @@ NpyResult readNpy(const std::string &path) {
     return fail("bad header (" + problem + "): " + quoteHeader(headerText));
   if (parser.unsupportedDescr)
     return fail("unsupported dtype " + *parser.unsupportedDescr +
-                " (expected f32, f64, i32, i64 or bool)");
+                " (expected " +
+                elementTypeList(&ElementTypeInfo::numpyName, " or ") + ")");
 
-  size_t itemSize = dtypeSize(header.dtype);
+  size_t itemSize = elementSize(header.dtype);
   std::optional<int64_t> numel = checkedNumel(header.shape);
   std::optional<int64_t> dataSize =
       checkedByteSize(header.dtype, header.shape);
@@ -383,7 +378,7 @@ NpyResult readNpy(const std::string &path) {
   if (itemSize > 1 && header.littleEndian != hostIsLittleEndian())
     byteSwapElements(array.data.data(), array.data.size(), itemSize);
   // Any nonzero byte is true to NumPy; kernels expect exactly 0 or 1.
-  if (array.dtype == DType::I1)
+  if (isBool(array.dtype))
     for (uint8_t &byte : array.data)
       byte = byte != 0;
   if (header.fortranOrder && array.shape.size() > 1)
@@ -394,22 +389,6 @@ NpyResult readNpy(const std::string &path) {
 }
 
 namespace {
-
-const char *npyDescr(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "<f4";
-  case DType::F64:
-    return "<f8";
-  case DType::I32:
-    return "<i4";
-  case DType::I64:
-    return "<i8";
-  case DType::I1:
-    return "|b1";
-  }
-  return "";
-}
 
 /// Python's repr of a shape tuple: "()", "(5,)", "(2, 3)".
 std::string shapeTuple(const std::vector<int64_t> &shape) {
@@ -429,11 +408,11 @@ std::string writeNpy(const std::string &path, const Array &array) {
   if (static_cast<uint64_t>(*bytes) != array.data.size())
     return path + ": array data holds " + std::to_string(array.data.size()) +
            " bytes but shape " + formatShape(array.shape) + " of " +
-           dtypeName(array.dtype) + " needs " + std::to_string(*bytes);
+           elementTypeName(array.dtype) + " needs " + std::to_string(*bytes);
 
-  std::string dict = std::string("{'descr': '") + npyDescr(array.dtype) +
-                     "', 'fortran_order': False, 'shape': " +
-                     shapeTuple(array.shape) + ", }";
+  std::string dict =
+      std::string("{'descr': '") + elementTypeInfo(array.dtype).npyDescr +
+      "', 'fortran_order': False, 'shape': " + shapeTuple(array.shape) + ", }";
   // NumPy pads so that the data starts on a 64-byte boundary, which lets
   // readers map the file and use the data in place.
   size_t preludeSize = 10;
@@ -457,8 +436,8 @@ std::string writeNpy(const std::string &path, const Array &array) {
   // in-memory bytes differ from that.
   const std::vector<uint8_t> *payload = &array.data;
   std::vector<uint8_t> converted;
-  size_t itemSize = dtypeSize(array.dtype);
-  if (array.dtype == DType::I1) {
+  size_t itemSize = elementSize(array.dtype);
+  if (isBool(array.dtype)) {
     converted = array.data;
     for (uint8_t &byte : converted)
       byte = byte != 0;

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 namespace stride::runtime {
@@ -37,66 +38,47 @@ uint64_t splitmix64(uint64_t &state) {
 
 } // namespace
 
-Array randomArray(DType dtype, const std::vector<int64_t> &shape,
+Array randomArray(ElementType dtype, const std::vector<int64_t> &shape,
                   uint64_t seed) {
   Array array = zeros(dtype, shape);
-  uint64_t state = seed;
   uint8_t *out = array.data.data();
   int64_t count = array.numel();
-  for (int64_t i = 0; i < count; ++i) {
-    uint64_t bits = splitmix64(state);
-    switch (dtype) {
-    case DType::F32:
-      // 24 random bits scaled to [0, 4): exact in a float mantissa.
-      store(out, i, static_cast<float>(bits >> 40) * 0x1p-22f - 2.0f);
-      break;
-    case DType::F64:
-      store(out, i, static_cast<double>(bits >> 11) * 0x1p-51 - 2.0);
-      break;
-    case DType::I32:
-      store(out, i, static_cast<int32_t>(((bits >> 32) * 11) >> 32) - 5);
-      break;
-    case DType::I64:
-      store(out, i, static_cast<int64_t>(((bits >> 32) * 11) >> 32) - 5);
-      break;
-    case DType::I1:
-      store(out, i, static_cast<uint8_t>(bits >> 63));
-      break;
+  visitElementType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    uint64_t state = seed;
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t bits = splitmix64(state);
+      if constexpr (std::is_same_v<T, bool>) {
+        store(out, i, static_cast<uint8_t>(bits >> 63));
+      } else if constexpr (std::is_floating_point_v<T>) {
+        // As many random bits as the mantissa holds (24 for f32, 53 for
+        // f64), scaled to [0, 4): exact, so no platform rounding enters.
+        constexpr int digits = std::numeric_limits<T>::digits;
+        store(out, i,
+              static_cast<T>(bits >> (64 - digits)) *
+                      std::ldexp(T(1), -(digits - 2)) -
+                  T(2));
+      } else {
+        store(out, i, static_cast<T>(((bits >> 32) * 11) >> 32) - T(5));
+      }
     }
-  }
+  });
   return array;
 }
-
-namespace {
-
-int64_t elementAsInt(const Array &array, int64_t index) {
-  const uint8_t *base = array.data.data();
-  switch (array.dtype) {
-  case DType::I32:
-    return load<int32_t>(base, index);
-  case DType::I64:
-    return load<int64_t>(base, index);
-  case DType::I1:
-    return base[index] ? 1 : 0;
-  default:
-    return 0;
-  }
-}
-
-} // namespace
 
 std::string compareArrays(const Array &actual, const Array &expected,
                           double rtol, double atol) {
   if (actual.dtype != expected.dtype)
-    return std::string("dtype ") + dtypeName(actual.dtype) + " but expected " +
-           dtypeName(expected.dtype);
+    return std::string("dtype ") + elementTypeName(actual.dtype) +
+           " but expected " + elementTypeName(expected.dtype);
   if (actual.shape != expected.shape)
     return "shape " + formatShape(actual.shape) + " but expected " +
            formatShape(expected.shape);
   int64_t count = expected.numel();
   if (!isFloat(expected.dtype)) {
     for (int64_t i = 0; i < count; ++i) {
-      int64_t a = elementAsInt(actual, i), e = elementAsInt(expected, i);
+      int64_t a = elementAs<int64_t>(actual, i),
+              e = elementAs<int64_t>(expected, i);
       if (a != e)
         return "element " + formatIndex(expected.shape, i) + " is " +
                formatElement(actual, i) + " but expected " +

@@ -22,12 +22,13 @@ std::string formatDeclaredShape(const std::vector<int64_t> &declared) {
   return text;
 }
 
-std::string checkDType(DType actual, DType declared, const std::string &what,
-                       const std::string &source) {
+std::string checkElementType(ElementType actual, ElementType declared,
+                             const std::string &what,
+                             const std::string &source) {
   if (actual == declared)
     return "";
-  return what + " has element type " + dtypeName(declared) + " but " + source +
-         " holds " + dtypeName(actual);
+  return what + " has element type " + elementTypeName(declared) + " but " +
+         source + " holds " + elementTypeName(actual);
 }
 
 std::string checkShape(const std::vector<int64_t> &shape,
@@ -45,13 +46,12 @@ std::string checkShape(const std::vector<int64_t> &shape,
 PreparedArg prepareScalar(const Array &value) {
   PreparedArg arg;
   arg.shape = value.shape;
-  switch (value.dtype) {
-  case DType::F32: std::memcpy(&arg.scalar.f32, value.data.data(), 4); break;
-  case DType::F64: std::memcpy(&arg.scalar.f64, value.data.data(), 8); break;
-  case DType::I32: std::memcpy(&arg.scalar.i32, value.data.data(), 4); break;
-  case DType::I64: std::memcpy(&arg.scalar.i64, value.data.data(), 8); break;
-  case DType::I1: arg.scalar.i1 = value.data[0] != 0; break;
-  }
+  // Bools are normalized to 0/1, as kernels expect; every other element is
+  // copied as its bytes into the member of its type.
+  if (isBool(value.dtype))
+    arg.scalar.i1 = value.data[0] != 0;
+  else
+    std::memcpy(&arg.scalar, value.data.data(), elementSize(value.dtype));
   return arg;
 }
 
@@ -70,11 +70,10 @@ std::optional<PreparedArg> prepareTensor(const Array &values,
   return arg;
 }
 
-std::optional<PreparedArg> prepareRandomTensor(DType dtype,
-                                               const std::vector<int64_t> &shape,
-                                               const std::vector<int64_t> &strides,
-                                               uint64_t seed,
-                                               std::string &error) {
+std::optional<PreparedArg>
+prepareRandomTensor(ElementType dtype, const std::vector<int64_t> &shape,
+                    const std::vector<int64_t> &strides, uint64_t seed,
+                    std::string &error) {
   std::optional<PreparedArg> arg = prepareOutput(dtype, shape, strides, error);
   if (!arg)
     return std::nullopt;
@@ -86,7 +85,7 @@ std::optional<PreparedArg> prepareRandomTensor(DType dtype,
   return arg;
 }
 
-std::optional<PreparedArg> prepareOutput(DType dtype,
+std::optional<PreparedArg> prepareOutput(ElementType dtype,
                                          const std::vector<int64_t> &shape,
                                          const std::vector<int64_t> &strides,
                                          std::string &error) {
@@ -168,9 +167,9 @@ std::string reportOutputs(const std::vector<PreparedArg> &outputs, bool print,
   for (size_t j = 0; j < outputs.size(); ++j) {
     const PreparedArg &out = outputs[j];
     Array values = out.buffer->gather();
-    report += "output #" + std::to_string(j) + ": " + dtypeName(values.dtype) +
-              " " + formatShape(values.shape) + " strides " +
-              formatStrides(out.strides) + "\n";
+    report += "output #" + std::to_string(j) + ": " +
+              elementTypeName(values.dtype) + " " + formatShape(values.shape) +
+              " strides " + formatStrides(out.strides) + "\n";
     if (print)
       report += formatArray(values);
     if (!outputDir.empty()) {

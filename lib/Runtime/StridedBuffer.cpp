@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <type_traits>
 
 namespace stride::runtime {
 
@@ -58,7 +59,7 @@ void StridedBuffer::Free::operator()(uint8_t *p) const {
 }
 
 std::variant<StridedBuffer, std::string>
-StridedBuffer::create(DType dtype, std::vector<int64_t> shape,
+StridedBuffer::create(ElementType dtype, std::vector<int64_t> shape,
                       std::vector<int64_t> strides) {
   std::string what = "layout " + formatShape(shape) + " with strides " +
                      formatStrides(strides);
@@ -99,7 +100,7 @@ StridedBuffer::create(DType dtype, std::vector<int64_t> shape,
       low += reach;
     }
   }
-  int64_t itemSize = static_cast<int64_t>(dtypeSize(dtype));
+  int64_t itemSize = static_cast<int64_t>(elementSize(dtype));
   int64_t span = 0;
   if (!empty) {
     // high - low + 1 <= kMax checked in two steps to stay in range.
@@ -130,17 +131,16 @@ StridedBuffer::create(DType dtype, std::vector<int64_t> shape,
   buffer.span_ = span;
 
   uint8_t *base = buffer.storage_.get();
-  if (dtype == DType::F32) {
-    float nan = std::numeric_limits<float>::quiet_NaN();
-    for (size_t at = 0; at + 4 <= allocBytes; at += 4)
-      std::memcpy(base + at, &nan, 4);
-  } else if (dtype == DType::F64) {
-    double nan = std::numeric_limits<double>::quiet_NaN();
-    for (size_t at = 0; at + 8 <= allocBytes; at += 8)
-      std::memcpy(base + at, &nan, 8);
-  } else {
-    std::memset(base, 0x5A, allocBytes);
-  }
+  visitElementType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      T nan = std::numeric_limits<T>::quiet_NaN();
+      for (size_t at = 0; at + sizeof(T) <= allocBytes; at += sizeof(T))
+        std::memcpy(base + at, &nan, sizeof(T));
+    } else {
+      std::memset(base, 0x5A, allocBytes);
+    }
+  });
   return buffer;
 }
 
@@ -156,21 +156,21 @@ StridedBuffer::createFilled(const Array &values, std::vector<int64_t> strides) {
 }
 
 void *StridedBuffer::origin() {
-  return storage_.get() + offset_ * dtypeSize(dtype_);
+  return storage_.get() + offset_ * elementSize(dtype_);
 }
 
 const void *StridedBuffer::origin() const {
-  return storage_.get() + offset_ * dtypeSize(dtype_);
+  return storage_.get() + offset_ * elementSize(dtype_);
 }
 
 std::string StridedBuffer::fill(const Array &values) {
   if (values.dtype != dtype_)
-    return std::string("cannot fill a buffer of ") + dtypeName(dtype_) +
-           " with values of " + dtypeName(values.dtype);
+    return std::string("cannot fill a buffer of ") + elementTypeName(dtype_) +
+           " with values of " + elementTypeName(values.dtype);
   if (values.shape != shape_)
     return "cannot fill a buffer of shape " + formatShape(shape_) +
            " with values of shape " + formatShape(values.shape);
-  size_t itemSize = dtypeSize(dtype_);
+  size_t itemSize = elementSize(dtype_);
   int64_t count = values.numel();
   if (values.data.size() != static_cast<size_t>(count) * itemSize)
     return "values hold " + std::to_string(values.data.size()) +
@@ -221,7 +221,7 @@ std::string StridedBuffer::fill(const Array &values) {
 
 Array StridedBuffer::gather() const {
   Array result = zeros(dtype_, shape_);
-  size_t itemSize = dtypeSize(dtype_);
+  size_t itemSize = elementSize(dtype_);
   const uint8_t *in = static_cast<const uint8_t *>(origin());
   uint8_t *out = result.data.data();
   forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {

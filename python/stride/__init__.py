@@ -23,18 +23,10 @@ for _name in (*_UNARY_RULES, *_BINARY_RULES):
     globals()[_name] = getattr(_expr, _name)
 del _name
 from ._run import Function, compile, get_threads, materialize, set_threads
+from ._stride import CompileError
 from ._trace import JitFunction, jit
 
 abs = absolute  # stride.abs, like numpy.abs (shadows the builtin only here)
-
-
-def __getattr__(name):
-    # CompileError lives in the extension, imported only when first needed.
-    if name == "CompileError":
-        from ._stride import CompileError
-        return CompileError
-    raise AttributeError(f"module 'stride' has no attribute {name!r}")
-
 
 __all__ = ["lazy", "materialize", "compile", "matmul", "where", "exp", "log",
            "sqrt", "tanh", "abs", "absolute", "negative", "sigmoid", "maximum",

@@ -1,17 +1,21 @@
 """Element types Stride supports and NumPy's promotion rules for them."""
 import numpy as np
 
-# NumPy dtype -> MLIR element type. Only these five: the kernels are
-# generated for exactly these, and every other dtype is rejected up front
-# rather than silently converted (a silent copy would break zero-copy).
-MLIR_TYPES = {
-    np.dtype(np.float32): "f32",
-    np.dtype(np.float64): "f64",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int64): "i64",
-    np.dtype(np.bool_): "i1",
-}
+from . import _stride
+
+# The extension's element-type table (include/stride/Support/ElementType.h),
+# one dict per row. Only these dtypes: the kernels are generated for exactly
+# these, and every other dtype is rejected up front rather than silently
+# converted (a silent copy would break zero-copy).
+ELEMENT_TYPES = tuple(_stride.element_types())
+
+# NumPy dtype -> MLIR element type, and back.
+MLIR_TYPES = {np.dtype(row["numpy"]): row["name"] for row in ELEMENT_TYPES}
 NUMPY_TYPES = {v: k for k, v in MLIR_TYPES.items()}
+
+NUMPY_NAMES = [row["numpy"] for row in ELEMENT_TYPES]
+# "float32, float64, int32, int64 and bool", for messages.
+SUPPORTED = ", ".join(NUMPY_NAMES[:-1]) + " and " + NUMPY_NAMES[-1]
 
 FLOAT64 = np.dtype(np.float64)
 BOOL = np.dtype(np.bool_)
@@ -24,11 +28,11 @@ def check(dtype, what="array"):
         if dtype.kind in "fiub" and not dtype.isnative:
             raise TypeError(
                 f"{what} has non-native byte order dtype {dtype.str!r}; "
-                "Stride supports native float32, float64, int32, int64 and "
-                "bool (use .astype(dtype.newbyteorder('=')))")
+                f"Stride supports native {SUPPORTED} "
+                "(use .astype(dtype.newbyteorder('=')))")
         raise TypeError(
-            f"{what} has unsupported dtype {dtype}; Stride supports float32, "
-            "float64, int32, int64 and bool")
+            f"{what} has unsupported dtype {dtype}; Stride supports "
+            f"{SUPPORTED}")
     return dtype
 
 

@@ -5,17 +5,10 @@ import os
 
 import numpy as np
 
-from . import _codegen, _dtypes, _expr, _shapes, _torch
+from . import _codegen, _dtypes, _expr, _shapes, _stride, _torch
 from ._cache import CACHE
 
 POLICIES = ("torch", "numpy", "contiguous")
-
-
-def _ext():
-    # Imported on first use so that building expressions (and their errors)
-    # works even where the extension is missing.
-    from . import _stride
-    return _stride
 
 
 def _check_policy(policy):
@@ -70,7 +63,7 @@ def allocate(param):
         raise TypeError(f"the kernel returns element type "
                         f"{param.get('type', param['dtype'])}, "
                         f"which NumPy arrays from stride cannot hold "
-                        f"(float32, float64, int32, int64, bool)")
+                        f"({', '.join(_dtypes.NUMPY_NAMES)})")
     dtype = _dtypes.NUMPY_TYPES[param["dtype"]]
     shape, strides = tuple(param["shape"]), tuple(param["strides"])
     if -1 in shape or -1 in strides:
@@ -222,7 +215,7 @@ def _run(root, policy, out=None, generated=None, register=False,
     if threads is None:
         threads = get_threads()
     key = ("expr", text, layouts, policy, keep, threads)
-    kernel = CACHE.get(key, lambda: _ext().compile(
+    kernel = CACHE.get(key, lambda: _stride.compile(
         text, _codegen.ENTRY, list(layouts), policy=policy,
         keep_result_layouts=keep, threads=threads))
     result = allocate(kernel.outputs[0]) if out is None else out
@@ -503,7 +496,7 @@ class Function:
         key = ("ir", self.mlir_text, self.entry, layouts, self.policy,
                self.fuse, self.keep_result_layouts, threads)
         specialization = [None if l is None else l[1:] for l in layouts]
-        kernel = CACHE.get(key, lambda: _ext().compile(
+        kernel = CACHE.get(key, lambda: _stride.compile(
             self.mlir_text, self.entry, specialization, policy=self.policy,
             fuse=self.fuse, keep_result_layouts=self.keep_result_layouts,
             threads=threads))

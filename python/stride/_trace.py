@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from . import _codegen, _dtypes, _expr, _run, _torch
+from . import _codegen, _dtypes, _expr, _run, _stride, _torch
 from ._cache import CACHE
 
 _tracing = threading.local()
@@ -214,7 +214,7 @@ class JitFunction:
                 layouts.append(None)
         threads = self.threads or _run.get_threads()
         ckey = ("jit", text, tuple(layouts), self.policy, threads)
-        kernel = CACHE.get(ckey, lambda: _run._ext().compile(
+        kernel = CACHE.get(ckey, lambda: _stride.compile(
             text, _codegen.ENTRY, list(layouts), policy=self.policy,
             keep_result_layouts=False, threads=threads))
         plan = _Plan()

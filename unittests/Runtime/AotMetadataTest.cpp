@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 using namespace stride::runtime;
+using ::stride::ElementType;
 
 namespace {
 
@@ -22,14 +23,14 @@ AotMetadata sample() {
   entry.packedSymbol = "stride_demo_packed";
   AotParam tensor;
   tensor.isTensor = true;
-  tensor.dtype = DType::F32;
+  tensor.dtype = ElementType::F32;
   tensor.shape = {4, kAotDynamic, 3};
   tensor.strides = {-2, 24, 0};
   AotParam scalar;
-  scalar.dtype = DType::I1;
+  scalar.dtype = ElementType::I1;
   AotParam zeroD;
   zeroD.isTensor = true;
-  zeroD.dtype = DType::I64;
+  zeroD.dtype = ElementType::I64;
   entry.inputs = {tensor, scalar, zeroD};
   AotParam out = tensor;
   out.shape = {4, 2, 3};
@@ -63,7 +64,7 @@ TEST(AotMetadata, RoundTrip) {
   EXPECT_EQ(entry->inputs[0].shape, written.entries[0].inputs[0].shape);
   EXPECT_EQ(entry->inputs[0].strides, written.entries[0].inputs[0].strides);
   EXPECT_FALSE(entry->inputs[1].isTensor);
-  EXPECT_EQ(entry->inputs[1].dtype, DType::I1);
+  EXPECT_EQ(entry->inputs[1].dtype, ElementType::I1);
   EXPECT_TRUE(entry->inputs[2].isTensor);
   EXPECT_TRUE(entry->inputs[2].shape.empty());
   ASSERT_EQ(entry->outputs.size(), 1u);

@@ -18,11 +18,10 @@
 #include <unistd.h>
 
 using namespace stride::runtime;
+using ::stride::ElementType;
+using ::stride::kAllElementTypes;
 
 namespace {
-
-const DType kAllDTypes[] = {DType::F32, DType::F64, DType::I32, DType::I64,
-                            DType::I1};
 
 std::string fixture(const std::string &name) {
   return std::string(STRIDE_NPY_FIXTURES) + "/" + name;
@@ -60,7 +59,7 @@ std::string loadError(const std::string &path) {
 }
 
 template <typename T>
-Array makeArray(DType dtype, std::vector<int64_t> shape,
+Array makeArray(ElementType dtype, std::vector<int64_t> shape,
                 std::vector<T> values) {
   Array array;
   array.dtype = dtype;
@@ -99,32 +98,20 @@ std::string errorFor(const std::string &name, const std::string &bytes) {
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// DType and Array helpers
+// Array helpers (the element-type table: unittests/Support)
 //===----------------------------------------------------------------------===//
 
-TEST(DType, NamesSizesAndParsing) {
-  EXPECT_EQ(dtypeSize(DType::F32), 4u);
-  EXPECT_EQ(dtypeSize(DType::F64), 8u);
-  EXPECT_EQ(dtypeSize(DType::I32), 4u);
-  EXPECT_EQ(dtypeSize(DType::I64), 8u);
-  EXPECT_EQ(dtypeSize(DType::I1), 1u);
-  for (DType dtype : kAllDTypes)
-    EXPECT_EQ(parseDType(dtypeName(dtype)), dtype) << dtypeName(dtype);
-  EXPECT_STREQ(dtypeName(DType::I1), "i1");
-  EXPECT_EQ(parseDType("f16"), std::nullopt);
-  EXPECT_EQ(parseDType(""), std::nullopt);
-  EXPECT_EQ(parseDType("F32"), std::nullopt);
-}
-
 TEST(Array, NumelAndByteSize) {
-  EXPECT_EQ(zeros(DType::F32, {}).numel(), 1);
-  EXPECT_EQ(zeros(DType::F64, {2, 3}).data.size(), 48u);
-  EXPECT_EQ(zeros(DType::I32, {4, 0, 2}).numel(), 0);
-  EXPECT_EQ(checkedByteSize(DType::I64, {3, 5}), 120);
-  EXPECT_EQ(checkedByteSize(DType::F32, {2, -1}), std::nullopt);
-  EXPECT_EQ(checkedByteSize(DType::F32, {int64_t(1) << 62}), std::nullopt);
-  EXPECT_EQ(checkedByteSize(DType::I1, {int64_t(1) << 62}), int64_t(1) << 62);
-  EXPECT_EQ(checkedByteSize(DType::F32, {1 << 21, 1 << 21, 1 << 21}),
+  EXPECT_EQ(zeros(ElementType::F32, {}).numel(), 1);
+  EXPECT_EQ(zeros(ElementType::F64, {2, 3}).data.size(), 48u);
+  EXPECT_EQ(zeros(ElementType::I32, {4, 0, 2}).numel(), 0);
+  EXPECT_EQ(checkedByteSize(ElementType::I64, {3, 5}), 120);
+  EXPECT_EQ(checkedByteSize(ElementType::F32, {2, -1}), std::nullopt);
+  EXPECT_EQ(checkedByteSize(ElementType::F32, {int64_t(1) << 62}),
+            std::nullopt);
+  EXPECT_EQ(checkedByteSize(ElementType::I1, {int64_t(1) << 62}), int64_t(1)
+                                                                      << 62);
+  EXPECT_EQ(checkedByteSize(ElementType::F32, {1 << 21, 1 << 21, 1 << 21}),
             std::nullopt);
 }
 
@@ -134,16 +121,17 @@ TEST(Array, FormatShapeIndexAndElement) {
   EXPECT_EQ(formatShape({}), "0-d");
   EXPECT_EQ(formatIndex({2, 3, 4}, 23), "[1, 2, 3]");
   EXPECT_EQ(formatIndex({}, 0), "[]");
-  Array f = makeArray<float>(DType::F32, {2}, {0.1f, -2.5f});
+  Array f = makeArray<float>(ElementType::F32, {2}, {0.1f, -2.5f});
   EXPECT_EQ(formatElement(f, 0), "0.100000001");
   EXPECT_EQ(formatElement(f, 1), "-2.5");
-  EXPECT_EQ(formatElement(makeArray<int64_t>(DType::I64, {1}, {-7}), 0), "-7");
-  EXPECT_EQ(formatElement(makeArray<uint8_t>(DType::I1, {2}, {0, 1}), 1),
+  EXPECT_EQ(formatElement(makeArray<int64_t>(ElementType::I64, {1}, {-7}), 0),
+            "-7");
+  EXPECT_EQ(formatElement(makeArray<uint8_t>(ElementType::I1, {2}, {0, 1}), 1),
             "true");
 }
 
 TEST(RandomArray, DeterministicAndInRange) {
-  for (DType dtype : kAllDTypes) {
+  for (ElementType dtype : kAllElementTypes) {
     Array a = randomArray(dtype, {7, 9}, 42);
     EXPECT_TRUE(identical(a, randomArray(dtype, {7, 9}, 42)));
     EXPECT_FALSE(identical(a, randomArray(dtype, {7, 9}, 43)));
@@ -153,7 +141,7 @@ TEST(RandomArray, DeterministicAndInRange) {
       if (isFloat(dtype)) {
         EXPECT_GE(v, -2.0);
         EXPECT_LT(v, 2.0);
-      } else if (dtype == DType::I1) {
+      } else if (dtype == ElementType::I1) {
         EXPECT_TRUE(a.data[i] == 0 || a.data[i] == 1);
       } else {
         EXPECT_GE(v, -5.0);
@@ -162,17 +150,17 @@ TEST(RandomArray, DeterministicAndInRange) {
       }
       sawNegative |= v < 0;
     }
-    EXPECT_EQ(sawNegative, dtype != DType::I1) << dtypeName(dtype);
+    EXPECT_EQ(sawNegative, dtype != ElementType::I1) << elementTypeName(dtype);
   }
   // Pinned values: a change to the generator changes every benchmark input
   // and reference file, so it should be deliberate.
-  Array pinned = randomArray(DType::I32, {4}, 1);
-  EXPECT_EQ(compareArrays(pinned,
-                          makeArray<int32_t>(DType::I32, {4}, {1, 3, 5, -1}),
-                          0, 0),
+  Array pinned = randomArray(ElementType::I32, {4}, 1);
+  EXPECT_EQ(compareArrays(
+                pinned,
+                makeArray<int32_t>(ElementType::I32, {4}, {1, 3, 5, -1}), 0, 0),
             "");
   // f32 values are multiples of 2^-22 so f64 holds them exactly.
-  Array f = randomArray(DType::F32, {100}, 5);
+  Array f = randomArray(ElementType::F32, {100}, 5);
   for (int64_t i = 0; i < f.numel(); ++i) {
     double scaled = elementAsDouble(f, i) * std::ldexp(1.0, 22);
     EXPECT_EQ(scaled, std::floor(scaled));
@@ -180,33 +168,38 @@ TEST(RandomArray, DeterministicAndInRange) {
 }
 
 TEST(Compare, TolerancesNanInfAndIntegers) {
-  Array e = makeArray<double>(DType::F64, {4}, {1.0, NAN, INFINITY, -0.0});
-  Array a = makeArray<double>(DType::F64, {4}, {1.0 + 1e-9, NAN, INFINITY, 0});
+  Array e =
+      makeArray<double>(ElementType::F64, {4}, {1.0, NAN, INFINITY, -0.0});
+  Array a =
+      makeArray<double>(ElementType::F64, {4}, {1.0 + 1e-9, NAN, INFINITY, 0});
   EXPECT_TRUE(allClose(a, e, 1e-8, 0));
   EXPECT_FALSE(allClose(a, e, 1e-10, 0));
   EXPECT_EQ(compareArrays(a, e, 1e-10, 0),
             "element [0] is 1.0000000010000001 but expected 1");
   EXPECT_TRUE(allClose(a, e, 0, 1e-8));
 
-  Array nanVsNumber = makeArray<double>(DType::F64, {4}, {1, 0, INFINITY, 0});
+  Array nanVsNumber =
+      makeArray<double>(ElementType::F64, {4}, {1, 0, INFINITY, 0});
   EXPECT_FALSE(allClose(nanVsNumber, e, 1, 1));
-  Array negInf = makeArray<double>(DType::F64, {4}, {1, NAN, -INFINITY, 0});
+  Array negInf =
+      makeArray<double>(ElementType::F64, {4}, {1, NAN, -INFINITY, 0});
   EXPECT_FALSE(allClose(negInf, e, 1, 1));
 
   // Integers compare exactly, even where doubles could not tell them apart.
   int64_t big = int64_t(1) << 53;
-  Array i = makeArray<int64_t>(DType::I64, {1, 2}, {big, 3});
-  Array j = makeArray<int64_t>(DType::I64, {1, 2}, {big + 1, 3});
+  Array i = makeArray<int64_t>(ElementType::I64, {1, 2}, {big, 3});
+  Array j = makeArray<int64_t>(ElementType::I64, {1, 2}, {big + 1, 3});
   EXPECT_EQ(compareArrays(i, j, 1, 1),
             "element [0, 0] is 9007199254740992 but expected 9007199254740993");
 
-  EXPECT_EQ(compareArrays(zeros(DType::F32, {2}), zeros(DType::F64, {2}), 0, 0),
+  EXPECT_EQ(compareArrays(zeros(ElementType::F32, {2}),
+                          zeros(ElementType::F64, {2}), 0, 0),
             "dtype f32 but expected f64");
-  EXPECT_EQ(compareArrays(zeros(DType::F32, {2, 3}), zeros(DType::F32, {3, 2}),
-                          0, 0),
+  EXPECT_EQ(compareArrays(zeros(ElementType::F32, {2, 3}),
+                          zeros(ElementType::F32, {3, 2}), 0, 0),
             "shape 2x3 but expected 3x2");
-  EXPECT_TRUE(allClose(zeros(DType::I1, {0, 4}), zeros(DType::I1, {0, 4}), 0,
-                       0));
+  EXPECT_TRUE(allClose(zeros(ElementType::I1, {0, 4}),
+                       zeros(ElementType::I1, {0, 4}), 0, 0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,9 +211,10 @@ TEST(NpyRoundTrip, EveryDTypeAndRankZeroToFour) {
       {}, {5}, {2, 3}, {2, 3, 4}, {2, 1, 3, 2}, {0}, {3, 0, 2}, {1, 1, 1, 1}};
   std::string path = tempPath("roundtrip.npy");
   uint64_t seed = 0;
-  for (DType dtype : kAllDTypes) {
+  for (ElementType dtype : kAllElementTypes) {
     for (const std::vector<int64_t> &shape : shapes) {
-      SCOPED_TRACE(std::string(dtypeName(dtype)) + " " + formatShape(shape));
+      SCOPED_TRACE(std::string(elementTypeName(dtype)) + " " +
+                   formatShape(shape));
       Array array = randomArray(dtype, shape, ++seed);
       ASSERT_EQ(writeNpy(path, array), "");
       // The data starts on a 64-byte boundary, as NumPy lays files out.
@@ -236,11 +230,10 @@ TEST(NpyRoundTrip, FloatBitsSurvive) {
   float nanPayload;
   uint32_t bits = 0x7FC01234;
   std::memcpy(&nanPayload, &bits, 4);
-  Array array = makeArray<float>(
-      DType::F32, {6},
-      {nanPayload, -0.0f, INFINITY, -INFINITY,
-       std::numeric_limits<float>::denorm_min(),
-       std::numeric_limits<float>::max()});
+  Array array = makeArray<float>(ElementType::F32, {6},
+                                 {nanPayload, -0.0f, INFINITY, -INFINITY,
+                                  std::numeric_limits<float>::denorm_min(),
+                                  std::numeric_limits<float>::max()});
   std::string path = tempPath("bits.npy");
   ASSERT_EQ(writeNpy(path, array), "");
   EXPECT_TRUE(identical(loadOk(path), array));
@@ -249,7 +242,7 @@ TEST(NpyRoundTrip, FloatBitsSurvive) {
 
 TEST(NpyRoundTrip, HugeRankUsesVersionTwoHeader) {
   // A header over 64 KiB does not fit version 1.0's 2-byte length field.
-  Array array = zeros(DType::I32, std::vector<int64_t>(25000, 1));
+  Array array = zeros(ElementType::I32, std::vector<int64_t>(25000, 1));
   std::string path = tempPath("v2.npy");
   ASSERT_EQ(writeNpy(path, array), "");
   std::string bytes = readBytes(path);
@@ -259,22 +252,22 @@ TEST(NpyRoundTrip, HugeRankUsesVersionTwoHeader) {
 }
 
 TEST(NpyWrite, Errors) {
-  Array bad = zeros(DType::F32, {2, 3});
+  Array bad = zeros(ElementType::F32, {2, 3});
   bad.data.pop_back();
   std::string path = tempPath("bad.npy");
   EXPECT_EQ(writeNpy(path, bad), path + ": array data holds 23 bytes but "
                                         "shape 2x3 of f32 needs 24");
   std::string noDir = tempPath("no-such-dir/x.npy");
-  EXPECT_EQ(writeNpy(noDir, zeros(DType::F32, {1})),
+  EXPECT_EQ(writeNpy(noDir, zeros(ElementType::F32, {1})),
             noDir + ": cannot open for writing: No such file or directory");
 }
 
 TEST(NpyWrite, BoolsAreWrittenAsZeroOrOne) {
-  Array array = makeArray<uint8_t>(DType::I1, {3}, {0, 7, 1});
+  Array array = makeArray<uint8_t>(ElementType::I1, {3}, {0, 7, 1});
   std::string path = tempPath("bool.npy");
   ASSERT_EQ(writeNpy(path, array), "");
   EXPECT_TRUE(identical(loadOk(path),
-                        makeArray<uint8_t>(DType::I1, {3}, {0, 1, 1})));
+                        makeArray<uint8_t>(ElementType::I1, {3}, {0, 1, 1})));
   std::remove(path.c_str());
 }
 
@@ -288,7 +281,7 @@ Array cF32Expected() {
   std::vector<float> values;
   for (int i = 0; i < 24; ++i)
     values.push_back(static_cast<float>(i) * 0.5f - 3.0f);
-  return makeArray<float>(DType::F32, {2, 3, 4}, values);
+  return makeArray<float>(ElementType::F32, {2, 3, 4}, values);
 }
 
 } // namespace
@@ -299,49 +292,49 @@ TEST(NpyFixtures, COrderAndFortranOrder) {
   // Not square, so a transpose that mixed up the dims would show.
   EXPECT_TRUE(identical(
       loadOk(fixture("fortran_i32.npy")),
-      makeArray<int32_t>(DType::I32, {3, 2}, {0, 1, 10, 11, 20, 21})));
+      makeArray<int32_t>(ElementType::I32, {3, 2}, {0, 1, 10, 11, 20, 21})));
 }
 
 TEST(NpyFixtures, EveryDType) {
   EXPECT_TRUE(identical(
       loadOk(fixture("f64.npy")),
-      makeArray<double>(DType::F64, {3, 2},
+      makeArray<double>(ElementType::F64, {3, 2},
                         {1.5, -2.25, 1e300, -0.0, INFINITY, 5e-324})));
-  EXPECT_TRUE(identical(
-      loadOk(fixture("i32.npy")),
-      makeArray<int32_t>(DType::I32, {5},
-                         {std::numeric_limits<int32_t>::min(), -1, 0, 1,
-                          std::numeric_limits<int32_t>::max()})));
-  EXPECT_TRUE(identical(
-      loadOk(fixture("i64.npy")),
-      makeArray<int64_t>(DType::I64, {2, 2},
-                         {std::numeric_limits<int64_t>::min(), -1, 0,
-                          std::numeric_limits<int64_t>::max()})));
+  EXPECT_TRUE(
+      identical(loadOk(fixture("i32.npy")),
+                makeArray<int32_t>(ElementType::I32, {5},
+                                   {std::numeric_limits<int32_t>::min(), -1, 0,
+                                    1, std::numeric_limits<int32_t>::max()})));
+  EXPECT_TRUE(
+      identical(loadOk(fixture("i64.npy")),
+                makeArray<int64_t>(ElementType::I64, {2, 2},
+                                   {std::numeric_limits<int64_t>::min(), -1, 0,
+                                    std::numeric_limits<int64_t>::max()})));
   EXPECT_TRUE(identical(
       loadOk(fixture("bool.npy")),
-      makeArray<uint8_t>(DType::I1, {2, 3}, {1, 0, 1, 0, 0, 1})));
+      makeArray<uint8_t>(ElementType::I1, {2, 3}, {1, 0, 1, 0, 0, 1})));
 }
 
 TEST(NpyFixtures, ScalarAndEmpty) {
   EXPECT_TRUE(identical(loadOk(fixture("scalar_f64.npy")),
-                        makeArray<double>(DType::F64, {}, {3.25})));
+                        makeArray<double>(ElementType::F64, {}, {3.25})));
   EXPECT_TRUE(identical(loadOk(fixture("empty_f32.npy")),
-                        zeros(DType::F32, {0, 3})));
+                        zeros(ElementType::F32, {0, 3})));
 }
 
 TEST(NpyFixtures, FormatVersionsTwoAndThree) {
   EXPECT_TRUE(identical(
       loadOk(fixture("v2_i64.npy")),
-      makeArray<int64_t>(DType::I64, {3, 2}, {0, 1, 2, 3, 4, 5})));
+      makeArray<int64_t>(ElementType::I64, {3, 2}, {0, 1, 2, 3, 4, 5})));
   EXPECT_TRUE(identical(loadOk(fixture("v3_f32.npy")),
-                        makeArray<float>(DType::F32, {4}, {0, 1, 2, 3})));
+                        makeArray<float>(ElementType::F32, {4}, {0, 1, 2, 3})));
 }
 
 TEST(NpyFixtures, BigEndianIsByteSwapped) {
-  EXPECT_TRUE(identical(
-      loadOk(fixture("be_f32.npy")),
-      makeArray<float>(DType::F32, {2, 3},
-                       {-2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f})));
+  EXPECT_TRUE(
+      identical(loadOk(fixture("be_f32.npy")),
+                makeArray<float>(ElementType::F32, {2, 3},
+                                 {-2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f})));
 }
 
 TEST(NpyFixtures, MalformedFilesGiveClearErrors) {
@@ -355,8 +348,9 @@ TEST(NpyFixtures, MalformedFilesGiveClearErrors) {
             path + ": bad header (expected ',' or ')' in 'shape'): {'descr': "
                    "'<f4', 'fortran_order': False, 'shape': (2, 3},");
   path = fixture("complex_c8.npy");
-  EXPECT_EQ(loadError(path), path + ": unsupported dtype '<c8' (expected f32, "
-                                    "f64, i32, i64 or bool)");
+  EXPECT_EQ(loadError(path), path + ": unsupported dtype '<c8' (expected "
+                                    "float32, float64, int32, int64 or "
+                                    "bool)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -376,7 +370,7 @@ TEST(NpyHeaders, AcceptedVariants) {
     std::string path = tempPath("variant.npy");
     writeBytes(path, npyBytes(dict, fourFloats));
     Array array = loadOk(path);
-    EXPECT_EQ(array.dtype, DType::F32);
+    EXPECT_EQ(array.dtype, ElementType::F32);
     EXPECT_EQ(array.numel(), 4);
     std::remove(path.c_str());
   }
@@ -444,12 +438,13 @@ TEST(NpyHeaders, Errors) {
   EXPECT_EQ(headerError("{'descr': '<f2', 'fortran_order': False, 'shape': "
                         "(2,)}",
                         "abcd"),
-            "unsupported dtype '<f2' (expected f32, f64, i32, i64 or bool)");
+            "unsupported dtype '<f2' (expected float32, float64, int32, int64 "
+            "or bool)");
   EXPECT_EQ(headerError("{'descr': [('a', '<f4'), ('b', '<i4')], "
                         "'fortran_order': False, 'shape': (1,)}",
                         eight),
-            "unsupported dtype [('a', '<f4'), ('b', '<i4')] (expected f32, "
-            "f64, i32, i64 or bool)");
+            "unsupported dtype [('a', '<f4'), ('b', '<i4')] (expected "
+            "float32, float64, int32, int64 or bool)");
 }
 
 TEST(NpyHeaders, SizesThatLie) {
@@ -522,41 +517,41 @@ TEST(NpyInterop, NumpyLoadsOurFiles) {
   // Values NumPy can recompute: element i of each file is (i - 3) in its
   // dtype (i % 2 for bool); the script checks dtype, shape and values.
   struct Case {
-    DType dtype;
+    ElementType dtype;
     std::vector<int64_t> shape;
     const char *numpyDtype;
   };
   const std::vector<Case> cases = {
-      {DType::F32, {2, 3}, "<f4"},  {DType::F64, {4}, "<f8"},
-      {DType::I32, {2, 1, 3}, "<i4"}, {DType::I64, {}, "<i8"},
-      {DType::I1, {3, 2}, "|b1"},   {DType::F32, {0, 2}, "<f4"}};
+      {ElementType::F32, {2, 3}, "<f4"},    {ElementType::F64, {4}, "<f8"},
+      {ElementType::I32, {2, 1, 3}, "<i4"}, {ElementType::I64, {}, "<i8"},
+      {ElementType::I1, {3, 2}, "|b1"},     {ElementType::F32, {0, 2}, "<f4"}};
   std::string script = "import numpy as np, sys\nok = True\n";
   std::vector<std::string> paths;
   for (size_t c = 0; c < cases.size(); ++c) {
     Array array = zeros(cases[c].dtype, cases[c].shape);
     for (int64_t i = 0; i < array.numel(); ++i) {
       switch (array.dtype) {
-      case DType::F32: {
+      case ElementType::F32: {
         float v = static_cast<float>(i - 3);
         std::memcpy(&array.data[i * 4], &v, 4);
         break;
       }
-      case DType::F64: {
+      case ElementType::F64: {
         double v = static_cast<double>(i - 3);
         std::memcpy(&array.data[i * 8], &v, 8);
         break;
       }
-      case DType::I32: {
+      case ElementType::I32: {
         int32_t v = static_cast<int32_t>(i - 3);
         std::memcpy(&array.data[i * 4], &v, 4);
         break;
       }
-      case DType::I64: {
+      case ElementType::I64: {
         int64_t v = i - 3;
         std::memcpy(&array.data[i * 8], &v, 8);
         break;
       }
-      case DType::I1:
+      case ElementType::I1:
         array.data[i] = static_cast<uint8_t>(i % 2);
         break;
       }
@@ -568,11 +563,10 @@ TEST(NpyInterop, NumpyLoadsOurFiles) {
     for (int64_t dim : cases[c].shape)
       shape += std::to_string(dim) + ",";
     shape += ")";
-    std::string expected =
-        cases[c].dtype == DType::I1
-            ? "(np.arange(n) % 2).astype(bool)"
-            : std::string("(np.arange(n) - 3).astype('") +
-                  cases[c].numpyDtype + "')";
+    std::string expected = cases[c].dtype == ElementType::I1
+                               ? "(np.arange(n) % 2).astype(bool)"
+                               : std::string("(np.arange(n) - 3).astype('") +
+                                     cases[c].numpyDtype + "')";
     script += "a = np.load(sys.argv[" + std::to_string(c + 1) +
               "], allow_pickle=False)\n"
               "n = int(np.prod(" + shape + "))\n"

@@ -15,14 +15,14 @@
 #include <set>
 
 using namespace stride::runtime;
+using ::stride::ElementType;
+using ::stride::kAllElementTypes;
 
 namespace {
 
-const DType kAllDTypes[] = {DType::F32, DType::F64, DType::I32, DType::I64,
-                            DType::I1};
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
-StridedBuffer createOk(DType dtype, std::vector<int64_t> shape,
+StridedBuffer createOk(ElementType dtype, std::vector<int64_t> shape,
                        std::vector<int64_t> strides) {
   auto created = StridedBuffer::create(dtype, shape, strides);
   if (auto *error = std::get_if<std::string>(&created)) {
@@ -32,7 +32,7 @@ StridedBuffer createOk(DType dtype, std::vector<int64_t> shape,
   return std::move(std::get<StridedBuffer>(created));
 }
 
-std::string createError(DType dtype, std::vector<int64_t> shape,
+std::string createError(ElementType dtype, std::vector<int64_t> shape,
                         std::vector<int64_t> strides) {
   auto created = StridedBuffer::create(dtype, shape, strides);
   EXPECT_TRUE(std::holds_alternative<std::string>(created));
@@ -42,10 +42,10 @@ std::string createError(DType dtype, std::vector<int64_t> shape,
 
 /// Random values, made equal along each stride-0 dim so that the layout can
 /// hold them: every element copies its slice-0 counterpart.
-Array broadcastableValues(DType dtype, const std::vector<int64_t> &shape,
+Array broadcastableValues(ElementType dtype, const std::vector<int64_t> &shape,
                           const std::vector<int64_t> &strides, uint64_t seed) {
   Array values = randomArray(dtype, shape, seed);
-  size_t itemSize = dtypeSize(dtype);
+  size_t itemSize = elementSize(dtype);
   std::vector<int64_t> cStrides = rowMajorStrides(shape);
   for (size_t d = 0; d < shape.size(); ++d) {
     if (strides[d] != 0)
@@ -72,18 +72,18 @@ int64_t positionOf(const std::vector<int64_t> &shape,
   return position;
 }
 
-bool isSentinel(DType dtype, const uint8_t *element) {
-  if (dtype == DType::F32) {
+bool isSentinel(ElementType dtype, const uint8_t *element) {
+  if (dtype == ElementType::F32) {
     float v;
     std::memcpy(&v, element, 4);
     return std::isnan(v);
   }
-  if (dtype == DType::F64) {
+  if (dtype == ElementType::F64) {
     double v;
     std::memcpy(&v, element, 8);
     return std::isnan(v);
   }
-  for (size_t i = 0; i < dtypeSize(dtype); ++i)
+  for (size_t i = 0; i < elementSize(dtype); ++i)
     if (element[i] != 0x5A)
       return false;
   return true;
@@ -92,10 +92,10 @@ bool isSentinel(DType dtype, const uint8_t *element) {
 /// Fills a buffer of the given layout, then checks the offset and span, that
 /// each element sits where its strides say, that everything else still
 /// holds the sentinel, and that gather() returns the values unchanged.
-void checkLayout(DType dtype, const std::vector<int64_t> &shape,
+void checkLayout(ElementType dtype, const std::vector<int64_t> &shape,
                  const std::vector<int64_t> &strides, int64_t expectedOffset,
                  int64_t expectedSpan) {
-  SCOPED_TRACE(std::string(dtypeName(dtype)) + " " + formatShape(shape) +
+  SCOPED_TRACE(std::string(elementTypeName(dtype)) + " " + formatShape(shape) +
                " strides " + formatStrides(strides));
   StridedBuffer buffer = createOk(dtype, shape, strides);
   EXPECT_EQ(buffer.offset(), expectedOffset);
@@ -110,7 +110,7 @@ void checkLayout(DType dtype, const std::vector<int64_t> &shape,
   Array values = broadcastableValues(dtype, shape, strides, 7);
   ASSERT_EQ(buffer.fill(values), "");
 
-  size_t itemSize = dtypeSize(dtype);
+  size_t itemSize = elementSize(dtype);
   const uint8_t *base = static_cast<const uint8_t *>(buffer.aligned());
   std::set<int64_t> used;
   for (int64_t flat = 0; flat < values.numel(); ++flat) {
@@ -146,7 +146,7 @@ TEST(RowMajorStrides, TorchConvention) {
 }
 
 TEST(StridedBuffer, ContiguousAndPermuted) {
-  for (DType dtype : kAllDTypes) {
+  for (ElementType dtype : kAllElementTypes) {
     checkLayout(dtype, {2, 3, 4}, {12, 4, 1}, 0, 24);
     // Dims stored innermost-first (column-major) and a 3-cycle.
     checkLayout(dtype, {2, 3, 4}, {1, 2, 6}, 0, 24);
@@ -155,7 +155,7 @@ TEST(StridedBuffer, ContiguousAndPermuted) {
 }
 
 TEST(StridedBuffer, SlicedWithGaps) {
-  for (DType dtype : kAllDTypes) {
+  for (ElementType dtype : kAllElementTypes) {
     // a[::2, ::3] of a 6x10 array, as NumPy views it.
     checkLayout(dtype, {3, 4}, {20, 3}, 0, 50);
     // A padded row pitch: rows of 5 stored 8 apart.
@@ -164,7 +164,7 @@ TEST(StridedBuffer, SlicedWithGaps) {
 }
 
 TEST(StridedBuffer, BroadcastStrideZero) {
-  for (DType dtype : kAllDTypes) {
+  for (ElementType dtype : kAllElementTypes) {
     checkLayout(dtype, {3, 4}, {0, 1}, 0, 4);
     checkLayout(dtype, {3, 4}, {1, 0}, 0, 3);
     checkLayout(dtype, {2, 3, 4}, {0, 0, 0}, 0, 1);
@@ -174,7 +174,7 @@ TEST(StridedBuffer, BroadcastStrideZero) {
 }
 
 TEST(StridedBuffer, NegativeStrides) {
-  for (DType dtype : kAllDTypes) {
+  for (ElementType dtype : kAllElementTypes) {
     // a[::-1, ::-1] of a 3x4 array: [0, 0] is the last element.
     checkLayout(dtype, {3, 4}, {-4, -1}, 11, 12);
     // One reversed dim inside a permuted layout.
@@ -185,7 +185,7 @@ TEST(StridedBuffer, NegativeStrides) {
 }
 
 TEST(StridedBuffer, RankZeroAndZeroSize) {
-  for (DType dtype : kAllDTypes) {
+  for (ElementType dtype : kAllElementTypes) {
     checkLayout(dtype, {}, {}, 0, 1);
     checkLayout(dtype, {3, 0}, {-5, 1}, 0, 0);
     checkLayout(dtype, {0}, {1}, 0, 0);
@@ -193,8 +193,8 @@ TEST(StridedBuffer, RankZeroAndZeroSize) {
 }
 
 TEST(StridedBuffer, BroadcastInconsistencyIsAnError) {
-  StridedBuffer buffer = createOk(DType::F32, {2, 3}, {1, 0});
-  Array values = zeros(DType::F32, {2, 3});
+  StridedBuffer buffer = createOk(ElementType::F32, {2, 3}, {1, 0});
+  Array values = zeros(ElementType::F32, {2, 3});
   float v = 1.5f;
   std::memcpy(&values.data[5 * 4], &v, 4);
   EXPECT_EQ(buffer.fill(values),
@@ -202,8 +202,8 @@ TEST(StridedBuffer, BroadcastInconsistencyIsAnError) {
             "broadcasts (stride 0): element [1, 2] is 1.5 but element [1, 0] "
             "is 0");
 
-  StridedBuffer outer = createOk(DType::I64, {3, 2}, {0, 1});
-  Array ints = zeros(DType::I64, {3, 2});
+  StridedBuffer outer = createOk(ElementType::I64, {3, 2}, {0, 1});
+  Array ints = zeros(ElementType::I64, {3, 2});
   int64_t seven = 7;
   std::memcpy(&ints.data[2 * 8], &seven, 8);
   EXPECT_EQ(outer.fill(ints),
@@ -212,8 +212,8 @@ TEST(StridedBuffer, BroadcastInconsistencyIsAnError) {
             "is 0");
 
   // Equal bits are required: -0.0 and 0.0 cannot share one slot.
-  StridedBuffer zeroes = createOk(DType::F64, {2}, {0});
-  Array signedZeros = zeros(DType::F64, {2});
+  StridedBuffer zeroes = createOk(ElementType::F64, {2}, {0});
+  Array signedZeros = zeros(ElementType::F64, {2});
   double negZero = -0.0;
   std::memcpy(&signedZeros.data[8], &negZero, 8);
   EXPECT_NE(zeroes.fill(signedZeros), "");
@@ -221,10 +221,10 @@ TEST(StridedBuffer, BroadcastInconsistencyIsAnError) {
 
 TEST(StridedBuffer, OverlappingNonzeroStrides) {
   // [i, j] lives at i + j: [0, 1] and [1, 0] share position 1.
-  Array consistent = zeros(DType::I32, {2, 2});
+  Array consistent = zeros(ElementType::I32, {2, 2});
   int32_t values[] = {0, 1, 1, 2};
   std::memcpy(consistent.data.data(), values, sizeof(values));
-  StridedBuffer buffer = createOk(DType::I32, {2, 2}, {1, 1});
+  StridedBuffer buffer = createOk(ElementType::I32, {2, 2}, {1, 1});
   EXPECT_EQ(buffer.allocatedElements(), 3);
   EXPECT_EQ(buffer.fill(consistent), "");
   EXPECT_TRUE(identical(buffer.gather(), consistent));
@@ -238,42 +238,44 @@ TEST(StridedBuffer, OverlappingNonzeroStrides) {
 }
 
 TEST(StridedBuffer, FillRejectsMismatchedValues) {
-  StridedBuffer buffer = createOk(DType::F32, {2, 3}, {3, 1});
-  EXPECT_EQ(buffer.fill(zeros(DType::F64, {2, 3})),
+  StridedBuffer buffer = createOk(ElementType::F32, {2, 3}, {3, 1});
+  EXPECT_EQ(buffer.fill(zeros(ElementType::F64, {2, 3})),
             "cannot fill a buffer of f32 with values of f64");
-  EXPECT_EQ(buffer.fill(zeros(DType::F32, {3, 2})),
+  EXPECT_EQ(buffer.fill(zeros(ElementType::F32, {3, 2})),
             "cannot fill a buffer of shape 2x3 with values of shape 3x2");
-  Array shortData = zeros(DType::F32, {2, 3});
+  Array shortData = zeros(ElementType::F32, {2, 3});
   shortData.data.resize(20);
   EXPECT_EQ(buffer.fill(shortData),
             "values hold 20 bytes but shape 2x3 needs 24");
 }
 
 TEST(StridedBuffer, CreateErrors) {
-  EXPECT_EQ(createError(DType::F32, {4, 2, 3}, {6, 1}),
+  EXPECT_EQ(createError(ElementType::F32, {4, 2, 3}, {6, 1}),
             "layout 4x2x3 with strides [6, 1]: 2 strides for a shape of rank "
             "3");
-  EXPECT_EQ(createError(DType::F32, {2, -3}, {3, 1}),
-            "layout 2x-3 with strides [3, 1]: dimension 1 has negative size -3");
+  EXPECT_EQ(
+      createError(ElementType::F32, {2, -3}, {3, 1}),
+      "layout 2x-3 with strides [3, 1]: dimension 1 has negative size -3");
   std::string span = "the positions it addresses span more than 2^63 bytes";
   // One stride times its extent overflows.
-  EXPECT_NE(createError(DType::F32, {3}, {kMax / 2 + 1}).find(span),
+  EXPECT_NE(createError(ElementType::F32, {3}, {kMax / 2 + 1}).find(span),
             std::string::npos);
-  EXPECT_NE(createError(DType::F32, {2, 2},
+  EXPECT_NE(createError(ElementType::F32, {2, 2},
                         {std::numeric_limits<int64_t>::min(), 1})
                 .find(span),
             std::string::npos);
   // Each dim fits, their sum does not; likewise in opposite directions.
   int64_t quarter = int64_t(1) << 62;
-  EXPECT_NE(createError(DType::I1, {2, 2}, {quarter, quarter}).find(span),
+  EXPECT_NE(createError(ElementType::I1, {2, 2}, {quarter, quarter}).find(span),
             std::string::npos);
-  EXPECT_NE(createError(DType::I1, {2, 2}, {quarter, -quarter}).find(span),
-            std::string::npos);
+  EXPECT_NE(
+      createError(ElementType::I1, {2, 2}, {quarter, -quarter}).find(span),
+      std::string::npos);
   // The elements fit, their bytes do not.
-  EXPECT_NE(createError(DType::F64, {2}, {quarter / 2}).find(span),
+  EXPECT_NE(createError(ElementType::F64, {2}, {quarter / 2}).find(span),
             std::string::npos);
   // Broadcast makes the span tiny, but gather() would need 2^80 elements.
-  EXPECT_EQ(createError(DType::F32, {int64_t(1) << 40, int64_t(1) << 40},
+  EXPECT_EQ(createError(ElementType::F32, {int64_t(1) << 40, int64_t(1) << 40},
                         {0, 0}),
             "layout 1099511627776x1099511627776 with strides [0, 0]: too many "
             "elements (the size in bytes overflows 64 bits)");
@@ -282,12 +284,12 @@ TEST(StridedBuffer, CreateErrors) {
 TEST(StridedBuffer, AllocationFailureIsAnError) {
   // 2^62 bytes: no overflow, but no machine has that much memory.
   std::string error =
-      createError(DType::F32, {2}, {(int64_t(1) << 60) - 1});
+      createError(ElementType::F32, {2}, {(int64_t(1) << 60) - 1});
   EXPECT_NE(error.find("cannot allocate"), std::string::npos) << error;
 }
 
 TEST(StridedBuffer, CreateFilledAndMove) {
-  Array values = randomArray(DType::F64, {3, 2}, 11);
+  Array values = randomArray(ElementType::F64, {3, 2}, 11);
   auto created = StridedBuffer::createFilled(values, {1, -3});
   ASSERT_TRUE(std::holds_alternative<StridedBuffer>(created));
   StridedBuffer buffer = std::move(std::get<StridedBuffer>(created));
@@ -299,7 +301,7 @@ TEST(StridedBuffer, CreateFilledAndMove) {
   EXPECT_EQ(moved.allocated(), storage);
   EXPECT_TRUE(identical(moved.gather(), values));
 
-  auto bad = StridedBuffer::createFilled(zeros(DType::F32, {2}), {1, 1});
+  auto bad = StridedBuffer::createFilled(zeros(ElementType::F32, {2}), {1, 1});
   ASSERT_TRUE(std::holds_alternative<std::string>(bad));
   EXPECT_EQ(std::get<std::string>(bad),
             "layout 2 with strides [1, 1]: 2 strides for a shape of rank 1");

@@ -12,28 +12,26 @@
 #define STRIDE_RUNNER_COMPILEENTRY_H
 
 #include "stride/Pipelines/Pipelines.h"
+#include "stride/Support/MLIRElementType.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::stride {
 
-/// Element types a kernel can take and return. Kept as plain values: a
-/// kernel outlives the MLIRContext it was compiled in.
-enum class ElementKind { F32, F64, I32, I64, I1, Unsupported };
-ElementKind elementKindOf(Type type);
-const char *elementKindName(ElementKind kind); // "f32", ..., "i1"
-size_t elementSizeOf(ElementKind kind);        // bytes; 0 if unsupported
-
 /// One parameter of the lowered kernel.
 struct KernelParam {
   bool isBuffer = false;
-  ElementKind element = ElementKind::Unsupported; // element or scalar type
+  /// The element or scalar type; std::nullopt for a type that has no row in
+  /// the element-type table (the kernel may still compile). Kept as a plain
+  /// value: a kernel outlives the MLIRContext it was compiled in.
+  std::optional<ElementType> element;
   std::string typeName;          // as MLIR prints it, for messages
   std::vector<int64_t> shape;    // buffers; kDynamic where unknown
   std::vector<int64_t> strides;  // buffers; kDynamic where unknown

@@ -30,14 +30,9 @@ struct BufferArg {
   std::vector<int64_t> sizes, strides;
 };
 
-/// A scalar argument; the kernel reads it as its declared type.
-union ScalarArg {
-  float f32;
-  double f64;
-  int32_t i32;
-  int64_t i64;
-  bool i1;
-};
+/// A scalar argument (the element-type table's union); the kernel reads it
+/// as its declared type.
+using ::stride::ScalarValue;
 
 class JitKernel {
 public:
@@ -57,7 +52,7 @@ public:
   /// order from `buffers` and the scalar params from `scalars`. Returns an
   /// error message, or "" on success.
   std::string invoke(ArrayRef<BufferArg *> buffers,
-                     ArrayRef<ScalarArg *> scalars);
+                     ArrayRef<ScalarValue *> scalars);
 
 private:
   std::unique_ptr<ExecutionEngine> engine;

@@ -36,7 +36,7 @@ constexpr int64_t kAotDynamic = INT64_MIN;
 /// value.
 struct AotParam {
   bool isTensor = false;
-  DType dtype = DType::F32;
+  ElementType dtype = ElementType::F32;
   std::vector<int64_t> shape;   // kAotDynamic where the size is free
   std::vector<int64_t> strides; // kAotDynamic where any stride is accepted
   /// For a tensor whose declared layout is dense in a dim order

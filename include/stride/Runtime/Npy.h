@@ -14,32 +14,25 @@
 #ifndef STRIDE_RUNTIME_NPY_H
 #define STRIDE_RUNTIME_NPY_H
 
+#include "stride/Support/ElementType.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace stride::runtime {
 
-/// Element types the runtime moves between files and kernels. I1 is NumPy's
-/// bool ('|b1'): one byte per element holding 0 or 1.
-enum class DType { F32, F64, I32, I64, I1 };
-
-/// Bytes per element: 4, 8, 4, 8, 1.
-size_t dtypeSize(DType dtype);
-/// "f32", "f64", "i32", "i64" or "i1" (the MLIR element type spelling).
-const char *dtypeName(DType dtype);
-/// Inverse of dtypeName; anything else gives std::nullopt.
-std::optional<DType> parseDType(std::string_view name);
-bool isFloat(DType dtype);
+// Element types (ElementType, elementSize, elementTypeName, ...) are the
+// table in stride/Support/ElementType.h. I1 is NumPy's bool ('|b1'): one
+// byte per element holding 0 or 1.
 
 /// A dense array in C order (row-major) holding logical values in host byte
 /// order. Invariant kept by every function here: all dims are >= 0 and
-/// data.size() == numel() * dtypeSize(dtype). A rank-0 array has one element.
+/// data.size() == numel() * elementSize(dtype). A rank-0 array has one element.
 struct Array {
-  DType dtype = DType::F32;
+  ElementType dtype = ElementType::F32;
   std::vector<int64_t> shape;
   std::vector<uint8_t> data;
 
@@ -49,7 +42,7 @@ struct Array {
 /// Bytes needed for an array of this shape, or std::nullopt when a dim is
 /// negative or the count overflows int64_t. Callers that take shapes from
 /// users check with this before calling zeros or randomArray.
-std::optional<int64_t> checkedByteSize(DType dtype,
+std::optional<int64_t> checkedByteSize(ElementType dtype,
                                        const std::vector<int64_t> &shape);
 
 /// "4x2x3", "7", "0x3", and "0-d" for rank 0: layout::formatShape, the
@@ -57,14 +50,14 @@ std::optional<int64_t> checkedByteSize(DType dtype,
 std::string formatShape(const std::vector<int64_t> &shape);
 
 /// An all-zero array. Precondition: checkedByteSize(dtype, shape) succeeds.
-Array zeros(DType dtype, const std::vector<int64_t> &shape);
+Array zeros(ElementType dtype, const std::vector<int64_t> &shape);
 
 /// Deterministic pseudo-random values for the same (dtype, shape, seed) on
 /// every platform: floats uniform in [-2, 2), integers in [-5, 5], bools 0/1.
 /// Floats are multiples of 2^-22 (f32) or 2^-51 (f64), drawn from a
 /// splitmix64 stream, so no platform rounding enters. Precondition as for
 /// zeros.
-Array randomArray(DType dtype, const std::vector<int64_t> &shape,
+Array randomArray(ElementType dtype, const std::vector<int64_t> &shape,
                   uint64_t seed);
 
 /// Element `index` (in C order) converted to double; bools give 0 or 1.

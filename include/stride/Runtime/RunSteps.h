@@ -29,8 +29,9 @@ std::string formatDeclaredShape(const std::vector<int64_t> &declared);
 
 /// "" when `actual` is `declared`, else "<what> has element type <declared>
 /// but <source> holds <actual>".
-std::string checkDType(DType actual, DType declared, const std::string &what,
-                       const std::string &source);
+std::string checkElementType(ElementType actual, ElementType declared,
+                             const std::string &what,
+                             const std::string &source);
 /// "" when `shape` fits `declared` (same rank, equal static sizes), else
 /// "<what> has shape <declared> but <sourceSays><shape>", where `sourceSays`
 /// is e.g. "'a.npy' has shape ".
@@ -42,13 +43,7 @@ std::string checkShape(const std::vector<int64_t> &shape,
 /// scalar value (8 bytes, the low ones used as the declared type).
 struct PreparedArg {
   std::optional<StridedBuffer> buffer;
-  union {
-    float f32;
-    double f64;
-    int32_t i32;
-    int64_t i64;
-    bool i1;
-  } scalar{};
+  ScalarValue scalar{};
   std::vector<int64_t> shape, strides;
 };
 
@@ -61,13 +56,12 @@ std::optional<PreparedArg> prepareTensor(const Array &values,
 /// A tensor argument in `strides` whose memory, every element of the
 /// allocation, is filled with randomArray values: a broadcast (stride 0) or
 /// overlapping layout stays consistent.
-std::optional<PreparedArg> prepareRandomTensor(DType dtype,
-                                               const std::vector<int64_t> &shape,
-                                               const std::vector<int64_t> &strides,
-                                               uint64_t seed,
-                                               std::string &error);
+std::optional<PreparedArg>
+prepareRandomTensor(ElementType dtype, const std::vector<int64_t> &shape,
+                    const std::vector<int64_t> &strides, uint64_t seed,
+                    std::string &error);
 /// An output buffer in the compiler's layout.
-std::optional<PreparedArg> prepareOutput(DType dtype,
+std::optional<PreparedArg> prepareOutput(ElementType dtype,
                                          const std::vector<int64_t> &shape,
                                          const std::vector<int64_t> &strides,
                                          std::string &error);

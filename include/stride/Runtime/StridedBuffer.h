@@ -39,7 +39,8 @@ public:
   /// mismatch, negative sizes, a span or total size that overflows 64 bits,
   /// and allocation failure.
   static std::variant<StridedBuffer, std::string>
-  create(DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides);
+  create(ElementType dtype, std::vector<int64_t> shape,
+         std::vector<int64_t> strides);
 
   /// create() with the dtype and shape of `values`, then fill(values).
   static std::variant<StridedBuffer, std::string>
@@ -51,7 +52,7 @@ public:
   StridedBuffer(const StridedBuffer &) = delete;
   StridedBuffer &operator=(const StridedBuffer &) = delete;
 
-  DType dtype() const { return dtype_; }
+  ElementType dtype() const { return dtype_; }
   const std::vector<int64_t> &shape() const { return shape_; }
   const std::vector<int64_t> &strides() const { return strides_; }
 
@@ -89,7 +90,7 @@ private:
 
   StridedBuffer() = default;
 
-  DType dtype_ = DType::F32;
+  ElementType dtype_ = ElementType::F32;
   std::vector<int64_t> shape_, strides_;
   std::unique_ptr<uint8_t, Free> storage_;
   int64_t offset_ = 0;

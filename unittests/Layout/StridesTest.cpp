@@ -265,3 +265,29 @@ TEST(Contiguous, AlwaysRowMajor) {
   EXPECT_EQ(out(Policy::Contiguous, {contiguous({1, 0, 3})}),
             (Strides{3, 3, 1}));
 }
+
+// Casts and copies follow the allocate-like rules, checked against
+// torch 1.13 (.to/clone) and numpy 1.24 (astype/copy) by hand.
+TEST(CopyLike, TorchKeepsDenseStridesExactly) {
+  Operand dense{{4, 1}, {1, 4}};
+  EXPECT_EQ(copyLikeStrides(Policy::Torch, dense), (Strides{1, 4}));
+  // torch.neg of it takes the contiguous fast path instead.
+  EXPECT_EQ(computeOutputStrides(Policy::Torch, {dense}, {4, 1}),
+            (Strides{1, 1}));
+}
+
+TEST(CopyLike, TorchInfersDenseStridesOfBroadcastViews) {
+  // torch.as_strided(x, (1,2,2,2), (4,0,0,48)).to(torch.float64).stride()
+  Operand view{{1, 2, 2, 2}, {4, 0, 0, 48}};
+  EXPECT_EQ(copyLikeStrides(Policy::Torch, view), (Strides{1, 2, 1, 4}));
+}
+
+TEST(CopyLike, NumpyNewLikeArray) {
+  Operand view{{4, 1, 1, 4}, {0, 4, 4, 1}};
+  EXPECT_EQ(copyLikeStrides(Policy::Numpy, view), (Strides{1, 16, 16, 4}));
+  Operand fortran{{3, 4}, {1, 3}};
+  EXPECT_EQ(copyLikeStrides(Policy::Numpy, fortran), (Strides{1, 3}));
+  Operand reversed{{3, 4}, {-4, -1}};
+  EXPECT_EQ(copyLikeStrides(Policy::Numpy, reversed), (Strides{4, 1}));
+  EXPECT_EQ(copyLikeStrides(Policy::Contiguous, fortran), (Strides{4, 1}));
+}

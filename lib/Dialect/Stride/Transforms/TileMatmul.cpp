@@ -188,7 +188,10 @@ struct StrideTileMatmulPass
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
           generic && generic.getNumLoops() > 3) {
         llvm::SmallBitVector batch(generic.getNumLoops());
-        for (unsigned b : matchMatmul(generic)->batch)
+        // Keep the match alive: `->batch` of the temporary would dangle
+        // in the loop (ASan: stack-use-after-scope).
+        auto match = matchMatmul(generic);
+        for (unsigned b : match->batch)
           batch.set(b);
         op = dropUnitLoops(rewriter, generic, batch);
       }

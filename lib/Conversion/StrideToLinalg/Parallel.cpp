@@ -96,8 +96,11 @@ void KernelBuilder::emitGeneric(
     points = mulSat(points, c ? *c : kMinParallelOps); // unknown: large
   }
   int64_t bytes = 0;
-  for (Value operand : operands)
-    bytes = std::min(bytes + viewBytes(operand), kMinParallelBytes);
+  for (Value operand : operands) {
+    // Saturating: an unknown size counts as INT64_MAX bytes.
+    int64_t v = viewBytes(operand);
+    bytes = v >= kMinParallelBytes - bytes ? kMinParallelBytes : bytes + v;
+  }
   int64_t ops = mulSat(points, opsPerPoint(*generic.getBlock()));
   if (bytes < kMinParallelBytes && ops < kMinParallelOps)
     return;

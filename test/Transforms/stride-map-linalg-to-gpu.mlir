@@ -236,8 +236,8 @@ func.func @uses_index(%out: memref<7xi64>) {
 // CHECK:               %[[KA:.*]] = arith.remui %[[LIN]], %c16
 // CHECK:               %[[GR:.*]] = arith.addi %[[ROW0]], %[[RA]]
 // CHECK:               %[[GK:.*]] = arith.addi %[[K0]], %[[KA]]
-// CHECK:               %[[KIN:.*]] = arith.cmpi ult, %[[GK]], %[[K]]
-// CHECK:               %[[RIN:.*]] = arith.cmpi ult, %[[GR]], %[[M]]
+// CHECK-DAG:               %[[KIN:.*]] = arith.cmpi ult, %[[GK]], %[[K]]
+// CHECK-DAG:               %[[RIN:.*]] = arith.cmpi ult, %[[GR]], %[[M]]
 // CHECK:               %[[IN:.*]] = arith.andi %[[RIN]], %[[KIN]]
 // CHECK:               %[[V:.*]] = scf.if %[[IN]] -> (f32)
 // CHECK:                 memref.load %arg0[%[[GR]], %[[GK]]]

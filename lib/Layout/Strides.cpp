@@ -236,19 +236,21 @@ int numpyContiguity(const Operand &op) {
   return flags;
 }
 
-/// The ufunc trivial loop: non-0-d inputs all have one shape, and those of
-/// rank 2 or more are all C- or all F-contiguous (1-D inputs may have any
-/// stride). The result is then plain C (or F when the inputs were F and not
-/// C) order.
+/// The ufunc trivial loop: non-0-d inputs all have one shape, need no cast,
+/// and those of rank 2 or more are all C- or all F-contiguous (1-D inputs
+/// may have any stride). The result is then plain C (or F when the inputs
+/// were F and not C) order. A 0-d input that needs a cast does not stop it:
+/// NumPy 1.24's try_trivial_single_output_loop casts 0-d inputs to the
+/// loop's dtype up front.
 std::optional<Strides> numpyTrivialLoop(const std::vector<Operand> &inputs,
                                         const Shape &outShape) {
   const Shape *shape = nullptr;
   int order = 0;
   for (const Operand &op : inputs) {
-    if (op.converted)
-      return std::nullopt;
     if (op.shape.empty())
       continue;
+    if (op.converted)
+      return std::nullopt;
     if (!shape)
       shape = &op.shape;
     else if (op.shape != *shape)

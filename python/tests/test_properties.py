@@ -6,8 +6,9 @@ torch; PyTorch's own dtypes differ, its layout rules do not depend on them).
 
 The suite runs 200 examples. A longer run, outside the suite:
 STRIDE_PROPERTY_EXAMPLES=2000 STRIDE_PROPERTY_POLICIES=numpy pytest
-python/tests/test_properties.py (then policies=torch); the cases such runs
-found are kept as regular tests at the end of this file."""
+python/tests/test_properties.py (then policies=torch), with
+STRIDE_PROPERTY_RANDOM=1 for examples other than the suite's; the cases such
+runs found are kept as regular tests at the end of this file."""
 import os
 
 import numpy as np
@@ -23,6 +24,9 @@ DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_]
 LAYOUTS = ["c", "perm", "sliced", "broadcast", "size1", "mixed"]
 EXAMPLES = int(os.environ.get("STRIDE_PROPERTY_EXAMPLES", "200"))
 POLICIES = os.environ.get("STRIDE_PROPERTY_POLICIES", "numpy,torch").split(",")
+# The suite draws the same examples every run; STRIDE_PROPERTY_RANDOM=1 draws
+# new ones (pytest's --hypothesis-seed then picks them).
+DERANDOMIZE = os.environ.get("STRIDE_PROPERTY_RANDOM") != "1"
 
 
 class Tree:
@@ -120,7 +124,7 @@ def cases(draw):
     return leaves, Tree(draw, nleaves), draw(st.sampled_from(["none", "fresh", "leaf"]))
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=DERANDOMIZE,
           suppress_health_check=list(HealthCheck))
 @given(cases(), st.sampled_from(POLICIES))
 def test_random_mixed_dtype_trees(case, policy):
@@ -282,3 +286,22 @@ def test_numpy_cast_of_broadcast_view_is_laid_out_like_new_like_array(op):
     np.testing.assert_array_equal(got, a)
     assert elem_strides(np.negative(a)) == (4, 4, 4, 1)  # the ufunc rule
     assert elem_strides(got) == elem_strides(ref) == (1, 16, 16, 4)
+
+
+# found by the 2,000-example numpy run after the fixes above: a float32 0-d
+# array plus a float64 (5, 1, 5) view with strides (1, 25, 5). The 0-d input
+# needs a cast, which made Stride skip NumPy's trivial loop; NumPy 1.24 casts
+# 0-d inputs before it (try_trivial_single_output_loop), so the F-contiguous
+# view still gives plain F order, (1, 5, 5). A 1-element 1-d float32 input
+# instead does take the nditer path: (1, 25, 5).
+@pytest.mark.parametrize("other,strides", [(np.array(1.5, np.float32), (1, 5, 5)),
+                                           (np.array(3, np.int32), (1, 5, 5)),
+                                           (np.ones(1, np.float32), (1, 25, 5))])
+def test_numpy_converted_0d_input_keeps_the_trivial_loop(other, strides):
+    x = np.lib.stride_tricks.as_strided(
+        np.linspace(-1, 1, 125), (5, 1, 5), (8, 200, 40))
+    want = np.add(other, x)
+    got = stride.materialize(stride.lazy(other) + x, policy="numpy")
+    np.testing.assert_array_equal(got, want)
+    assert elem_strides(want) == strides
+    assert elem_strides(got) == strides

@@ -230,6 +230,17 @@ TEST(Numpy, TrivialLoop) {
   // Mixed C and F: nditer keeps C order whichever comes first, unlike torch.
   EXPECT_EQ(numpy({f, contiguous({2, 3})}), (Strides{3, 1}));
   EXPECT_EQ(numpy({contiguous({2, 3}), f}), (Strides{3, 1}));
+  // An input the loop converts takes the nditer path, where size-1 dims keep
+  // their place in the stride order; a converted 0-d input is cast before
+  // the loop and keeps the trivial one (np.add(np.float32(1) 0-d, x) for a
+  // float64 x of these strides gives (1, 5, 5)).
+  Operand size1{{5, 1, 5}, {1, 25, 5}};
+  Operand converted = size1;
+  converted.converted = true;
+  Operand convertedScalar{{}, {}, /*converted=*/true};
+  EXPECT_EQ(numpy({size1}), (Strides{1, 5, 5}));
+  EXPECT_EQ(numpy({converted}), (Strides{1, 25, 5}));
+  EXPECT_EQ(numpy({convertedScalar, size1}), (Strides{1, 5, 5}));
 }
 
 TEST(Numpy, EveryOperandMustAgreeToMoveADim) {

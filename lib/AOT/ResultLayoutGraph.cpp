@@ -15,6 +15,7 @@
 #include "stride/AOT/AotCompiler.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/Transforms/LayoutOperands.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -55,10 +56,19 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
                      ResultRange results) -> bool {
     layout::LayoutNode node;
     node.kind = kind;
-    for (Value operand : operands) {
+    // The values stride-propagate-layout decides from: a promotion cast may
+    // be seen through, to its source, and marked converted.
+    LayoutOperands seen = kind == layout::LayoutNode::Kind::Matmul
+                              ? LayoutOperands{SmallVector<Value>(operands),
+                                               SmallVector<bool>(
+                                                   operands.size(), false)}
+                              : layoutOperands(policy, operands);
+    for (auto [operand, converted] :
+         llvm::zip_equal(seen.values, seen.converted)) {
       std::optional<layout::LayoutRef> ref = refOf(operand);
       if (!ref)
         return false;
+      ref->converted = converted;
       node.operands.push_back(*ref);
     }
     for (Value result : results) {
@@ -88,7 +98,8 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
                    op.getResults());
     } else if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
       if (broadcast.getInits().empty()) {
-        ok = addNode(layout::LayoutNode::Kind::Elementwise,
+        ok = addNode(isCastOrCopy(&op) ? layout::LayoutNode::Kind::Copy
+                                       : layout::LayoutNode::Kind::Elementwise,
                      broadcast.getInputs(), op.getResults());
       } else {
         // A destination's result is the destination: its shape and strides.
@@ -101,8 +112,9 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
         }
       }
     } else if (isa<StrideDialect>(op.getDialect())) {
-      ok = addNode(layout::LayoutNode::Kind::Elementwise, op.getOperands(),
-                   op.getResults());
+      ok = addNode(isCastOrCopy(&op) ? layout::LayoutNode::Kind::Copy
+                                     : layout::LayoutNode::Kind::Elementwise,
+                   op.getOperands(), op.getResults());
     } else {
       for (Value result : op.getResults())
         if (isa<TensorType>(result.getType()))

@@ -44,6 +44,7 @@ std::string evaluateLayoutGraph(const LayoutGraph &graph,
       if (!operand)
         return what + " " + error;
       operands.push_back(*operand);
+      operands.back().converted = ref.converted;
     }
     Operand value;
     if (node.kind == LayoutNode::Kind::Matmul) {
@@ -65,7 +66,10 @@ std::string evaluateLayoutGraph(const LayoutGraph &graph,
         return what + " (elementwise): " + broadcast.error->message;
       value.shape = broadcast.shape;
       value.strides =
-          computeOutputStrides(graph.policy, operands, value.shape);
+          node.kind == LayoutNode::Kind::Copy && operands.size() == 1 &&
+                  operands[0].shape == value.shape
+              ? copyLikeStrides(graph.policy, operands[0])
+              : computeOutputStrides(graph.policy, operands, value.shape);
     }
     values.push_back(std::move(value));
   }

@@ -7,7 +7,8 @@
 //                [perm <dim>...]
 //   input scalar <dtype>
 //   layout <policy>                          (entries with dynamic results)
-//   node elementwise|matmul <ref>...         (ref: a<arg>, n<node>, s)
+//   node elementwise|matmul|copy <ref>...    (ref: a<arg>, n<node>, s; a
+//                                            trailing '~': converted in the op)
 //   result <ref>
 //   end
 //
@@ -100,15 +101,25 @@ static bool parseRef(const std::string &word, layout::LayoutRef &ref) {
   return true;
 }
 
+static const char *nodeKindName(layout::LayoutNode::Kind kind) {
+  switch (kind) {
+  case layout::LayoutNode::Kind::Matmul:
+    return "matmul";
+  case layout::LayoutNode::Kind::Copy:
+    return "copy";
+  case layout::LayoutNode::Kind::Elementwise:
+    break;
+  }
+  return "elementwise";
+}
+
 static void formatGraph(std::ostringstream &os,
                         const layout::LayoutGraph &graph) {
   os << "layout " << layout::policyName(graph.policy) << "\n";
   for (const layout::LayoutNode &node : graph.nodes) {
-    os << "node "
-       << (node.kind == layout::LayoutNode::Kind::Matmul ? "matmul"
-                                                          : "elementwise");
+    os << "node " << nodeKindName(node.kind);
     for (const layout::LayoutRef &ref : node.operands)
-      os << " " << formatRef(ref);
+      os << " " << formatRef(ref) << (ref.converted ? "~" : "");
     os << "\n";
   }
   for (const layout::LayoutRef &ref : graph.results)
@@ -197,14 +208,22 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
         return bad("'" + kind + "' before 'layout'");
       } else if (kind == "node") {
         layout::LayoutNode node;
-        if (!(words >> word) || (word != "elementwise" && word != "matmul"))
-          return bad("a node is 'elementwise' or 'matmul'");
+        if (!(words >> word) ||
+            (word != "elementwise" && word != "matmul" && word != "copy"))
+          return bad("a node is 'elementwise', 'matmul' or 'copy'");
         node.kind = word == "matmul" ? layout::LayoutNode::Kind::Matmul
+                    : word == "copy" ? layout::LayoutNode::Kind::Copy
                                      : layout::LayoutNode::Kind::Elementwise;
         while (words >> word) {
           layout::LayoutRef ref;
+          bool converted = word.size() > 1 && word.back() == '~';
+          if (converted)
+            word.pop_back();
           if (!parseRef(word, ref) || node.operands.size() >= 1024)
-            return bad("'" + word + "' is not an operand (a<N>, n<N> or s)");
+            return bad("'" + word +
+                       "' is not an operand (a<N>, n<N> or s, then '~' if "
+                       "converted)");
+          ref.converted = converted;
           node.operands.push_back(ref);
         }
         graph.nodes.push_back(node);

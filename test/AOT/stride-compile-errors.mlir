@@ -40,7 +40,7 @@
 // LINK: stride-compile: error: linking the shared library failed (exit status 1): {{.*}} -shared -o {{.*}}absent/x.so
 // LLVM-DAG: define void @stride_neg(ptr
 // LLVM-DAG: define void @stride_neg_packed(ptr
-// LLVM-DAG: @stride_aot_metadata = {{.*}}constant {{.*}} c"stride-aot 2\0Aentry neg stride_neg stride_neg_packed\0Ainput tensor f32 1 4 1\0Aoutput tensor f32 1 4 1\0Aend\0A\00"
+// LLVM-DAG: @stride_aot_metadata = {{.*}}constant {{.*}} c"stride-aot 3\0Aentry neg stride_neg stride_neg_packed\0Ainput tensor f32 1 4 1\0Aoutput tensor f32 1 4 1\0Aend\0A\00"
 // MLIR: llvm.func @_mlir_ciface_neg
 // PREFIX: @neg (my_neg)
 

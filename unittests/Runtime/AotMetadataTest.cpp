@@ -73,14 +73,14 @@ TEST(AotMetadata, RoundTrip) {
 }
 
 TEST(AotMetadata, MalformedTextIsAnError) {
-  const std::string head = "stride-aot 2\nentry f s p\n";
+  const std::string head = "stride-aot 3\nentry f s p\n";
   EXPECT_EQ(parseError(""), "the metadata ends without 'end'");
   EXPECT_EQ(parseError("ELF\n"), "metadata line 1: not Stride AOT metadata");
   EXPECT_EQ(parseError("stride-aot 1\nend\n"),
-            "metadata line 1: format version 1, this runtime reads version 2");
-  EXPECT_EQ(parseError("stride-aot 2\nentry f\nend\n"),
+            "metadata line 1: format version 1, this runtime reads version 3");
+  EXPECT_EQ(parseError("stride-aot 3\nentry f\nend\n"),
             "metadata line 2: an entry needs a name and two symbols");
-  EXPECT_EQ(parseError("stride-aot 2\ninput scalar f32\nend\n"),
+  EXPECT_EQ(parseError("stride-aot 3\ninput scalar f32\nend\n"),
             "metadata line 2: a parameter before any entry");
   EXPECT_EQ(parseError(head + "input tensor f16 1 4 1\nend\n"),
             "metadata line 3: unknown dtype 'f16'");
@@ -106,7 +106,7 @@ TEST(AotMetadata, MalformedTextIsAnError) {
             "metadata line 3: the perm is not a permutation of the tensor's dims");
   EXPECT_EQ(parseError(head + "input tensor f32 1 ? 1 order 0\nend\n"),
             "metadata line 3: unexpected 'order'");
-  EXPECT_EQ(parseError("stride-aot 2\nlayout torch\nend\n"),
+  EXPECT_EQ(parseError("stride-aot 3\nlayout torch\nend\n"),
             "metadata line 2: a layout graph before any entry");
   EXPECT_EQ(parseError(head + "layout fortran\nend\n"),
             "metadata line 3: 'layout' needs a policy (torch, numpy or contiguous)");
@@ -115,11 +115,13 @@ TEST(AotMetadata, MalformedTextIsAnError) {
   EXPECT_EQ(parseError(head + "node elementwise a0\nend\n"),
             "metadata line 3: 'node' before 'layout'");
   EXPECT_EQ(parseError(head + "layout torch\nnode add a0\nend\n"),
-            "metadata line 4: a node is 'elementwise' or 'matmul'");
+            "metadata line 4: a node is 'elementwise', 'matmul' or 'copy'");
   EXPECT_EQ(parseError(head + "layout torch\nnode matmul a0 x1\nend\n"),
-            "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s)");
+            "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s, then '~' if converted)");
   EXPECT_EQ(parseError(head + "layout torch\nnode matmul a0 a99999999999\nend\n"),
-            "metadata line 4: 'a99999999999' is not an operand (a<N>, n<N> or s)");
+            "metadata line 4: 'a99999999999' is not an operand (a<N>, n<N> or s, then '~' if converted)");
+  EXPECT_EQ(parseError(head + "layout torch\nnode copy ~\nend\n"),
+            "metadata line 4: '~' is not an operand (a<N>, n<N> or s, then '~' if converted)");
   EXPECT_EQ(parseError(head + "layout torch\nresult\nend\n"),
             "metadata line 4: a result needs an operand (a<N>, n<N> or s)");
   EXPECT_EQ(parseError(head + "layout torch\nresult n0 n1\nend\n"),
@@ -201,6 +203,40 @@ TEST(AotMetadata, LayoutGraphRoundTrip) {
   ASSERT_EQ(read.entries.size(), 1u);
   EXPECT_EQ(formatAotMetadata(read), text);
   EXPECT_EQ(read.entries[0].inputs[0].perm, (std::vector<int64_t>{1, 0}));
+}
+
+TEST(AotMetadata, CopyNodesAndConvertedOperands) {
+  // Under torch a cast of a column-major 4x1 keeps its strides exactly
+  // (copyLikeStrides: empty_like) where an elementwise op gives the size-1
+  // dim its inner neighbour's extent; a converted operand ('~') round-trips.
+  AotEntry entry = dynamicEntry(layout::Policy::Torch);
+  entry.outputs = {entry.outputs[0], entry.outputs[0]};
+  entry.layoutGraph.nodes = {
+      {layout::LayoutNode::Kind::Copy, {{layout::LayoutRef::Kind::Argument, 0}}},
+      {layout::LayoutNode::Kind::Elementwise,
+       {{layout::LayoutRef::Kind::Argument, 0, /*converted=*/true},
+        {layout::LayoutRef::Kind::Node, 0}}}};
+  entry.layoutGraph.results = {{layout::LayoutRef::Kind::Node, 0},
+                               {layout::LayoutRef::Kind::Node, 1}};
+  AotMetadata written;
+  written.entries = {entry};
+  std::string text = formatAotMetadata(written);
+  EXPECT_NE(text.find("node copy a0\nnode elementwise a0~ n0\n"),
+            std::string::npos)
+      << text;
+  AotMetadata read;
+  ASSERT_EQ(parseAotMetadata(text, read), "");
+  EXPECT_EQ(formatAotMetadata(read), text);
+  std::vector<std::vector<int64_t>> shapes, strides;
+  ASSERT_EQ(aotResultLayouts(read.entries[0], {{4, 1}, {4}, {}},
+                             {{1, 4}, {1}, {}}, shapes, strides),
+            "");
+  EXPECT_EQ(strides[0], (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(strides[1],
+            layout::computeOutputStrides(layout::Policy::Torch,
+                                         {{{4, 1}, {1, 4}}, {{4, 1}, {1, 4}}},
+                                         {4, 1}));
+  EXPECT_NE(strides[1], strides[0]);
 }
 
 TEST(AotMetadata, ResultLayoutsFollowTheInputs) {

@@ -27,13 +27,18 @@ struct LayoutRef {
   enum class Kind { Argument, Node, Scalar };
   Kind kind = Kind::Scalar;
   int64_t index = 0;
+  /// As an operand: the op converts its element type inside the loop
+  /// (Operand::converted, which NumPy's ufuncs care about).
+  bool converted = false;
 };
 
 /// One result of a Stride op. An elementwise op (named ops and
 /// stride.broadcast without destinations) broadcasts its operands and takes
-/// the policy's strides; a matmul takes matmulShape and matmulOutputStrides.
+/// the policy's strides; a matmul takes matmulShape and matmulOutputStrides;
+/// a cast or copy of one operand of the result's shape takes
+/// copyLikeStrides (the eager libraries' allocate-like rule).
 struct LayoutNode {
-  enum class Kind { Elementwise, Matmul };
+  enum class Kind { Elementwise, Matmul, Copy };
   Kind kind = Kind::Elementwise;
   std::vector<LayoutRef> operands;
 };

@@ -27,7 +27,7 @@ constexpr const char *kAotMetadataSymbol = "stride_aot_metadata";
 /// A library compiled with --target=gpu also exports this NUL-terminated
 /// string, "gpu": its buffers must be in device memory.
 constexpr const char *kAotTargetSymbol = "stride_aot_target";
-constexpr int kAotMetadataVersion = 2;
+constexpr int kAotMetadataVersion = 3;
 /// A size or stride known only at run time.
 constexpr int64_t kAotDynamic = INT64_MIN;
 

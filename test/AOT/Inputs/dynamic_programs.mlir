@@ -71,3 +71,17 @@ func.func @fused(%a: tensor<?x3xf32, #stride.layout<perm = [1, 0]>>, %b: tensor<
   }
   return %0 : tensor<*xf32>
 }
+
+// A cast is laid out like its input (the eager libraries' astype / .to()
+// rule, copyLikeStrides), which differs from an elementwise op's layout on
+// size-1 dims; promotion casts (float32 + int32 is float64 under NumPy's
+// rules) are seen through under numpy and kept under torch only for the
+// input PyTorch would convert (the int32 one: its common dtype is float32).
+// SHAPES @casts: 4x1 4x1 | 1x4 1x4 | 3x4 3x4 | 3x1 1x4 | 1x1 1x1 | 0x4 0x4 | 4x1 1x1
+func.func @casts(%a: tensor<?x?xf32, #stride.layout<perm = [1, 0]>>, %b: tensor<?x?xi32>) -> (tensor<*xf64>, tensor<*xf64>) {
+  %0 = stride.cast %a : tensor<?x?xf32, #stride.layout<perm = [1, 0]>> -> tensor<*xf64>
+  %1 = stride.cast %a {stride.promotion} : tensor<?x?xf32, #stride.layout<perm = [1, 0]>> -> tensor<*xf64>
+  %2 = stride.cast %b {stride.promotion} : tensor<?x?xi32> -> tensor<*xf64>
+  %3 = stride.add %2, %1 : tensor<*xf64>, tensor<*xf64> -> tensor<*xf64>
+  return %0, %3 : tensor<*xf64>, tensor<*xf64>
+}

@@ -2,6 +2,8 @@
 
 #include "ModuleStructure.h"
 
+#include "stride/Dialect/Stride/Transforms/LayoutOperands.h"
+
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Strides.h"
@@ -130,45 +132,6 @@ Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
   return copy.getResult(0);
 }
 
-/// The operands an op's layout is decided from. Under numpy a
-/// `stride.cast` marked `stride.promotion` is the op's own type promotion,
-/// which NumPy's ufunc loops do inside the loop, so the layout comes from the
-/// uncast value (the cast's own layout could differ on size-1 and broadcast
-/// dims, and then in the whole dimension order). PyTorch's TensorIterator
-/// instead converts such an input with `.to()` first (on the CPU) and then
-/// decides from the converted tensor, so under torch the cast is seen as is
-/// (it is laid out by copyLikeStrides).
-SmallVector<Value> seeThroughPromotions(layout::Policy policy,
-                                        ValueRange operands,
-                                        SmallVectorImpl<bool> &converted) {
-  SmallVector<Value> result;
-  for (Value v : operands) {
-    auto cast = v.getDefiningOp<CastOp>();
-    bool promotion = policy == layout::Policy::Numpy && cast &&
-                     cast->hasAttr("stride.promotion");
-    result.push_back(promotion ? cast.getOperand() : v);
-    converted.push_back(promotion);
-  }
-  return result;
-}
-
-/// A cast, or a stride.broadcast that yields its one input unchanged (a
-/// copy): the eager libraries allocate these like their input (astype,
-/// `.to()`, copy, clone), not like an elementwise op's result.
-bool isCastOrCopy(Operation *op) {
-  if (isa<CastOp>(op))
-    return true;
-  auto broadcast = dyn_cast<BroadcastOp>(op);
-  if (!broadcast || broadcast->getNumOperands() != 1 ||
-      broadcast->getNumResults() != 1)
-    return false;
-  Block &body = broadcast.getBodyBlock();
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
-  return yield && &body.front() == yield.getOperation() &&
-         yield->getNumOperands() == 1 &&
-         yield->getOperand(0) == body.getArgument(0);
-}
-
 struct StridePropagateLayoutPass
     : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
   using Base::Base;
@@ -198,16 +161,14 @@ struct StridePropagateLayoutPass
     if (!shaped || !shaped.getDestinations().empty())
       return; // destinations keep their strides
     ValueRange operands = shaped.getBroadcastOperands();
-    SmallVector<bool> converted;
-    SmallVector<Value> seen =
-        seeThroughPromotions(policy, operands, converted);
+    LayoutOperands seen = layoutOperands(policy, operands);
     bool copyLike = isCastOrCopy(op);
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
       FailureOr<LayoutAttr> layout =
-          elementwiseLayout(policy, seen, type, converted, copyLike);
+          elementwiseLayout(policy, seen.values, type, seen.converted, copyLike);
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }

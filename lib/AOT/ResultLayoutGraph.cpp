@@ -52,23 +52,26 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
             ", whose layout stride-compile cannot derive from the inputs";
     return std::nullopt;
   };
-  auto addNode = [&](layout::LayoutNode::Kind kind, ValueRange operands,
-                     ResultRange results) -> bool {
+  TorchDtypes torch;
+  auto addNode = [&](layout::LayoutNode::Kind kind, Operation *op,
+                     ValueRange operands, ResultRange results) -> bool {
     layout::LayoutNode node;
     node.kind = kind;
-    // The values stride-propagate-layout decides from: a promotion cast may
-    // be seen through, to its source, and marked converted.
-    LayoutOperands seen = kind == layout::LayoutNode::Kind::Matmul
-                              ? LayoutOperands{SmallVector<Value>(operands),
-                                               SmallVector<bool>(
-                                                   operands.size(), false)}
-                              : layoutOperands(policy, operands);
-    for (auto [operand, converted] :
-         llvm::zip_equal(seen.values, seen.converted)) {
+    // The values stride-propagate-layout decides from: a promotion cast is
+    // seen through, to its source, marked converted in the loop (numpy) or
+    // copied first (torch).
+    SmallVector<bool> none(operands.size(), false);
+    LayoutOperands seen =
+        kind == layout::LayoutNode::Kind::Matmul
+            ? LayoutOperands{SmallVector<Value>(operands), none, none}
+            : layoutOperands(policy, op, operands, torch);
+    for (auto [operand, converted, copied] :
+         llvm::zip_equal(seen.values, seen.converted, seen.copied)) {
       std::optional<layout::LayoutRef> ref = refOf(operand);
       if (!ref)
         return false;
       ref->converted = converted;
+      ref->copied = copied;
       node.operands.push_back(*ref);
     }
     for (Value result : results) {
@@ -93,14 +96,14 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
     }
     bool ok = true;
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
-      ok = addNode(layout::LayoutNode::Kind::Matmul,
+      ok = addNode(layout::LayoutNode::Kind::Matmul, &op,
                    ValueRange{matmul.getLhs(), matmul.getRhs()},
                    op.getResults());
     } else if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
       if (broadcast.getInits().empty()) {
         ok = addNode(isCastOrCopy(&op) ? layout::LayoutNode::Kind::Copy
                                        : layout::LayoutNode::Kind::Elementwise,
-                     broadcast.getInputs(), op.getResults());
+                     &op, broadcast.getInputs(), op.getResults());
       } else {
         // A destination's result is the destination: its shape and strides.
         for (auto [result, init] :
@@ -114,7 +117,7 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
     } else if (isa<StrideDialect>(op.getDialect())) {
       ok = addNode(isCastOrCopy(&op) ? layout::LayoutNode::Kind::Copy
                                      : layout::LayoutNode::Kind::Elementwise,
-                   op.getOperands(), op.getResults());
+                   &op, op.getOperands(), op.getResults());
     } else {
       for (Value result : op.getResults())
         if (isa<TensorType>(result.getType()))

@@ -45,6 +45,8 @@ std::string evaluateLayoutGraph(const LayoutGraph &graph,
         return what + " " + error;
       operands.push_back(*operand);
       operands.back().converted = ref.converted;
+      if (ref.copied)
+        operands.back().strides = copyLikeStrides(graph.policy, operands.back());
     }
     Operand value;
     if (node.kind == LayoutNode::Kind::Matmul) {

@@ -8,7 +8,8 @@
 //   input scalar <dtype>
 //   layout <policy>                          (entries with dynamic results)
 //   node elementwise|matmul|copy <ref>...    (ref: a<arg>, n<node>, s; a
-//                                            trailing '~': converted in the op)
+//                                            trailing '~': converted in the op,
+//                                            '*': converted by a copy first)
 //   result <ref>
 //   end
 //
@@ -119,7 +120,8 @@ static void formatGraph(std::ostringstream &os,
   for (const layout::LayoutNode &node : graph.nodes) {
     os << "node " << nodeKindName(node.kind);
     for (const layout::LayoutRef &ref : node.operands)
-      os << " " << formatRef(ref) << (ref.converted ? "~" : "");
+      os << " " << formatRef(ref) << (ref.converted ? "~" : "")
+         << (ref.copied ? "*" : "");
     os << "\n";
   }
   for (const layout::LayoutRef &ref : graph.results)
@@ -216,14 +218,19 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
                                      : layout::LayoutNode::Kind::Elementwise;
         while (words >> word) {
           layout::LayoutRef ref;
+          bool copied = word.size() > 1 && word.back() == '*';
+          if (copied)
+            word.pop_back();
           bool converted = word.size() > 1 && word.back() == '~';
           if (converted)
             word.pop_back();
           if (!parseRef(word, ref) || node.operands.size() >= 1024)
             return bad("'" + word +
                        "' is not an operand (a<N>, n<N> or s, then '~' if "
-                       "converted)");
+                       "converted in the op, '*' if converted by a copy "
+                       "first)");
           ref.converted = converted;
+          ref.copied = copied;
           node.operands.push_back(ref);
         }
         graph.nodes.push_back(node);

@@ -325,3 +325,36 @@ def test_astype_to_own_dtype_is_the_expression_itself():
     np.testing.assert_array_equal(got, a)
     assert elem_strides(got) == elem_strides(a.astype(np.float32, copy=True)) == (1, 4, 4, 4)
     assert elem_strides(a.astype(np.float32).astype(np.float32)) == (1, 1, 1, 1)
+
+
+# found by a 2,000-example torch run with fresh examples: PyTorch converts
+# (with .to(), laid out like a copy) the inputs whose PyTorch dtype is not
+# its common dtype, and its dtypes differ from Stride's (NumPy's) along a
+# whole tree: s = int32 + float32 is float32 to PyTorch, float64 here, so f
+# + s converts nothing in PyTorch, while Stride used to lay out f as
+# converted (float32 -> float64): (1, 1, 1, 1) instead of (1, 1, 1, 4).
+# Stride's torch policy now follows PyTorch's dtypes (TorchDtypes).
+@pytest.mark.parametrize("tree", ["f + (i + f)", "(i / i) + d", "where(i < 2, i, f) * d"])
+def test_torch_policy_converts_what_pytorch_converts(tree):
+    if torch is None:
+        pytest.skip("needs torch for the reference strides")
+
+    def view(dtype, shape, strides):
+        base = np.arange(1, 50).astype(dtype)
+        return np.lib.stride_tricks.as_strided(
+            base, shape, tuple(s * base.itemsize for s in strides))
+    leaves = {"i": view(np.int32, (4, 1, 1, 1), (1, 1, 1, 4)),
+              "f": view(np.float32, (4, 1, 1, 1), (0, 1, 1, 1)),
+              "d": view(np.float64, (4, 1, 1, 1), (0, 1, 1, 1))}
+
+    def where(c, x, y):
+        if isinstance(c, torch.Tensor):
+            return torch.where(c, x, y)
+        return stride.where(c, x, y)
+    ref = eval(tree, {"where": where},
+               {k: torch.from_numpy(v) for k, v in leaves.items()})
+    got = stride.materialize(
+        eval(tree, {"where": where}, {k: stride.lazy(v) for k, v in leaves.items()}),
+        policy="torch")
+    np.testing.assert_allclose(got, ref.double().numpy(), rtol=1e-6)
+    assert elem_strides(got) == ref.stride()

@@ -253,3 +253,27 @@ func.func @promotion_cast(%a: tensor<2x2x2xf32, #stride.layout<strides = [1, 2, 
   %1 = stride.maximum %a, %d : tensor<2x2x2xf32, #stride.layout<strides = [1, 2, 0]>>, tensor<2x2x2xf32> -> tensor<2x2x2xf32>
   return
 }
+
+// -----
+
+// PyTorch converts (with .to(), laid out like a copy) exactly the inputs
+// whose PyTorch dtype is not its common dtype, and its dtypes differ from
+// Stride's: int32 + float32 is float32 there, float64 here. So %s is f32 to
+// PyTorch and the second add converts nothing: %f keeps its broadcast
+// strides and %s orders the size-1 dim, (1, 4) as torch.add gives. Had %f
+// been converted (Stride's dtypes, f32 -> f64) it would be dense first and
+// give (1, 1). NumPy gives (1, 1) to both.
+// CHECK-LABEL: func.func @torch_dtypes_decide_conversions
+// CHECK: %[[S:.*]] = stride.add
+// TORCH-SAME: -> tensor<4x1xf64, #stride.layout<strides = [1, 4]>>
+// NUMPY-SAME: -> tensor<4x1xf64>{{$}}
+// TORCH: stride.add %{{.*}}, %[[S]] : {{.*}} -> tensor<4x1xf64, #stride.layout<strides = [1, 4]>>
+// NUMPY: stride.add %{{.*}}, %[[S]] : {{.*}} -> tensor<4x1xf64>{{$}}
+func.func @torch_dtypes_decide_conversions(%i: tensor<4x1xi32, #stride.layout<strides = [1, 4]>>, %f: tensor<4x1xf32, #stride.layout<strides = [0, 1]>>) -> tensor<*xf64> {
+  %ci = stride.cast %i {stride.promotion} : tensor<4x1xi32, #stride.layout<strides = [1, 4]>> -> tensor<4x1xf64>
+  %cf = stride.cast %f {stride.promotion} : tensor<4x1xf32, #stride.layout<strides = [0, 1]>> -> tensor<4x1xf64>
+  %s = stride.add %ci, %cf : tensor<4x1xf64>, tensor<4x1xf64> -> tensor<4x1xf64>
+  %r = stride.add %cf, %s : tensor<4x1xf64>, tensor<4x1xf64> -> tensor<4x1xf64>
+  %u = tensor.cast %r : tensor<4x1xf64> to tensor<*xf64>
+  return %u : tensor<*xf64>
+}

@@ -117,11 +117,11 @@ TEST(AotMetadata, MalformedTextIsAnError) {
   EXPECT_EQ(parseError(head + "layout torch\nnode add a0\nend\n"),
             "metadata line 4: a node is 'elementwise', 'matmul' or 'copy'");
   EXPECT_EQ(parseError(head + "layout torch\nnode matmul a0 x1\nend\n"),
-            "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s, then '~' if converted)");
+            "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s, then '~' if converted in the op, '*' if converted by a copy first)");
   EXPECT_EQ(parseError(head + "layout torch\nnode matmul a0 a99999999999\nend\n"),
-            "metadata line 4: 'a99999999999' is not an operand (a<N>, n<N> or s, then '~' if converted)");
+            "metadata line 4: 'a99999999999' is not an operand (a<N>, n<N> or s, then '~' if converted in the op, '*' if converted by a copy first)");
   EXPECT_EQ(parseError(head + "layout torch\nnode copy ~\nend\n"),
-            "metadata line 4: '~' is not an operand (a<N>, n<N> or s, then '~' if converted)");
+            "metadata line 4: '~' is not an operand (a<N>, n<N> or s, then '~' if converted in the op, '*' if converted by a copy first)");
   EXPECT_EQ(parseError(head + "layout torch\nresult\nend\n"),
             "metadata line 4: a result needs an operand (a<N>, n<N> or s)");
   EXPECT_EQ(parseError(head + "layout torch\nresult n0 n1\nend\n"),
@@ -237,6 +237,45 @@ TEST(AotMetadata, CopyNodesAndConvertedOperands) {
                                          {{{4, 1}, {1, 4}}, {{4, 1}, {1, 4}}},
                                          {4, 1}));
   EXPECT_NE(strides[1], strides[0]);
+}
+
+TEST(AotMetadata, OperandsConvertedByACopyFirst) {
+  // Under torch an operand PyTorch converts with .to() ('*') is laid out by
+  // copyLikeStrides before the op decides: the broadcast column a (4, 1)
+  // with strides (0, 1) becomes dense first, and then it, not b (strides
+  // (1, 4)), orders the size-1 dim.
+  AotEntry entry = dynamicEntry(layout::Policy::Torch);
+  entry.inputs[0].strides = {kAotDynamic, kAotDynamic};
+  entry.inputs[0].perm.clear();
+  entry.inputs = {entry.inputs[0], entry.inputs[0]};
+  entry.outputs = {entry.outputs[0], entry.outputs[0]};
+  entry.layoutGraph.nodes = {
+      {layout::LayoutNode::Kind::Elementwise,
+       {{layout::LayoutRef::Kind::Argument, 0, false, /*copied=*/true},
+        {layout::LayoutRef::Kind::Argument, 1}}},
+      {layout::LayoutNode::Kind::Elementwise,
+       {{layout::LayoutRef::Kind::Argument, 0},
+        {layout::LayoutRef::Kind::Argument, 1}}}};
+  entry.layoutGraph.results = {{layout::LayoutRef::Kind::Node, 0},
+                               {layout::LayoutRef::Kind::Node, 1}};
+  AotMetadata written;
+  written.entries = {entry};
+  std::string text = formatAotMetadata(written);
+  EXPECT_NE(text.find("node elementwise a0* a1\n"), std::string::npos) << text;
+  AotMetadata read;
+  ASSERT_EQ(parseAotMetadata(text, read), "");
+  EXPECT_EQ(formatAotMetadata(read), text);
+  std::vector<std::vector<int64_t>> shapes, strides;
+  layout::Operand a{{4, 1}, {0, 1}}, b{{4, 1}, {1, 4}};
+  ASSERT_EQ(aotResultLayouts(read.entries[0], {a.shape, b.shape},
+                             {a.strides, b.strides}, shapes, strides),
+            "");
+  layout::Operand copied{a.shape,
+                         layout::copyLikeStrides(layout::Policy::Torch, a)};
+  EXPECT_EQ(strides[0], layout::computeOutputStrides(layout::Policy::Torch,
+                                                     {copied, b}, a.shape));
+  EXPECT_EQ(strides[1], (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(strides[0], (std::vector<int64_t>{1, 1}));
 }
 
 TEST(AotMetadata, ResultLayoutsFollowTheInputs) {

@@ -30,6 +30,9 @@ struct LayoutRef {
   /// As an operand: the op converts its element type inside the loop
   /// (Operand::converted, which NumPy's ufuncs care about).
   bool converted = false;
+  /// As an operand: converted by a copy first (PyTorch's `.to()`), so it is
+  /// laid out by copyLikeStrides before the op decides.
+  bool copied = false;
 };
 
 /// One result of a Stride op. An elementwise op (named ops and

@@ -40,59 +40,130 @@ Type torchCombine(Type higher, Type lower) {
   return higher;
 }
 
-/// The dtype TensorIterator computes in (torch.result_type) for operands of
-/// these element types: dimensioned tensors first, then 0-d tensors, then
-/// scalars, which count as PyTorch's wrapped numbers (a float one as the
+/// The category a value has in torch.result_type: a dimensioned tensor, a
+/// 0-d tensor, or a scalar (a wrapped number; a float one counts as the
 /// default dtype, float32).
-Type torchCommonType(ArrayRef<Value> sources) {
+enum class Priority { Dims, Zero, Wrapped };
+
+Priority priorityOf(Value v) {
+  auto ranked = dyn_cast<RankedTensorType>(v.getType());
+  if (!isa<TensorType>(v.getType()))
+    return Priority::Wrapped;
+  return ranked && ranked.getRank() == 0 ? Priority::Zero : Priority::Dims;
+}
+
+CastOp promotionOf(Value v) {
+  auto cast = v.getDefiningOp<CastOp>();
+  return cast && cast->hasAttr("stride.promotion") ? cast : CastOp();
+}
+} // namespace
+
+Type TorchDtypes::common(ValueRange values) {
   Type dims, zeros, wrapped;
-  for (Value v : sources) {
-    Type type = v.getType();
-    Type element = getElementTypeOrSelf(type);
-    if (!element.isIntOrFloat())
+  for (Value v : values) {
+    Type element = get(v);
+    if (!element || !element.isIntOrFloat())
       return {};
-    auto ranked = dyn_cast<RankedTensorType>(type);
-    if (!isa<TensorType>(type)) {
+    switch (priorityOf(v)) {
+    case Priority::Wrapped:
       if (isa<FloatType>(element))
-        element = Float32Type::get(type.getContext());
+        element = Float32Type::get(v.getContext());
       else if (!element.isInteger(1))
-        element = IntegerType::get(type.getContext(), 64);
+        element = IntegerType::get(v.getContext(), 64);
       wrapped = torchPromote(wrapped, element);
-    } else if (ranked && ranked.getRank() == 0) {
+      break;
+    case Priority::Zero:
       zeros = torchPromote(zeros, element);
-    } else {
+      break;
+    case Priority::Dims:
       dims = torchPromote(dims, element);
+      break;
     }
   }
   return torchCombine(dims, torchCombine(zeros, wrapped));
 }
-} // namespace
+
+/// The values PyTorch's dtype of `value`'s op is computed from; empty when
+/// it is Stride's own result type.
+static SmallVector<Value> torchDtypeSources(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !isa<StrideDialect>(op->getDialect()) || isa<MatmulOp>(op))
+    return {};
+  if (getElementTypeOrSelf(value.getType()).isInteger(1))
+    return {}; // comparisons, predicates and logic give bool in both
+  if (auto cast = dyn_cast<CastOp>(op))
+    return promotionOf(value) ? SmallVector<Value>{cast.getOperand()}
+                              : SmallVector<Value>{};
+  if (auto select = dyn_cast<SelectOp>(op))
+    return {select.getTrueValue(), select.getFalseValue()};
+  if (isa<BroadcastOp>(op) && !isCastOrCopy(op))
+    return {};
+  return SmallVector<Value>(op->getOperands());
+}
+
+Type TorchDtypes::compute(Value value) {
+  Type own = getElementTypeOrSelf(value.getType());
+  SmallVector<Value> sources = torchDtypeSources(value);
+  if (sources.empty())
+    return own;
+  Type common = this->common(sources);
+  if (!common || !own.isIntOrFloat())
+    return own;
+  // An op that gives a float for integer inputs (true division, sqrt, ...)
+  // gives PyTorch's default dtype.
+  if (isa<FloatType>(own) && !isa<FloatType>(common))
+    return Float32Type::get(value.getContext());
+  if (isa<FloatType>(own) != isa<FloatType>(common))
+    return own;
+  return common;
+}
+
+Type TorchDtypes::get(Value value) {
+  if (auto it = cache.find(value); it != cache.end())
+    return it->second;
+  // Resolve the sources first, without recursion.
+  SmallVector<Value> stack{value};
+  while (!stack.empty()) {
+    Value top = stack.back();
+    if (cache.count(top)) {
+      stack.pop_back();
+      continue;
+    }
+    bool ready = true;
+    for (Value source : torchDtypeSources(top))
+      if (!cache.count(source)) {
+        stack.push_back(source);
+        ready = false;
+      }
+    if (!ready)
+      continue;
+    cache[top] = compute(top);
+    stack.pop_back();
+  }
+  return cache[value];
+}
 
 LayoutOperands mlir::stride::layoutOperands(layout::Policy policy,
-                                            ValueRange operands) {
-  auto promotion = [](Value v) {
-    auto cast = v.getDefiningOp<CastOp>();
-    return cast && cast->hasAttr("stride.promotion") ? cast : CastOp();
-  };
+                                            Operation *op, ValueRange operands,
+                                            TorchDtypes &torch) {
   SmallVector<Value> sources;
   for (Value v : operands)
-    sources.push_back(promotion(v) ? promotion(v).getOperand() : v);
-  Type torchCommon = policy == layout::Policy::Torch
-                         ? torchCommonType(sources)
-                         : Type();
+    sources.push_back(promotionOf(v) ? promotionOf(v).getOperand() : v);
+  // PyTorch's where converts only its two values (the condition is bool).
+  bool select = isa_and_nonnull<SelectOp>(op) && operands.size() == 3;
+  Type torchCommon;
+  if (policy == layout::Policy::Torch)
+    torchCommon = torch.common(select ? ValueRange(operands).drop_front()
+                                      : ValueRange(operands));
   LayoutOperands result;
-  for (auto [v, source] : llvm::zip_equal(operands, sources)) {
-    bool seeThrough = false;
-    if (promotion(v)) {
-      if (policy == layout::Policy::Numpy)
-        seeThrough = true;
-      else if (policy == layout::Policy::Torch)
-        seeThrough = torchCommon && getElementTypeOrSelf(source.getType()) ==
-                                        torchCommon;
-    }
-    result.values.push_back(seeThrough ? source : v);
-    result.converted.push_back(seeThrough &&
-                               policy == layout::Policy::Numpy);
+  for (auto [i, v, source] : llvm::enumerate(operands, sources)) {
+    bool promoted = static_cast<bool>(promotionOf(v));
+    result.values.push_back(source);
+    result.converted.push_back(promoted && policy == layout::Policy::Numpy);
+    bool copied = false;
+    if (policy == layout::Policy::Torch && !(select && i == 0))
+      copied = torchCommon ? torch.get(source) != torchCommon : promoted;
+    result.copied.push_back(copied);
   }
   return result;
 }

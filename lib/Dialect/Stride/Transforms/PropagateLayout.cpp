@@ -51,6 +51,7 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
                                         ValueRange operands,
                                         RankedTensorType result,
                                         ArrayRef<bool> converted = {},
+                                        ArrayRef<bool> copied = {},
                                         bool copyLike = false) {
   auto representative = [](ArrayRef<int64_t> shape) {
     layout::Shape sizes;
@@ -79,6 +80,8 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
     inputs.push_back({sizes, operandStrides(type, sizes)});
     inputs.back().converted =
         !converted.empty() && converted[inputs.size() - 1];
+    if (!copied.empty() && copied[inputs.size() - 1])
+      inputs.back().strides = layout::copyLikeStrides(policy, inputs.back());
   }
   layout::Strides strides =
       copyLike && inputs.size() == 1 && inputs[0].shape == outShape
@@ -139,10 +142,11 @@ struct StridePropagateLayoutPass
   void runOnOperation() override {
     if (failed(refineModule(getOperation(), Refinement::Layout,
                             [&](func::FuncOp func) {
+                              TorchDtypes torch;
                               func->walk([&](Operation *op) {
                                 if (isa<StrideDialect>(op->getDialect()) &&
                                     !isa<YieldOp>(op))
-                                  propagate(policy, op);
+                                  propagate(policy, op, torch);
                               });
                               updateSignature(func);
                               return success();
@@ -150,7 +154,7 @@ struct StridePropagateLayoutPass
       signalPassFailure();
   }
 
-  void propagate(layout::Policy policy, Operation *op) {
+  void propagate(layout::Policy policy, Operation *op, TorchDtypes &torch) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       if (auto type = dyn_cast<RankedTensorType>(matmul.getType()))
         matmul.getResult().setType(
@@ -161,14 +165,15 @@ struct StridePropagateLayoutPass
     if (!shaped || !shaped.getDestinations().empty())
       return; // destinations keep their strides
     ValueRange operands = shaped.getBroadcastOperands();
-    LayoutOperands seen = layoutOperands(policy, operands);
+    LayoutOperands seen = layoutOperands(policy, op, operands, torch);
     bool copyLike = isCastOrCopy(op);
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
       FailureOr<LayoutAttr> layout =
-          elementwiseLayout(policy, seen.values, type, seen.converted, copyLike);
+          elementwiseLayout(policy, seen.values, type, seen.converted,
+                            seen.copied, copyLike);
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }

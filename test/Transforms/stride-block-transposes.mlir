@@ -1,5 +1,8 @@
-// RUN: stride-opt %s --stride-block-transposes --split-input-file | FileCheck %s
-// RUN: stride-opt %s --stride-block-transposes=register-bytes=0 --split-input-file | FileCheck %s --check-prefix=SCALAR
+// The cases are written for 256-byte cache blocks; DEFAULT checks the
+// default, 512 bytes (128 x 128 f32 blocks).
+// RUN: stride-opt %s --stride-block-transposes=tile-bytes=256 --split-input-file | FileCheck %s
+// RUN: stride-opt %s '--stride-block-transposes=tile-bytes=256 register-bytes=0' --split-input-file | FileCheck %s --check-prefix=SCALAR
+// RUN: stride-opt %s --stride-block-transposes --split-input-file | FileCheck %s --check-prefix=DEFAULT
 
 #id = affine_map<(i, j) -> (i, j)>
 
@@ -9,6 +12,10 @@
 // transposed view, one contiguous 16-lane row per cache line, and transposed
 // in registers by shuffles; 4096 divides evenly, so no scalar tile is left.
 // CHECK-LABEL: func.func @transposed_add
+// DEFAULT-LABEL: func.func @transposed_add
+// DEFAULT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c128{{.*}} {
+// DEFAULT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c128{{.*}} {
+// DEFAULT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16{{.*}} {
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c64{{.*}} {
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c64{{.*}} {
 // CHECK: %[[A:.*]] = memref.subview {{.*}}[%[[I]], %[[J]]] [64, 64] {{.*}} to memref<64x64xf32, strided<[1, 4096], offset: ?>>

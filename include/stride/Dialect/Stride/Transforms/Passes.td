@@ -263,8 +263,10 @@ def StrideBlockTransposes : Pass<"stride-block-transposes"> {
     two loops (the result's grain and the last other operand's):
 
     1. cache blocks (`scf::tileUsingSCF`): both loops by `tile-bytes` /
-       element size (the widest operand element; 64 x 64 for f32 at the
-       default 256 bytes), keeping the
+       element size (the widest operand element; 128 x 128 for f32 at the
+       default 512 bytes: on the project's AMD EPYC box `a.T + b` on 4096²
+       f32 took 8.4 ms at 512, 9.5 ms at 256 and 8.2 ms at 1024 bytes on
+       one thread, 4.4 / 5.7 / 4.5 ms on two), keeping the
        loop order inside and around the blocks, so each block's lines of
        every operand are reused from L1/L2 (and its pages from the TLB)
        before they are evicted;
@@ -296,7 +298,7 @@ def StrideBlockTransposes : Pass<"stride-block-transposes"> {
     independent iterations.
   }];
   let options = [
-    Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"256",
+    Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"512",
            "Bytes of a cache block along each of the two blocked loops">,
     Option<"registerBytes", "register-bytes", "int64_t", /*default=*/"64",
            "Bytes of a vectorized register tile along each of the two "

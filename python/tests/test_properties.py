@@ -107,6 +107,13 @@ def _apply(lib, kind, a, b, c, dtype):
     return x.astype(dtype)
 
 
+def _element_view(dtype, shape, strides):
+    """A view of 1, 2, ... 199 as `dtype` with element `strides`."""
+    base = np.arange(1, 200).astype(dtype)
+    return np.lib.stride_tricks.as_strided(
+        base, shape, tuple(s * base.itemsize for s in strides))
+
+
 def _copied(value, leaves):
     """NumPy's eager result, or its copy (np.array(order="K"), the layout
     a ufunc gives) where the tree returned a leaf itself: -x and abs(x) of
@@ -256,10 +263,7 @@ def test_torch_promotion_lays_out_the_converted_input():
     if torch is None:
         pytest.skip("needs torch for the reference strides")
 
-    def view(dtype, shape, strides):
-        base = np.arange(1, 200).astype(dtype)
-        return np.lib.stride_tricks.as_strided(
-            base, shape, tuple(s * base.itemsize for s in strides))
+    view = _element_view
     x = view(np.float64, (1, 2, 1, 2), (4, 2, 2, 1))
     y = view(np.float32, (1, 2, 2, 2), (4, 0, 0, 48))
     ref = torch.add(torch.from_numpy(x), torch.from_numpy(y))
@@ -339,10 +343,7 @@ def test_torch_policy_converts_what_pytorch_converts(tree):
     if torch is None:
         pytest.skip("needs torch for the reference strides")
 
-    def view(dtype, shape, strides):
-        base = np.arange(1, 50).astype(dtype)
-        return np.lib.stride_tricks.as_strided(
-            base, shape, tuple(s * base.itemsize for s in strides))
+    view = _element_view
     leaves = {"i": view(np.int32, (4, 1, 1, 1), (1, 1, 1, 4)),
               "f": view(np.float32, (4, 1, 1, 1), (0, 1, 1, 1)),
               "d": view(np.float64, (4, 1, 1, 1), (0, 1, 1, 1))}

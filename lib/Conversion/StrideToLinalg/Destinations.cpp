@@ -79,7 +79,9 @@ void mlir::stride::dropOutputResults(func::FuncOp func) {
   SmallVector<Value> kept;
   OpBuilder b(ret);
   for (Value value : ret.getOperands()) {
-    if (!isa<BaseMemRefType>(value.getType())) {
+    // Exactly the results resultsToDestinations gave an argument: ranked
+    // tensors, now memrefs (an unranked result has none, and stays).
+    if (!isa<MemRefType>(value.getType()) || next >= entry.getNumArguments()) {
       kept.push_back(value);
       continue;
     }

@@ -159,3 +159,20 @@ def test_long_chain_is_one_kernel_without_recursion_limits():
     for _ in range(1500):
         acc = acc + x
     np.testing.assert_array_equal(stride.materialize(acc), np.full(8, 1501, np.float32))
+
+
+# Large results start on a cache line (NumPy's own large arrays start 16
+# bytes into a page, which makes every 64-byte vector row of a transposing
+# kernel straddle two lines; docs/performance.md), in the policy's layout,
+# C order or not; small ones are plain np.empty arrays.
+@pytest.mark.parametrize("policy", ["torch", "numpy"])
+def test_large_results_start_on_a_cache_line(policy):
+    a = np.arange(512 * 600, dtype=np.float32).reshape(512, 600)
+    b = np.ones((600, 512), np.float32)
+    for expr, want in [(stride.lazy(a) + 1, a + 1), (stride.lazy(a.T) + b, a.T + b)]:
+        got = stride.materialize(expr, policy=policy)
+        np.testing.assert_array_equal(got, want)
+        assert got.ctypes.data % 64 == 0
+        assert got.nbytes >= 1 << 20
+    small = stride.materialize(stride.lazy(a[:4, :4]) + 1, policy=policy)
+    np.testing.assert_array_equal(small, a[:4, :4] + 1)

@@ -11,7 +11,14 @@
 // each block into 16 x 16 register tiles. The lhs tile is read through a
 // transposed view, one contiguous 16-lane row per cache line, and transposed
 // in registers by shuffles; 4096 divides evenly, so no scalar tile is left.
+// That is the version for rows that start on a cache line (the output's and
+// the lhs's first element at a 64-byte boundary, checked at run time); the
+// other version splits off the leading columns and rows up to the first
+// boundary as scalar edge ops and blocks the rest, whose sizes are dynamic.
 // CHECK-LABEL: func.func @transposed_add
+// CHECK: memref.extract_aligned_pointer_as_index %{{.*}} : memref<4096x4096xf32> -> index
+// CHECK: memref.extract_aligned_pointer_as_index %{{.*}} : memref<4096x4096xf32, strided<[1, 4096]>> -> index
+// CHECK: scf.if %{{.*}} {
 // DEFAULT-LABEL: func.func @transposed_add
 // DEFAULT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c128{{.*}} {
 // DEFAULT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c128{{.*}} {
@@ -30,6 +37,13 @@
 // CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %[[B]] : vector<16x16xf32>
 // CHECK: vector.transfer_write %[[SUM]]
 // CHECK-NOT: linalg.generic
+// CHECK: } else {
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : memref<4096x?xf32, strided<[4096, 1]>>)
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : memref<?x?xf32, strided<[4096, 1], offset: ?>>)
+// CHECK: scf.for {{.*}} step %c64
+// CHECK: scf.for {{.*}} step %c64
+// CHECK: vector.transfer_write
 // CHECK: return
 // With register-bytes=0 the cache blocks stay scalar generics.
 // SCALAR-LABEL: func.func @transposed_add

@@ -285,7 +285,15 @@ def StrideBlockTransposes : Pass<"stride-block-transposes"> {
        tiles, `shuffle_1d` otherwise).
 
     Each cache line of every operand is then loaded once, as a whole, and
-    both operands stream at close to copy bandwidth. Partial tiles left by
+    both operands stream at close to copy bandwidth -- when the rows start
+    on a cache line. NumPy's large arrays start 16 bytes into a page, where
+    every 64-byte tile row would straddle two lines, so an op whose register
+    tiles are one line wide is versioned at run time (`scf.if` on the
+    output's and the transposed operand's addresses): aligned, it is blocked
+    as above with its static sizes; otherwise the leading elements up to the
+    first line boundary along each of the two loops are split off
+    (`linalg::splitOp`) into scalar edge ops, and the rest, whose rows then
+    start on lines, is blocked. Partial tiles left by
     peeling stay scalar loops. Ops with `i1` operands (vector loads of `i1`
     would read packed bits, while memrefs hold a byte per element) or with
     body ops that are not elementwise-mappable get the cache blocks only, as

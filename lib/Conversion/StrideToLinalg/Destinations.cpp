@@ -53,10 +53,12 @@ void mlir::stride::resultsToDestinations(func::FuncOp func) {
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   OpBuilder b(ret);
   unsigned next = first;
+  SmallVector<int64_t> positions;
   for (OpOperand &operand : ret->getOpOperands()) {
     Value value = operand.get();
     if (!isa<RankedTensorType>(value.getType()))
       continue;
+    positions.push_back(operand.getOperandNumber());
     Value dest = entry.getArgument(next++);
     auto producer = value.getDefiningOp<BroadcastOp>();
     if (canRetarget(producer, &entry)) {
@@ -67,21 +69,25 @@ void mlir::stride::resultsToDestinations(func::FuncOp func) {
     copy.getDefiningOp()->setAttr(kOutputCopyAttr, b.getUnitAttr());
     operand.set(copy);
   }
+  func->setAttr(kOutputResultsAttr, builder.getDenseI64ArrayAttr(positions));
 }
 
 void mlir::stride::dropOutputResults(func::FuncOp func) {
-  auto attr = func->getAttrOfType<IntegerAttr>(kNumOutputsAttr);
-  if (!attr || func.isExternal() || !func.getBody().hasOneBlock())
+  auto positions = func->getAttrOfType<DenseI64ArrayAttr>(kOutputResultsAttr);
+  if (!positions)
     return;
+  func->removeAttr(kOutputResultsAttr);
   Block &entry = func.front();
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
-  unsigned next = func.getNumArguments() - attr.getInt();
+  unsigned next = func.getNumArguments() - positions.size();
   SmallVector<Value> kept;
   OpBuilder b(ret);
-  for (Value value : ret.getOperands()) {
-    // Exactly the results resultsToDestinations gave an argument: ranked
-    // tensors, now memrefs (an unranked result has none, and stays).
-    if (!isa<MemRefType>(value.getType()) || next >= entry.getNumArguments()) {
+  for (OpOperand &operand : ret->getOpOperands()) {
+    Value value = operand.get();
+    // Exactly the results resultsToDestinations gave an argument (an
+    // unranked one has none, and stays a result).
+    if (!llvm::is_contained(positions.asArrayRef(),
+                            operand.getOperandNumber())) {
       kept.push_back(value);
       continue;
     }

@@ -16,6 +16,11 @@ constexpr llvm::StringLiteral kThreadsAttr = "stride.threads";
 constexpr llvm::StringLiteral kOutputCopyAttr = "stride.output_copy";
 /// Attribute on a function: how many trailing arguments are outputs.
 constexpr llvm::StringLiteral kNumOutputsAttr = "stride.num_outputs";
+/// Attribute on a function between resultsToDestinations and
+/// dropOutputResults: the positions of the results that got an output
+/// argument (the ranked tensors; after bufferization the types no longer
+/// tell, since an unranked tensor may bufferize to a ranked memref).
+constexpr llvm::StringLiteral kOutputResultsAttr = "stride.output_results";
 
 /// Sets `bufferization.buffer_layout` on every ranked tensor argument of the
 /// functions with a body (see stride-buffer-layouts).

@@ -206,13 +206,27 @@ func.func @input_destination(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf
 
 // An unranked result gets no output argument (only ranked results do), so
 // after bufferization it stays a result (the runners then refuse the entry
-// with a message): dropOutputResults used to take an output argument for it
-// anyway and read past the argument list (found by stride-fuzz, ASan).
+// with a message), and the ranked result after it keeps its own output
+// argument: exp is computed into %OUT, neg into a new buffer that is
+// returned. dropOutputResults used to match results to output arguments by
+// their bufferized types, and the unranked tensor bufferizes to a ranked
+// memref: it took the ranked result's argument, and with a single unranked
+// result read past the argument list (found by stride-fuzz, ASan).
 // CHECK-LABEL: func.func @unranked_result
-// CHECK-SAME: (%{{[^:]*}}: memref<4xf32, strided<[1], offset: ?>>) -> memref<4xf32
-// CHECK: return %{{.*}} : memref<4xf32
-func.func @unranked_result(%a: tensor<4xf32>) -> tensor<*xf32> {
+// CHECK-SAME: (%{{[^:]*}}: memref<4xf32, strided<[1], offset: ?>>, %[[OUT:[^:]*]]: memref<4xf32, strided<[1], offset: ?>>) -> memref<4xf32
+// CHECK: %[[NEG:.*]] = memref.alloc
+// CHECK: %[[NEGVIEW:.*]] = memref.reinterpret_cast %[[NEG]]
+// CHECK: %[[RESULT:.*]] = memref.cast %[[NEGVIEW]]
+// CHECK: linalg.generic {{.*}} outs(%[[NEGVIEW]]
+// CHECK: arith.negf
+// CHECK: %[[EXPVIEW:.*]] = memref.reinterpret_cast %[[OUT]]
+// CHECK: linalg.generic {{.*}} outs(%[[EXPVIEW]]
+// CHECK: math.exp
+// CHECK-NOT: linalg.copy
+// CHECK: return %[[RESULT]] : memref<4xf32
+func.func @unranked_result(%a: tensor<4xf32>) -> (tensor<*xf32>, tensor<4xf32>) {
   %n = stride.neg %a : tensor<4xf32> -> tensor<4xf32>
   %u = tensor.cast %n : tensor<4xf32> to tensor<*xf32>
-  return %u : tensor<*xf32>
+  %e = stride.exp %a : tensor<4xf32> -> tensor<4xf32>
+  return %u, %e : tensor<*xf32>, tensor<4xf32>
 }

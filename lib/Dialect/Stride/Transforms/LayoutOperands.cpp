@@ -147,8 +147,12 @@ LayoutOperands mlir::stride::layoutOperands(layout::Policy policy,
                                             Operation *op, ValueRange operands,
                                             TorchDtypes &torch) {
   SmallVector<Value> sources;
-  for (Value v : operands)
-    sources.push_back(promotionOf(v) ? promotionOf(v).getOperand() : v);
+  SmallVector<bool> promoted;
+  for (Value v : operands) {
+    CastOp cast = promotionOf(v);
+    sources.push_back(cast ? cast.getOperand() : v);
+    promoted.push_back(static_cast<bool>(cast));
+  }
   // PyTorch's where converts only its two values (the condition is bool).
   bool select = isa_and_nonnull<SelectOp>(op) && operands.size() == 3;
   Type torchCommon;
@@ -156,13 +160,12 @@ LayoutOperands mlir::stride::layoutOperands(layout::Policy policy,
     torchCommon = torch.common(select ? ValueRange(operands).drop_front()
                                       : ValueRange(operands));
   LayoutOperands result;
-  for (auto [i, v, source] : llvm::enumerate(operands, sources)) {
-    bool promoted = static_cast<bool>(promotionOf(v));
+  for (auto [i, source, cast] : llvm::enumerate(sources, promoted)) {
     result.values.push_back(source);
-    result.converted.push_back(promoted && policy == layout::Policy::Numpy);
+    result.converted.push_back(cast && policy == layout::Policy::Numpy);
     bool copied = false;
     if (policy == layout::Policy::Torch && !(select && i == 0))
-      copied = torchCommon ? torch.get(source) != torchCommon : promoted;
+      copied = torchCommon ? torch.get(source) != torchCommon : cast;
     result.copied.push_back(copied);
   }
   return result;

@@ -48,11 +48,9 @@ layout::Strides operandStrides(Type type, ArrayRef<int64_t> sizes) {
 /// `operands` (or, with `copyLike`, of a cast or copy of its one operand),
 /// or null when some operand is unranked.
 FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
-                                        ValueRange operands,
+                                        const LayoutOperands &operands,
                                         RankedTensorType result,
-                                        ArrayRef<bool> converted = {},
-                                        ArrayRef<bool> copied = {},
-                                        bool copyLike = false) {
+                                        bool copyLike) {
   auto representative = [](ArrayRef<int64_t> shape) {
     layout::Shape sizes;
     for (int64_t s : shape)
@@ -61,7 +59,8 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
   };
   layout::Shape outShape = representative(result.getShape());
   std::vector<layout::Operand> inputs;
-  for (Value v : operands) {
+  for (auto [v, converted, copied] : llvm::zip_equal(
+           operands.values, operands.converted, operands.copied)) {
     Type type = v.getType();
     if (isa<UnrankedTensorType>(type))
       return failure();
@@ -78,9 +77,8 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
       if (ShapedType::isDynamic(size))
         size = outShape[offset + i];
     inputs.push_back({sizes, operandStrides(type, sizes)});
-    inputs.back().converted =
-        !converted.empty() && converted[inputs.size() - 1];
-    if (!copied.empty() && copied[inputs.size() - 1])
+    inputs.back().converted = converted;
+    if (copied)
       inputs.back().strides = layout::copyLikeStrides(policy, inputs.back());
   }
   layout::Strides strides =
@@ -172,8 +170,7 @@ struct StridePropagateLayoutPass
       if (!type)
         continue;
       FailureOr<LayoutAttr> layout =
-          elementwiseLayout(policy, seen.values, type, seen.converted,
-                            seen.copied, copyLike);
+          elementwiseLayout(policy, seen, type, copyLike);
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }

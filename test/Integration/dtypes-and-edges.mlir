@@ -13,6 +13,19 @@
 // RUN: %npytool check %t "np.broadcast_to(z, (0,3,4)) * np.float32(1) + np.float32(1)" %t/out0.npy
 // RUN: stride-run %s --entry scalars --input %t/s.npy --output-dir %t --print | FileCheck %s --check-prefix=SCALARS
 // RUN: %npytool check %t "np.float32(2) * np.float32(1.5) + np.float32(1.5)" %t/out0.npy
+// Integer division has no undefined case: x / 0 is 0 and MIN / -1 wraps to
+// MIN (n and m are pairs covering both, in i32 and i64).
+// RUN: %npytool make %t n="np.array([7, -7, 7, -7, 0, -2**31, -2**31, 5], np.int32)" m="np.array([2, 2, 0, 0, 0, -1, 1, -1], np.int32)" n64="np.array([7, -7, 0, -2**63, -2**63], np.int64)" m64="np.array([-2, 0, 0, -1, 2], np.int64)"
+// RUN: stride-run %s --entry int_div --input %t/n.npy --input %t/m.npy --input %t/n64.npy --input %t/m64.npy --output-dir %t
+// RUN: %npytool check %t "np.array([3, -3, 0, 0, 0, -2**31, -2**31, -5], np.int32)" %t/out0.npy
+// RUN: %npytool check %t "np.array([-3, 0, 0, -2**63, -2**62], np.int64)" %t/out1.npy
+// Float maximum and minimum as NumPy's: a -0/+0 tie gives the second
+// operand, NaN propagates from either (signs seen through copysign).
+// RUN: %npytool make %t p="np.array([-0.0, 0.0, -0.0, 0.0, np.nan, 1.0], np.float32)" q="np.array([0.0, -0.0, -0.0, 0.0, 1.0, np.nan], np.float32)"
+// RUN: stride-run %s --entry zero_ties --input %t/p.npy --input %t/q.npy --output-dir %t
+// RUN: %npytool check %t "np.copysign(np.float32(1), np.maximum(p, q))" %t/out0.npy
+// RUN: %npytool check %t "np.copysign(np.float32(1), np.minimum(p, q))" %t/out1.npy
+// RUN: %npytool check %t "np.maximum(p, q)" %t/out2.npy
 
 // select with a cmp condition; the i1 result is saved as a NumPy bool array.
 // WHERE: output #0: f32 3x4 strides [4, 1]
@@ -63,4 +76,19 @@ func.func @scalars(%s: f32) -> tensor<*xf32> {
   %0 = stride.mul %two, %s : f32, f32 -> tensor<*xf32>
   %1 = stride.add %0, %s : tensor<*xf32>, f32 -> tensor<*xf32>
   return %1 : tensor<*xf32>
+}
+
+func.func @int_div(%n: tensor<8xi32>, %m: tensor<8xi32>, %n64: tensor<5xi64>, %m64: tensor<5xi64>) -> (tensor<*xi32>, tensor<*xi64>) {
+  %q = stride.div %n, %m : tensor<8xi32>, tensor<8xi32> -> tensor<*xi32>
+  %q64 = stride.div %n64, %m64 : tensor<5xi64>, tensor<5xi64> -> tensor<*xi64>
+  return %q, %q64 : tensor<*xi32>, tensor<*xi64>
+}
+
+func.func @zero_ties(%p: tensor<6xf32>, %q: tensor<6xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %one = arith.constant 1.0 : f32
+  %max = stride.maximum %p, %q : tensor<6xf32>, tensor<6xf32> -> tensor<*xf32>
+  %min = stride.minimum %p, %q : tensor<6xf32>, tensor<6xf32> -> tensor<*xf32>
+  %smax = stride.copysign %one, %max : f32, tensor<*xf32> -> tensor<*xf32>
+  %smin = stride.copysign %one, %min : f32, tensor<*xf32> -> tensor<*xf32>
+  return %smax, %smin, %max : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }

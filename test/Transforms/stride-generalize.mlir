@@ -16,11 +16,22 @@ func.func @float_binary(%a: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf3
 
 // -----
 
-// Integer ops pick the signed integer forms; integer neg is 0 - x.
+// Integer ops pick the signed integer forms; integer neg is 0 - x. Integer
+// div never reaches sdiv's undefined cases: a divisor 0 or MIN / -1 divides
+// by 1, and a divisor 0 yields 0.
 // CHECK-LABEL: func.func @integer
 // CHECK: arith.constant 0 : i32
 // CHECK-NEXT: arith.subi
-// CHECK: arith.divsi
+// CHECK: ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i32):
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK-DAG: %[[BYZERO:.*]] = arith.cmpi eq, %[[Y]], %[[ZERO]]
+// CHECK-DAG: %[[ISMIN:.*]] = arith.cmpi eq, %[[X]], %[[MIN]]
+// CHECK: %[[SPECIAL:.*]] = arith.ori %[[BYZERO]],
+// CHECK: %[[D:.*]] = arith.select %[[SPECIAL]], %[[ONE]], %[[Y]]
+// CHECK: %[[Q:.*]] = arith.divsi %[[X]], %[[D]]
+// CHECK: arith.select %[[BYZERO]], %[[ZERO]], %[[Q]]
 // CHECK: arith.maxsi
 // CHECK: arith.minsi
 // CHECK: math.ipowi
@@ -37,10 +48,18 @@ func.func @integer(%i: tensor<3xi32>) {
 
 // -----
 
-// Float maximum/minimum propagate NaN; transcendental functions use math.
+// Float maximum/minimum propagate NaN and, as NumPy, give the second
+// operand on a tie (-0 against +0), which IEEE maximumf would not;
+// transcendental functions use math.
 // CHECK-LABEL: func.func @float_unary
-// CHECK: arith.maximumf
-// CHECK: arith.minimumf
+// CHECK: ^bb0(%[[X:.*]]: f64, %[[Y:.*]]: f64):
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]]
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[Y]]
+// CHECK: %[[KEEP:.*]] = arith.ori %[[NAN]], %[[GT]]
+// CHECK: arith.select %[[KEEP]], %[[X]], %[[Y]]
+// CHECK: arith.cmpf olt
+// CHECK-NOT: arith.maximumf
+// CHECK-NOT: arith.minimumf
 // CHECK: math.powf
 // CHECK: math.exp
 // CHECK: math.log

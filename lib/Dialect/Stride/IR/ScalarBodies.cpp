@@ -327,3 +327,54 @@ Value mlir::stride::buildClip(OpBuilder &b, Location loc, Value x, Value low,
   return arith::MinSIOp::create(b, loc,
                                 arith::MaxSIOp::create(b, loc, x, low), high);
 }
+
+// Integer division never reaches an undefined case: LLVM's sdiv is
+// undefined for a divisor 0 and for the most negative value divided by -1,
+// so both divide by 1 instead (the latter is then the wrapped quotient, as
+// NumPy and two's complement give) and a divisor 0 yields 0, as NumPy's
+// integer floor_divide does. For i1, x / y is x where y is true, else false.
+Value mlir::stride::buildDivide(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  if (isa<FloatType>(t))
+    return arith::DivFOp::create(b, loc, x, y);
+  unsigned width = t.getIntOrFloatBitWidth();
+  if (width == 1)
+    return arith::AndIOp::create(b, loc, x, y);
+  Value zero = constantInt(b, loc, t, 0);
+  Value one = constantInt(b, loc, t, 1);
+  Value minValue = arith::ConstantOp::create(
+      b, loc, t, b.getIntegerAttr(t, APInt::getSignedMinValue(width)));
+  // One statement per op: the order of a call's arguments is unspecified,
+  // and the printed IR should not depend on the compiler.
+  Value byZero = cmpi(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value isMin = cmpi(b, loc, arith::CmpIPredicate::eq, x, minValue);
+  Value minusOne = constantInt(b, loc, t, -1);
+  Value byMinusOne = cmpi(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value overflow = arith::AndIOp::create(b, loc, isMin, byMinusOne);
+  Value special = arith::OrIOp::create(b, loc, byZero, overflow);
+  Value divisor = select(b, loc, special, one, y);
+  Value q = arith::DivSIOp::create(b, loc, x, divisor);
+  return select(b, loc, byZero, zero, q);
+}
+
+// NumPy's float maximum is `(isnan(x) || x > y) ? x : y` (the x86 max
+// instructions' rule with NaN propagation): a tie of -0 and +0 gives y,
+// where IEEE maximum would give +0. Integers have no ties to tell apart;
+// booleans order false < true (or / and).
+Value mlir::stride::buildMaxMin(OpBuilder &b, Location loc, Value x, Value y,
+                                bool max) {
+  Type t = x.getType();
+  if (isa<FloatType>(t)) {
+    Value isNan = cmpf(b, loc, arith::CmpFPredicate::UNO, x, x);
+    Value wins = cmpf(
+        b, loc, max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x,
+        y);
+    Value keep = arith::OrIOp::create(b, loc, isNan, wins);
+    return select(b, loc, keep, x, y);
+  }
+  if (t.isInteger(1))
+    return max ? arith::OrIOp::create(b, loc, x, y).getResult()
+               : arith::AndIOp::create(b, loc, x, y).getResult();
+  return max ? arith::MaxSIOp::create(b, loc, x, y).getResult()
+             : arith::MinSIOp::create(b, loc, x, y).getResult();
+}

@@ -43,6 +43,12 @@ Value buildFloorDivMod(OpBuilder &b, Location loc, Value x, Value y,
 Value buildNot(OpBuilder &b, Location loc, Value x);
 Value buildShift(OpBuilder &b, Location loc, Value x, Value amount, bool left);
 Value buildClip(OpBuilder &b, Location loc, Value x, Value low, Value high);
+/// stride.div: IEEE division for floats; for integers the truncating
+/// quotient, with x / 0 = 0 and MIN / -1 = MIN (wrapped), never UB.
+Value buildDivide(OpBuilder &b, Location loc, Value x, Value y);
+/// NumPy's maximum (`max`) or minimum: NaN in either operand propagates, and
+/// a tie (-0 against +0) gives the second operand, as NumPy's loops do.
+Value buildMaxMin(OpBuilder &b, Location loc, Value x, Value y, bool max);
 
 } // namespace mlir::stride
 

@@ -174,15 +174,18 @@ def Stride_SubOp : Stride_ArithBinaryOp<"sub", "the difference",
     "numpy.subtract", "arith::SubFOp", "arith::SubIOp">;
 def Stride_MulOp : Stride_ArithBinaryOp<"mul", "the product", "numpy.multiply",
                                         "arith::MulFOp", "arith::MulIOp">;
-def Stride_DivOp : Stride_ArithBinaryOp<"div",
-    "the quotient (truncating for integers)", "numpy.divide",
-    "arith::DivFOp", "arith::DivSIOp">;
-def Stride_MaximumOp : Stride_ArithBinaryOp<"maximum",
-    "the larger value, propagating NaN", "numpy.maximum",
-    "arith::MaximumFOp", "arith::MaxSIOp">;
-def Stride_MinimumOp : Stride_ArithBinaryOp<"minimum",
-    "the smaller value, propagating NaN", "numpy.minimum",
-    "arith::MinimumFOp", "arith::MinSIOp">;
+def Stride_DivOp : Stride_BinaryOp<"div",
+    "the quotient (for integers truncating, `x / 0` is 0 and the most "
+    "negative value divided by -1 wraps to itself)", "numpy.divide",
+    Stride_AnyElement, "return buildDivide(b, loc, s[0], s[1]);">;
+def Stride_MaximumOp : Stride_BinaryOp<"maximum",
+    "the larger value, propagating NaN (a tie of -0 and +0 gives the rhs, "
+    "as NumPy)", "numpy.maximum", Stride_AnyElement,
+    "return buildMaxMin(b, loc, s[0], s[1], /*max=*/true);">;
+def Stride_MinimumOp : Stride_BinaryOp<"minimum",
+    "the smaller value, propagating NaN (a tie of -0 and +0 gives the rhs, "
+    "as NumPy)", "numpy.minimum", Stride_AnyElement,
+    "return buildMaxMin(b, loc, s[0], s[1], /*max=*/false);">;
 def Stride_PowOp : Stride_ArithBinaryOp<"pow", "the power", "numpy.power",
                                         "math::PowFOp", "math::IPowIOp">;
 

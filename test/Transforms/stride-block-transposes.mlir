@@ -208,3 +208,37 @@ func.func @tiny(%a: memref<4x4xf64, strided<[1, 4]>>, %c: memref<4x4xf64>) {
   }
   return
 }
+
+// -----
+
+// A mirrored operand (a negative stride walked backwards: map 63 - i) is
+// left alone: tiling slices every operand as if its indices grew with the
+// loop, which would start the mirrored slices past its end (issue 25: the
+// kernel of tanh(a.T) * b - exp(c[::-1]) failed to verify after blocking).
+#id = affine_map<(i, j) -> (i, j)>
+#rev = affine_map<(i, j) -> (63 - i, 0)>
+#row = affine_map<(i, j) -> (j)>
+// CHECK-LABEL: func.func @mirrored_operand
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic
+// CHECK-NOT: scf.for
+// DEFAULT-LABEL: func.func @mirrored_operand
+// DEFAULT-NOT: scf.for
+func.func @mirrored_operand(%a: memref<64x48xf32, strided<[1, 64]>>,
+                            %b: memref<48xf32>,
+                            %c: memref<64x1xf32, strided<[1, 1], offset: ?>>,
+                            %o: memref<64x48xf32>) {
+  linalg.generic {indexing_maps = [#id, #row, #rev, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b, %c : memref<64x48xf32, strided<[1, 64]>>, memref<48xf32>,
+                       memref<64x1xf32, strided<[1, 1], offset: ?>>)
+      outs(%o : memref<64x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32, %out: f32):
+    %t = math.tanh %x : f32
+    %m = arith.mulf %t, %y : f32
+    %e = math.exp %z : f32
+    %s = arith.subf %m, %e : f32
+    linalg.yield %s : f32
+  }
+  return
+}

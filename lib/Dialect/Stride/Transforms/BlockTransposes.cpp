@@ -182,10 +182,17 @@ struct StrideBlockTransposesPass
 
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> candidates;
+    // Only ops whose operands index plain loops: a mirrored operand (map
+    // `n - 1 - d`, a negative stride walked backwards) decreases along its
+    // loop, while tiling and linalg::splitOp slice every operand as if its
+    // indices grew with the loop (the slices would start past the end).
     getOperation()->walk([&](linalg::GenericOp op) {
       if (op.hasPureBufferSemantics() && op.getNumDpsInits() == 1 &&
           op.getNumLoops() >= 2 &&
-          op.getNumParallelLoops() == op.getNumLoops())
+          op.getNumParallelLoops() == op.getNumLoops() &&
+          llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+            return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+          }))
         candidates.push_back(op);
     });
     if (candidates.empty())

@@ -18,6 +18,14 @@
 // RUN: %npytool check %t "a" %t/out1.npy
 // RUN: stride-run %s --entry generic --input %t/a.npy --input %t/y.npy --output-dir %t
 // RUN: %npytool check %t "np.maximum(a * a, np.float32(0)) + y" %t/out0.npy
+// RUN: stride-run %s --entry loop_result_feeds --input %t/a.npy --input %t/a.npy --output-dir %t | FileCheck %s --check-prefix=FEEDS
+// RUN: %npytool check %t "np.exp(np.float32(0.5) * (np.float32(0.5) * (np.float32(0.5) * a + np.exp(a)) + np.exp(a)) + np.exp(a)) - a" %t/out0.npy 1e-5
+// RUN: stride-run %s --entry loop_result_feeds --no-fuse --input %t/a.npy --input %t/a.npy --output-dir %t
+// RUN: %npytool check %t "np.exp(np.float32(0.5) * (np.float32(0.5) * (np.float32(0.5) * a + np.exp(a)) + np.exp(a)) + np.exp(a)) - a" %t/out0.npy 1e-5
+// RUN: stride-run %s --entry call_result_feeds --input %t/a.npy --output-dir %t
+// RUN: %npytool check %t "np.tanh(np.exp(a) * np.float32(2)) + a" %t/out0.npy
+// RUN: stride-run %s --entry returns_unranked_cast --input %t/a.npy --output-dir %t | FileCheck %s --check-prefix=UNRANKED
+// RUN: %npytool check %t "np.exp(a)" %t/out0.npy
 
 // A private function whose result type is refined at the call, and an
 // scf.for that carries x = 0.5 * x + exp(y) three times in its first layout.
@@ -124,4 +132,49 @@ func.func @generic(%a: tensor<4x3xf32>, %y: tensor<3xf32>) -> tensor<*xf32> {
   %r = stride.maximum %sq, %zero : tensor<4x3xf32>, f32 -> tensor<4x3xf32>
   %s = stride.add %r, %y : tensor<4x3xf32>, tensor<3xf32> -> tensor<*xf32>
   return %s : tensor<*xf32>
+}
+
+
+// A Stride op consumes an scf.for result (issue 25): the loop carries an
+// unencoded tensor, whose buffer bufferization types with fully dynamic
+// strides, while coalescing merged its dims as row-major. The lowering
+// splits a merged group it cannot prove one progression back into its dims.
+// FEEDS: output #0: f32 4x3 strides [3, 1]
+func.func @loop_result_feeds(%x0: tensor<4x3xf32>, %y: tensor<4x3xf32>) -> tensor<*xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %half = arith.constant 0.5 : f32
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%x = %x0) -> tensor<4x3xf32> {
+    %h = stride.mul %half, %x : f32, tensor<4x3xf32> -> tensor<4x3xf32>
+    %e = stride.exp %y : tensor<4x3xf32> -> tensor<4x3xf32>
+    %n = stride.add %h, %e : tensor<4x3xf32>, tensor<4x3xf32> -> tensor<4x3xf32>
+    scf.yield %n : tensor<4x3xf32>
+  }
+  %o = stride.exp %r : tensor<4x3xf32> -> tensor<*xf32>
+  %s = stride.sub %o, %y : tensor<*xf32>, tensor<4x3xf32> -> tensor<*xf32>
+  return %s : tensor<*xf32>
+}
+
+// A call's result feeds further Stride ops before it is returned.
+func.func private @scaled_exp(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %two = arith.constant 2.0 : f32
+  %e = stride.exp %x : tensor<4x3xf32> -> tensor<4x3xf32>
+  %m = stride.mul %e, %two : tensor<4x3xf32>, f32 -> tensor<4x3xf32>
+  return %m : tensor<4x3xf32>
+}
+func.func @call_result_feeds(%a: tensor<4x3xf32>) -> tensor<*xf32> {
+  %c = call @scaled_exp(%a) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %t = stride.tanh %c : tensor<4x3xf32> -> tensor<*xf32>
+  %s = stride.add %t, %a : tensor<*xf32>, tensor<4x3xf32> -> tensor<*xf32>
+  return %s : tensor<*xf32>
+}
+
+// An entry returning `tensor.cast %r : tensor<4x3xf32> to tensor<*xf32>`
+// hands back the ranked result (issue 25: it was refused as "non-tensor").
+// UNRANKED: output #0: f32 4x3 strides [3, 1]
+func.func @returns_unranked_cast(%a: tensor<4x3xf32>) -> tensor<*xf32> {
+  %r = stride.exp %a : tensor<4x3xf32> -> tensor<4x3xf32>
+  %c = tensor.cast %r : tensor<4x3xf32> to tensor<*xf32>
+  return %c : tensor<*xf32>
 }

@@ -32,8 +32,12 @@ LogicalResult KernelBuilder::emitBroadcast(BroadcastOp op, ValueRange inputs,
   }
   IndexMath math(b, loc);
   // A view of `memref` (right-aligned to the result) with one dim per loop.
-  // Null when a group of dims is not one arithmetic progression in it.
+  // Fails when a group of dims is not one arithmetic progression in it (the
+  // group's index is then in `badGroup`) or a negative stride meets a
+  // dynamic size.
+  std::optional<size_t> badGroup;
   auto viewOf = [&](Value memref) -> FailureOr<LoopView> {
+    badGroup.reset();
     auto type = cast<MemRefType>(memref.getType());
     int64_t lead = rank - type.getRank();
     StridedMetadata meta = getStridedMetadata(b, loc, memref);
@@ -57,8 +61,10 @@ LogicalResult KernelBuilder::emitBroadcast(BroadcastOp op, ValueRange inputs,
       bool first = true;
       for (int64_t d : llvm::reverse(group)) {
         std::optional<int64_t> n = getConstantIntValue(sizes[d]);
-        if (group.size() > 1 && !n)
+        if (group.size() > 1 && !n) {
+          badGroup = loop;
           return failure();
+        }
         if (group.size() > 1 && *n == 1)
           continue;
         OpFoldResult st = strideOf(d);
@@ -67,8 +73,10 @@ LogicalResult KernelBuilder::emitBroadcast(BroadcastOp op, ValueRange inputs,
           first = false;
         } else {
           std::optional<int64_t> c = getConstantIntValue(st);
-          if (!c || !innerStride || *innerStride * *innerSize != *c)
+          if (!c || !innerStride || *innerStride * *innerSize != *c) {
+            badGroup = loop;
             return failure();
+          }
         }
         innerStride = getConstantIntValue(st);
         innerSize = n;
@@ -85,41 +93,63 @@ LogicalResult KernelBuilder::emitBroadcast(BroadcastOp op, ValueRange inputs,
               "stride meets a dynamic size";
   };
 
-  unsigned numLoops = groups.size();
+  // Coalescing merged dims by the tensors' layouts, but a buffer's layout
+  // can be less known than its tensor's: a loop's or a call's result
+  // bufferizes to a fully dynamic strided memref even when its tensor is
+  // row-major. A merged group that is not provably one progression in some
+  // operand is split back into its dims (always valid, only more loops),
+  // and the views are built again.
+  unsigned numLoops;
   SmallVector<Value> viewInputs, viewOutputs;
   SmallVector<AffineMap> maps;
-  for (auto [i, input] : llvm::enumerate(inputs)) {
-    if (!isa<MemRefType>(input.getType())) {
-      viewInputs.push_back(input); // a scalar: the same value everywhere
-      maps.push_back(AffineMap::get(numLoops, 0, {}, b.getContext()));
-      continue;
+  auto buildViews = [&]() -> LogicalResult {
+    numLoops = groups.size();
+    viewInputs.clear();
+    viewOutputs.clear();
+    maps.clear();
+    for (auto [i, input] : llvm::enumerate(inputs)) {
+      if (!isa<MemRefType>(input.getType())) {
+        viewInputs.push_back(input); // a scalar: the same value everywhere
+        maps.push_back(AffineMap::get(numLoops, 0, {}, b.getContext()));
+        continue;
+      }
+      FailureOr<LoopView> view = viewOf(input);
+      if (failed(view))
+        return badGroup ? failure() : viewError("input", i);
+      viewInputs.push_back(view->view);
+      maps.push_back(AffineMap::get(numLoops, 0, view->exprs, b.getContext()));
     }
-    FailureOr<LoopView> view = viewOf(input);
-    if (failed(view))
-      return viewError("input", i);
-    viewInputs.push_back(view->view);
-    maps.push_back(AffineMap::get(numLoops, 0, view->exprs, b.getContext()));
-  }
-  // A tensor with no elements is never written, whatever its strides.
-  bool empty = llvm::any_of(sizes, [](OpFoldResult s) {
-    std::optional<int64_t> c = getConstantIntValue(s);
-    return c && *c == 0;
-  });
-  for (auto [i, dest] : llvm::enumerate(dests)) {
-    StridedMetadata meta = getStridedMetadata(b, loc, dest);
-    for (auto [d, stride] : llvm::enumerate(meta.strides)) {
-      std::optional<int64_t> s = getConstantIntValue(stride);
-      std::optional<int64_t> n = getConstantIntValue(meta.sizes[d]);
-      if (!empty && s && *s == 0 && (!n || *n > 1))
-        return op.emitOpError()
-               << "destination #" << i << " has stride 0 in dimension " << d
-               << "; a destination must not repeat elements";
+    // A tensor with no elements is never written, whatever its strides.
+    bool empty = llvm::any_of(sizes, [](OpFoldResult s) {
+      std::optional<int64_t> c = getConstantIntValue(s);
+      return c && *c == 0;
+    });
+    for (auto [i, dest] : llvm::enumerate(dests)) {
+      StridedMetadata meta = getStridedMetadata(b, loc, dest);
+      for (auto [d, stride] : llvm::enumerate(meta.strides)) {
+        std::optional<int64_t> s = getConstantIntValue(stride);
+        std::optional<int64_t> n = getConstantIntValue(meta.sizes[d]);
+        if (!empty && s && *s == 0 && (!n || *n > 1))
+          return op.emitOpError()
+                 << "destination #" << i << " has stride 0 in dimension " << d
+                 << "; a destination must not repeat elements";
+      }
+      FailureOr<LoopView> view = viewOf(dest);
+      if (failed(view))
+        return badGroup ? failure() : viewError("destination", i);
+      viewOutputs.push_back(view->view);
+      maps.push_back(AffineMap::get(numLoops, 0, view->exprs, b.getContext()));
     }
-    FailureOr<LoopView> view = viewOf(dest);
-    if (failed(view))
-      return viewError("destination", i);
-    viewOutputs.push_back(view->view);
-    maps.push_back(AffineMap::get(numLoops, 0, view->exprs, b.getContext()));
+    return success();
+  };
+  while (failed(buildViews())) {
+    if (!badGroup)
+      return failure();
+    // Views built so far are dead; the canonicalizer drops them.
+    SmallVector<int64_t> group = std::move(groups[*badGroup]);
+    groups.erase(groups.begin() + *badGroup);
+    for (auto [j, d] : llvm::enumerate(group))
+      groups.insert(groups.begin() + *badGroup + j, {d});
   }
   // linalg needs every loop as a plain index in some operand. A loop that
   // only appears mirrored (every view along it reversed, a destination

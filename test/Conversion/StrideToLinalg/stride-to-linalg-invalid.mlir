@@ -1,17 +1,5 @@
 // RUN: stride-opt %s --convert-stride-to-linalg --split-input-file -verify-diagnostics
 
-// A merged group must be one progression in every operand.
-func.func @bad_group(%a: tensor<4x3xf32, #stride.layout<strides = [-3, 1]>>) -> tensor<4x3xf32> {
-  // expected-error @+1 {{'stride.broadcast' op input #0 cannot be viewed with the loops of 'iteration': a merged group of dims is not one progression in it, or a negative stride meets a dynamic size}}
-  %0 = stride.broadcast ins(%a : tensor<4x3xf32, #stride.layout<strides = [-3, 1]>>) -> tensor<4x3xf32> attributes {iteration = [array<i64: 0, 1>]} {
-  ^bb0(%x: f32):
-    stride.yield %x : f32
-  }
-  return %0 : tensor<4x3xf32>
-}
-
-// -----
-
 // A negative stride along a dynamic dim cannot be flipped.
 func.func @negative_dynamic(%a: tensor<?xf32, #stride.layout<strides = [-1]>>) -> tensor<?xf32> {
   // expected-error @+1 {{'stride.broadcast' op input #0 cannot be viewed with the loops of 'iteration'}}
@@ -99,18 +87,6 @@ func.func @read_after_overwrite(%x: tensor<4xf32>, %d: tensor<4xf32>) -> (tensor
     stride.yield %a : f32
   }
   return %0, %d : tensor<4xf32>, tensor<4xf32>
-}
-
-// -----
-
-// A merged group must be one progression in the destination too.
-func.func @bad_destination_group(%a: tensor<4x3xf32>, %d: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> {
-  // expected-error @+1 {{'stride.broadcast' op destination #0 cannot be viewed with the loops of 'iteration': a merged group of dims is not one progression in it, or a negative stride meets a dynamic size}}
-  %0 = stride.broadcast ins(%a : tensor<4x3xf32>) outs(%d : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> attributes {iteration = [array<i64: 0, 1>]} {
-  ^bb0(%x: f32):
-    stride.yield %x : f32
-  }
-  return %0 : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
 }
 
 // -----

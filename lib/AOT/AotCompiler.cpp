@@ -239,12 +239,23 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
                              rt::kAotTargetSymbol);
   }
 
+  // The text lives in an internal constant. `stride_aot_metadata`, which
+  // stride-exec looks up in the library it loaded, is a weak alias of it, so
+  // that two Stride libraries or objects link into one program; each entry
+  // also gets a strong `<symbol>_metadata` alias, as unique as the entry's
+  // own symbol, which the header's wrappers pass to the runtime.
   std::string text = rt::formatAotMetadata(result.metadata);
   llvm::Constant *init =
       llvm::ConstantDataArray::getString(*result.context, text);
-  new llvm::GlobalVariable(*result.module, init->getType(), /*isConstant=*/true,
-                           llvm::GlobalValue::ExternalLinkage, init,
-                           rt::kAotMetadataSymbol);
+  auto *data = new llvm::GlobalVariable(
+      *result.module, init->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::InternalLinkage, init, "stride_aot_metadata.text");
+  llvm::GlobalAlias::create(llvm::GlobalValue::WeakAnyLinkage,
+                            rt::kAotMetadataSymbol, data);
+  for (const rt::AotEntry &entry : result.metadata.entries)
+    llvm::GlobalAlias::create(llvm::GlobalValue::ExternalLinkage,
+                              entry.symbol + rt::kAotEntryMetadataSuffix,
+                              data);
 
   auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
                                             &targetMachine);

@@ -117,8 +117,13 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
     os << ");\n/* The same call with args[k] pointing to parameter k. */\n"
        << "void " << entry.packedSymbol << "(void **args);\n\n";
   }
-  os << "/* The layout metadata as text (docs/aot.md). */\n"
-     << "extern const char " << rt::kAotMetadataSymbol << "[];\n\n";
+  os << "/* The layout metadata as text (docs/aot.md): per entry, and under\n"
+        "   the library's one weak name (which of several libraries in one\n"
+        "   program it names is up to the linker). */\n";
+  for (const rt::AotEntry &entry : metadata.entries)
+    os << "extern const char " << entry.symbol << rt::kAotEntryMetadataSuffix
+       << "[];\n";
+  os << "extern const char " << rt::kAotMetadataSymbol << "[];\n\n";
   bool anyGraph = false;
   for (const rt::AotEntry &entry : metadata.entries)
     anyGraph |= entry.hasLayoutGraph;
@@ -151,7 +156,7 @@ std::string mlir::stride::formatCHeader(const rt::AotMetadata &metadata,
           "    const int64_t *const *in_strides, int64_t *const *out_sizes,\n"
           "    int64_t *const *out_strides, char *error, size_t error_size) {\n"
           "  return stride_aot_result_layout("
-       << rt::kAotMetadataSymbol << ", \"" << entry.name
+       << entry.symbol << rt::kAotEntryMetadataSuffix << ", \"" << entry.name
        << "\", in_sizes, in_strides,\n"
           "                                  out_sizes, out_strides, error, "
           "error_size);\n}\n\n";

@@ -42,9 +42,10 @@
 // LIST:   results follow the input sizes (3 layout nodes, policy torch)
 
 // HEADER: /* in1: tensor f32 ?x? strides [1, ?] (dense in dim order [1, 0]) */
+// HEADER: extern const char stride_batched_metadata[];
 // HEADER: int stride_aot_result_layout(const char *metadata, const char *entry,
 // HEADER: static inline int stride_batched_result_layout(const int64_t *const *in_sizes,
-// HEADER: return stride_aot_result_layout(stride_aot_metadata, "batched", in_sizes, in_strides,
+// HEADER: return stride_aot_result_layout(stride_batched_metadata, "batched", in_sizes, in_strides,
 // HEADER: static inline int stride_two_results_result_layout(
 
 // METADATA: c"stride-aot 3\0Aentry two_results stride_two_results stride_two_results_packed\0Ainput tensor f64 3 ? ? ? ? 1 ? perm 0 2 1\0Ainput tensor f64 1 ? 1\0Ainput scalar f64\0Aoutput tensor f64 3 ? ? ? ? 1 ?\0Aoutput tensor f64 1 ? 1\0Alayout torch\0Anode elementwise a0 a1\0Anode elementwise a2 n0\0Anode elementwise a1 a2\0Aresult n1\0Aresult n2\0Aend\0A\00"

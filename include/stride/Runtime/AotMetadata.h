@@ -24,6 +24,9 @@ namespace stride::runtime {
 
 /// The symbol holding the metadata text, and the format version it has.
 constexpr const char *kAotMetadataSymbol = "stride_aot_metadata";
+/// `<entry symbol><this>` names the same text for one entry (what generated
+/// headers use, since several libraries may share a program).
+constexpr const char *kAotEntryMetadataSuffix = "_metadata";
 /// A library compiled with --target=gpu also exports this NUL-terminated
 /// string, "gpu": its buffers must be in device memory.
 constexpr const char *kAotTargetSymbol = "stride_aot_target";

@@ -27,7 +27,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
 tools = ["stride-opt", "stride-run", "stride-compile", "stride-exec",
-         "stride-capi-test", "stride-lsp-server", "stride-gpu-info",
+         "stride-capi-test", "stride-capi-dialect-handles-test", "stride-lsp-server", "stride-gpu-info",
          ToolSubst("mlir-opt", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

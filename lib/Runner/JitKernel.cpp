@@ -37,6 +37,38 @@ void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
 }
 
+/// A Stride op's result has its destination's type; where an argument that
+/// is a destination was specialized, its results (and any op they are a
+/// destination of, in turn) take the new type. Users of other dialects keep
+/// the old type through a tensor.cast, as the arguments' users do.
+static void retypeDestinationResults(Value value) {
+  SmallVector<Value> work{value};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : llvm::make_early_inc_range(v.getUses())) {
+      auto op = dyn_cast<InferResultShapeOpInterface>(use.getOwner());
+      if (!op)
+        continue;
+      for (auto [k, dest] : llvm::enumerate(op.getDestinations())) {
+        OpResult result = op->getResult(k);
+        if (dest != v || result.getType() == v.getType())
+          continue;
+        Type old = result.getType();
+        result.setType(v.getType());
+        for (OpOperand &resultUse :
+             llvm::make_early_inc_range(result.getUses())) {
+          Operation *user = resultUse.getOwner();
+          if (isa<StrideDialect>(user->getDialect()))
+            continue;
+          OpBuilder b(user);
+          resultUse.set(tensor::CastOp::create(b, user->getLoc(), old, result));
+        }
+        work.push_back(result);
+      }
+    }
+  }
+}
+
 LogicalResult
 mlir::stride::specializeEntry(func::FuncOp entry,
                               ArrayRef<std::optional<ArgLayout>> args,
@@ -98,6 +130,7 @@ mlir::stride::specializeEntry(func::FuncOp entry,
       OpBuilder b(user);
       use.set(tensor::CastOp::create(b, user->getLoc(), type, argument));
     }
+    retypeDestinationResults(argument);
     types.push_back(concrete);
   }
   entry.setType(FunctionType::get(entry.getContext(), types,

@@ -170,3 +170,27 @@ def test_arguments_are_never_written():
     np.testing.assert_array_equal(b, 10.0)
     np.testing.assert_array_equal(square(v[1:], v[:-1]), before[1:] ** 2)
     np.testing.assert_array_equal(v, before)
+
+
+DYNAMIC_DESTINATION = """
+func.func @f(%a: tensor<?xf32>, %d: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = stride.broadcast ins(%a : tensor<?xf32>) outs(%d : tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %e = math.exp %x : f32
+    stride.yield %e : f32
+  }
+  %1 = stride.add %0, %a : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+"""
+
+
+def test_destination_of_dynamic_type_is_specialized_with_its_result():
+    # Issue 25: specializing the destination argument left the op's result
+    # dynamic, and the op failed to verify ("destination #0 has type
+    # 'tensor<5xf32>' but result #0 has type 'tensor<?xf32>'").
+    f = stride.compile(DYNAMIC_DESTINATION, "f")
+    a = np.linspace(-1, 1, 5, dtype=np.float32)
+    for d in (np.zeros(5, np.float32), np.zeros(10, np.float32)[::2]):
+        r = f(a, d)
+        np.testing.assert_allclose(r, np.exp(a) + a, rtol=1e-6)

@@ -297,8 +297,17 @@ struct StrideInferShapesPass
       return success();
     ValueRange operands = shaped.getBroadcastOperands();
     ValueRange inits = shaped.getDestinations();
-    // A destination fixes its result's type.
-    if (inits.empty()) {
+    // A destination fixes its result's type: a result follows its
+    // destination when that was refined (an entry specialized to its
+    // arguments' shapes), so that the two stay equal.
+    if (!inits.empty()) {
+      for (auto [result, init] : llvm::zip(op->getResults(), inits)) {
+        auto initType = dyn_cast<RankedTensorType>(init.getType());
+        if (initType && result.getType() != initType &&
+            succeeded(verifyCompatibleShape(result.getType(), initType)))
+          setResultType(cast<OpResult>(result), initType);
+      }
+    } else {
       for (OpResult result : op->getResults()) {
         FailureOr<RankedTensorType> refined = refine(
             op, result.getResultNumber(), result.getType(), *inferred);

@@ -26,6 +26,12 @@
 // RUN: %npytool check %t "np.copysign(np.float32(1), np.maximum(p, q))" %t/out0.npy
 // RUN: %npytool check %t "np.copysign(np.float32(1), np.minimum(p, q))" %t/out1.npy
 // RUN: %npytool check %t "np.maximum(p, q)" %t/out2.npy
+// i1 add, multiply and matmul are NumPy's bool or, and, and any-of-ands.
+// RUN: %npytool make %t u="np.array([[True, False], [True, True]])" v="np.array([[True, True], [False, True]])"
+// RUN: stride-run %s --entry bools --input %t/u.npy --input %t/v.npy --output-dir %t
+// RUN: %npytool check %t "u + v" %t/out0.npy
+// RUN: %npytool check %t "u * v" %t/out1.npy
+// RUN: %npytool check %t "u @ v" %t/out2.npy
 
 // select with a cmp condition; the i1 result is saved as a NumPy bool array.
 // WHERE: output #0: f32 3x4 strides [4, 1]
@@ -91,4 +97,11 @@ func.func @zero_ties(%p: tensor<6xf32>, %q: tensor<6xf32>) -> (tensor<*xf32>, te
   %smax = stride.copysign %one, %max : f32, tensor<*xf32> -> tensor<*xf32>
   %smin = stride.copysign %one, %min : f32, tensor<*xf32> -> tensor<*xf32>
   return %smax, %smin, %max : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+func.func @bools(%u: tensor<2x2xi1>, %v: tensor<2x2xi1>) -> (tensor<*xi1>, tensor<*xi1>, tensor<*xi1>) {
+  %s = stride.add %u, %v : tensor<2x2xi1>, tensor<2x2xi1> -> tensor<*xi1>
+  %p = stride.mul %u, %v : tensor<2x2xi1>, tensor<2x2xi1> -> tensor<*xi1>
+  %m = stride.matmul %u, %v : tensor<2x2xi1>, tensor<2x2xi1> -> tensor<*xi1>
+  return %s, %p, %m : tensor<*xi1>, tensor<*xi1>, tensor<*xi1>
 }

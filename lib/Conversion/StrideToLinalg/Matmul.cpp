@@ -133,6 +133,11 @@ LogicalResult KernelBuilder::emitMatmul(
         if (isa<FloatType>(element)) {
           Value product = arith::MulFOp::create(nested, nestedLoc, args[0], args[1]);
           sum = arith::AddFOp::create(nested, nestedLoc, args[2], product);
+        } else if (element.isInteger(1)) {
+          // NumPy's bool matmul: whether any product is true (i1 addi
+          // would count modulo 2).
+          Value product = arith::AndIOp::create(nested, nestedLoc, args[0], args[1]);
+          sum = arith::OrIOp::create(nested, nestedLoc, args[2], product);
         } else {
           Value product = arith::MulIOp::create(nested, nestedLoc, args[0], args[1]);
           sum = arith::AddIOp::create(nested, nestedLoc, args[2], product);

@@ -461,3 +461,38 @@ func.func @clip_shapes(%a: tensor<3xf32>, %b: tensor<4xf32>) {
   %0 = stride.clip %a, %a, %b : tensor<3xf32>, tensor<3xf32>, tensor<4xf32> -> tensor<3xf32>
   return
 }
+
+// -----
+
+// NumPy refuses bool subtract and negative, and gives int8 for bool power.
+func.func @bool_sub(%b: tensor<3xi1>) {
+  // expected-error @+1 {{'stride.sub' op requires a non-boolean element type, got 'i1'}}
+  %0 = stride.sub %b, %b : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @bool_neg(%b: tensor<3xi1>) {
+  // expected-error @+1 {{'stride.neg' op requires a non-boolean element type, got 'i1'}}
+  %0 = stride.neg %b : tensor<3xi1> -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @bool_pow(%b: tensor<3xi1>) {
+  // expected-error @+1 {{'stride.pow' op requires a non-boolean element type, got 'i1'}}
+  %0 = stride.pow %b, %b : tensor<3xi1>, tensor<3xi1> -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// Signed and unsigned integer types have no arith lowering: refused up
+// front instead of failing in stride-generalize.
+func.func @unsigned(%u: tensor<3xui32>) {
+  // expected-error @+1 {{'stride.add' op operand #0 must be tensor or scalar, but got 'tensor<3xui32>'}}
+  %0 = stride.add %u, %u : tensor<3xui32>, tensor<3xui32> -> tensor<3xui32>
+  return
+}

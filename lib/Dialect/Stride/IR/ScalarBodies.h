@@ -25,6 +25,15 @@ Value buildFloatOrInt(OpBuilder &b, Location loc, ValueRange s) {
   return IntOp::create(b, loc, s)->getResult(0);
 }
 
+/// Like buildFloatOrInt, with BoolOp for i1 operands: NumPy's bool + and *
+/// are or and and, which i1 addi and muli (xor, and) would not all give.
+template <typename FloatOp, typename IntOp, typename BoolOp>
+Value buildArith(OpBuilder &b, Location loc, ValueRange s) {
+  if (s[0].getType().isInteger(1))
+    return BoolOp::create(b, loc, s)->getResult(0);
+  return buildFloatOrInt<FloatOp, IntOp>(b, loc, s);
+}
+
 enum class FloatClass { NaN, Infinite, Finite };
 
 Value buildNegate(OpBuilder &b, Location loc, Value x);

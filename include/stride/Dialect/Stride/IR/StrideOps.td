@@ -14,8 +14,11 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Stride_Scalar : AnyTypeOf<[AnyInteger, AnyFloat], "integer or float scalar">;
-def Stride_Tensor : TensorOf<[AnyInteger, AnyFloat]>;
+// Signless integers only: arith, which the ops lower to, has no signed or
+// unsigned integer types.
+def Stride_Scalar : AnyTypeOf<[AnySignlessInteger, AnyFloat],
+                              "signless integer or float scalar">;
+def Stride_Tensor : TensorOf<[AnySignlessInteger, AnyFloat]>;
 def Stride_TensorOrScalar : AnyTypeOf<[Stride_Tensor, Stride_Scalar],
                                       "tensor or scalar">;
 
@@ -153,7 +156,7 @@ class Stride_PredicateOp<string mnemonic, string meaning, string numpy,
 //===----------------------------------------------------------------------===//
 
 def Stride_NegOp : Stride_UnaryOp<"neg", "the negation", "numpy.negative",
-    Stride_AnyElement, "return buildNegate(b, loc, s[0]);">;
+    Stride_NumberElement, "return buildNegate(b, loc, s[0]);">;
 def Stride_AbsOp : Stride_UnaryOp<"abs", "the absolute value", "numpy.abs",
     Stride_AnyElement,
     "return buildFloatOrInt<math::AbsFOp, math::AbsIOp>(b, loc, s);">;
@@ -168,12 +171,16 @@ def Stride_TanhOp : Stride_FloatUnaryOp<"tanh", "the hyperbolic tangent",
 def Stride_SigmoidOp : Stride_UnaryOp<"sigmoid", "the logistic function",
     "torch.sigmoid", Stride_FloatElement, "return buildSigmoid(b, loc, s[0]);">;
 
-def Stride_AddOp : Stride_ArithBinaryOp<"add", "the sum", "numpy.add",
-                                        "arith::AddFOp", "arith::AddIOp">;
+def Stride_AddOp : Stride_BinaryOp<"add",
+    "the sum (for i1 the logical or, as NumPy's bool add)", "numpy.add",
+    Stride_AnyElement,
+    "return buildArith<arith::AddFOp, arith::AddIOp, arith::OrIOp>(b, loc, s);">;
 def Stride_SubOp : Stride_ArithBinaryOp<"sub", "the difference",
-    "numpy.subtract", "arith::SubFOp", "arith::SubIOp">;
-def Stride_MulOp : Stride_ArithBinaryOp<"mul", "the product", "numpy.multiply",
-                                        "arith::MulFOp", "arith::MulIOp">;
+    "numpy.subtract", "arith::SubFOp", "arith::SubIOp", Stride_NumberElement>;
+def Stride_MulOp : Stride_BinaryOp<"mul",
+    "the product (for i1 the logical and, as NumPy's bool multiply)",
+    "numpy.multiply", Stride_AnyElement,
+    "return buildArith<arith::MulFOp, arith::MulIOp, arith::AndIOp>(b, loc, s);">;
 def Stride_DivOp : Stride_BinaryOp<"div",
     "the quotient (for integers truncating, `x / 0` is 0 and the most "
     "negative value divided by -1 wraps to itself)", "numpy.divide",
@@ -187,7 +194,8 @@ def Stride_MinimumOp : Stride_BinaryOp<"minimum",
     "as NumPy)", "numpy.minimum", Stride_AnyElement,
     "return buildMaxMin(b, loc, s[0], s[1], /*max=*/false);">;
 def Stride_PowOp : Stride_ArithBinaryOp<"pow", "the power", "numpy.power",
-                                        "math::PowFOp", "math::IPowIOp">;
+                                        "math::PowFOp", "math::IPowIOp",
+                                        Stride_NumberElement>;
 
 //===----------------------------------------------------------------------===//
 // NumPy's floating-point ufuncs

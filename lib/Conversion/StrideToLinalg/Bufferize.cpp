@@ -81,6 +81,30 @@ struct StrideBufferizePass
     // result to clone; callers use their own buffer instead.
     if (failed(bufferization::dropEquivalentBufferResults(module)))
       return signalPassFailure();
+    module.walk([](linalg::CopyOp copy) { eraseSelfCopy(copy); });
+  }
+
+  /// An op that wrote in place into a slice of a buffer leaves One-Shot's
+  /// copy of the slice into itself: the tensor.insert_slice's target is a
+  /// second memref.subview with the same operands as the one the op wrote.
+  /// Such a copy moves nothing.
+  static void eraseSelfCopy(linalg::CopyOp copy) {
+    if (!copy.hasPureBufferSemantics())
+      return;
+    Value from = copy.getInputs()[0], to = copy.getOutputs()[0];
+    auto sameView = [](Value a, Value b) {
+      if (a == b)
+        return true;
+      auto x = a.getDefiningOp<memref::SubViewOp>();
+      auto y = b.getDefiningOp<memref::SubViewOp>();
+      return x && y && x->getOperands() == y->getOperands() &&
+             x.getType() == y.getType() &&
+             x.getStaticOffsets() == y.getStaticOffsets() &&
+             x.getStaticSizes() == y.getStaticSizes() &&
+             x.getStaticStrides() == y.getStaticStrides();
+    };
+    if (sameView(from, to))
+      copy.erase();
   }
 };
 } // namespace

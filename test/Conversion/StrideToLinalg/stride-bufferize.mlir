@@ -230,3 +230,26 @@ func.func @unranked_result(%a: tensor<4xf32>) -> (tensor<*xf32>, tensor<4xf32>) 
   %e = stride.exp %a : tensor<4xf32> -> tensor<4xf32>
   return %u, %e : tensor<*xf32>, tensor<4xf32>
 }
+
+// -----
+
+// An op writing in place into a slice of a buffer (its destination is the
+// extract_slice that the insert_slice writes back) leaves no copy of the
+// slice into itself.
+// CHECK-LABEL: func.func @in_place_slice
+// CHECK: %[[SUB:.*]] = memref.subview %{{.*}}[2] [4] [1]
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}} : memref<4xf32, strided<[1], offset: ?>>)
+// CHECK-NOT: linalg.copy
+// CHECK: return
+func.func @in_place_slice(%a0: tensor<8xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
+  %a = stride.exp %a0 : tensor<8xf32> -> tensor<8xf32>
+  %s = tensor.extract_slice %a[2] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  %e = stride.broadcast ins(%s, %b : tensor<4xf32>, tensor<4xf32>) outs(%s : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    stride.yield %z : f32
+  }
+  %r = tensor.insert_slice %e into %a[2] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  return %r : tensor<8xf32>
+}

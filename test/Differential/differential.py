@@ -44,6 +44,67 @@ What the programs contain
   a `linalg.generic` copy on tensors (~15%). These draw from their own
   random stream, so the programs themselves are those of earlier versions.
 
+Modes
+-----
+The default programs are small (the list above). Three options change the
+generator; each draws program I of seed S from a random stream of its own,
+so each mode's cases are reproducible alone like the default's:
+
+* `--large` (large.py): the same elementwise trees (2-3 tensor arguments)
+  and matmuls with shapes across the CPU codegen's tile, vector and
+  threading boundaries: elementwise result shapes of 1-4 dims of 1-130
+  (biased towards 7-9, 15-17, 31-33, 63-65, 127-130), shapes with a row of
+  512-2,100 elements, and shapes of 0.6-1.6 M elements, so that kernels move
+  more than the 2 MiB at which they run in parallel
+  (lib/Conversion/StrideToLinalg/Parallel.cpp); matmul m/n/k of 1-130 and,
+  for ~30% of the dims, 64-300 (cache-blocked by stride-tile-matmul, some
+  over the 2^24 operations that make them parallel). Argument layouts as in
+  the default mode, transposed (the innermost two dims swapped) in about
+  half of the otherwise row-major ones and, under numpy, reversed along a
+  dim in about half, so that stride-block-transposes sees operands
+  contiguous along different loops, with and without negative strides.
+  Buffers are bounded: a program holds at most ~4.2 M elements (redrawn from
+  a further stream otherwise). Both policies equally; each program runs with
+  `--num-threads` 1 or 2 (drawn per program).
+* `--feed` (feed.py): programs whose `scf.for` and `func.call` results feed
+  later Stride ops. @main computes sometimes a few elementwise ops, then one
+  or two stages, each
+  - an `scf.for` of 2-4 trips (lower bound, step and upper bound vary)
+    carrying one or two tensors: the initial value is an argument (row-major,
+    permuted, sliced or, under numpy, reversed: never stride 0, which a
+    loop-carried value cannot keep) or an op result, and each iter_arg is
+    declared `tensor<*xT>`, the static unencoded `tensor<SxT>` or the
+    argument's own (encoded) type, with the `tensor.cast`s that needs; the
+    body yields `c * x + g(...)` (c in +-0.25..0.75), a squashed
+    `tanh/sigmoid/clamp(g(x, ...))` or `squash(x @ W + ...)` (f32), where g
+    is an elementwise tree of the carried values, arguments, earlier values
+    and constants, sometimes through a call of a private function;
+  - a `func.call` of a private function whose parameters are declared as
+    the operand's type, `tensor<*xT>` or static unencoded, computing an
+    elementwise tree (1-2 results) or a matmul of its parameters; sometimes
+    the function holds a loop of its own;
+  then elementwise ops, and for f32 sometimes a matmul (lhs or rhs) and an
+  op after it, that use every loop and call result; the last is returned,
+  sometimes with a loop or call result itself. f32, f64 and i32 (integers
+  are clamped instead of squashed); ~60% policy torch; 1 or 2 threads.
+* `--large --feed`: the feed programs with the large mode's shapes and
+  bounded layouts.
+* `--python` (with any of the above): each program runs through the Python
+  package instead of stride-run: pyrun.py calls `stride.compile(text,
+  "main", policy=P, fuse=...)` on NumPy arrays that really have the declared
+  strides, after `stride.set_threads(N)`, checks that no input was written,
+  and prints and saves the results as stride-run does (`--python-path DIR`:
+  the stride package, default the python/ folder next to stride-run's
+  bin/).
+
+The oracles are the same in every mode. A loop is evaluated its trip count
+times; after each iteration the carried value is copied into the layout of
+its initial value (a fresh `torch.empty_strided` / NumPy buffer with those
+strides), which is what the compiler does with a body result of another
+layout (docs/composition.md, "Control flow"), so the loop result and what
+later ops compute from it have those strides. A call is its function's ops
+applied to the operands.
+
 Oracles
 -------
 * Values: NumPy on the logical arrays, in the program's element type. Integer
@@ -99,10 +160,12 @@ Usage
 -----
     test/Differential/differential.py [--stride-run PATH] [--count N]
         [--seed S] [--keep DIR] [--verbose] [--jobs J] [--case I ...]
-        [--self-check] [--layout-only [--stride-opt PATH]]
+        [--self-check] [--layout-only [--stride-opt PATH]] [--no-fuse]
+        [--large] [--feed] [--python [--python-path DIR]]
 
 Case I of seed S is the same program whatever --count is, so a failure is
-reproduced alone with `--seed S --case I --keep DIR --verbose`.
+reproduced alone with `--seed S --case I --keep DIR --verbose` (and the
+mode's options: the FAIL block's `reproduce:` line has them).
 `--self-check` runs no compiler: it checks the generator and the oracles
 against each other (strided inputs read back their logical values; the torch
 and numpy op-by-op evaluations give the value oracle's values).
@@ -119,6 +182,8 @@ from generator import *  # noqa: F401,F403
 from oracles import *  # noqa: F401,F403
 from comparison import *  # noqa: F401,F403
 from running import *  # noqa: F401,F403
+from large import generate_large
+from feed import generate_feed
 
 
 def main():
@@ -145,6 +210,19 @@ def main():
                     help="check the generator and oracles only; no compiler")
     ap.add_argument("--layout-only", action="store_true",
                     help="check shapes and strides only, through stride-opt")
+    ap.add_argument("--large", action="store_true",
+                    help="large shapes: across the CPU codegen's tile, vector "
+                    "and threading boundaries, on 1 and 2 threads")
+    ap.add_argument("--feed", action="store_true",
+                    help="programs whose scf.for and func.call results feed "
+                    "later Stride ops (with --large: large shapes)")
+    ap.add_argument("--python", action="store_true",
+                    help="run the programs through the Python package "
+                    "(stride.compile on strided NumPy arrays) instead of "
+                    "stride-run")
+    ap.add_argument("--python-path", metavar="DIR",
+                    help="where the stride package is (default: the python/ "
+                    "folder of stride-run's build)")
     opts = ap.parse_args()
 
     indices = opts.case if opts.case else list(range(opts.count))
@@ -156,10 +234,28 @@ def main():
                 and os.path.exists(os.path.join(root, path)):
             setattr(opts, attr, os.path.join(root, path))
     tool = opts.stride_opt if opts.layout_only else opts.stride_run
-    if not opts.self_check and not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
+    if not opts.python_path:
+        opts.python_path = os.path.join(
+            os.path.dirname(os.path.dirname(os.path.abspath(opts.stride_run))),
+            "python")
+    if opts.python and not opts.self_check:
+        tool = os.path.join(opts.python_path, "stride", "__init__.py")
+        if not os.path.isfile(tool):
+            print(f"differential: no stride package in {opts.python_path}",
+                  file=sys.stderr)
+            print(f"differential: 0 passed, {len(indices)} failed")
+            return 1
+    elif not opts.self_check and not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
         print(f"differential: {tool} not found or not executable", file=sys.stderr)
         print(f"differential: 0 passed, {len(indices)} failed")
         return 1
+
+    def make(seed, index):
+        if opts.feed:
+            return generate_feed(seed, index, large=opts.large)
+        if opts.large:
+            return generate_large(seed, index)
+        return generate(seed, index)
 
     if opts.keep:
         os.makedirs(opts.keep, exist_ok=True)
@@ -172,7 +268,7 @@ def main():
 
     def one(index):
         try:
-            case = generate(opts.seed, index)
+            case = make(opts.seed, index)
         except Exception:  # noqa: BLE001
             o = Outcome(Case(opts.seed, index))
             o.fail("generator error:\n" + traceback.format_exc())
@@ -192,8 +288,10 @@ def main():
     with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
         for o in pool.map(one, indices):
             c = o.case
+            nops = len([n for n in c.structured() if n.op != "proj"])
             desc = (f"case {c.index} (seed {c.seed}, {c.kind}, policy {c.policy}, "
-                    f"{len(c.ops)} ops)")
+                    f"{nops} ops" + (f", {c.threads} thread(s)" if c.threads
+                                     else "") + ")")
             with lock:
                 if o.ok:
                     passed += 1
@@ -213,7 +311,10 @@ def main():
                         if o.log:
                             print("  tool output:\n    "
                                   + o.log.strip().replace("\n", "\n    "))
-                    print(f"  reproduce: {sys.argv[0]} --seed {c.seed} "
+                    flags = "".join(f" --{f.replace('_', '-')}" for f in
+                                    ("large", "feed", "python", "no_fuse")
+                                    if getattr(opts, f))
+                    print(f"  reproduce: {sys.argv[0]}{flags} --seed {c.seed} "
                           f"--case {c.index} --keep DIR --verbose")
                 sys.stdout.flush()
     if not opts.keep:

@@ -12,6 +12,7 @@ class Gen:
         self.tensors = []   # tensor arguments of the expression's dtype
         self.unused = []
         self.pool = []      # op results that may be reused
+        self.layout_fn = make_layout  # (rng, shape, policy) -> layout
 
     def add_arg(self, shape, dtype=None, scalar=False):
         dtype = dtype or self.dtype
@@ -23,7 +24,7 @@ class Gen:
             n.strides = []
         else:
             n = Node(c.fresh("a"), "arg", dtype, shape)
-            n.strides, n.layout, bdims = make_layout(self.rng, shape, c.policy)
+            n.strides, n.layout, bdims = self.layout_fn(self.rng, shape, c.policy)
             n.value = random_values(self.nrng, shape, dtype, bdims)
             n.fortran = len(shape) >= 2 and self.rng.random() < 0.2
         c.args.append(n)
@@ -154,11 +155,20 @@ def compose(case, rng):
         a.copy = rng.random() < 0.15
 
 
-def gen_elementwise(case, rng, nrng):
+def default_target(rng):
+    return random_shape(rng, rng.choice([0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4]))
+
+
+def gen_elementwise(case, rng, nrng, target_fn=default_target,
+                    layout_fn=make_layout, ntensors=(1, 3)):
+    """An elementwise tree; `target_fn(rng)` draws the result shape,
+    `layout_fn` the arguments' layouts (the large mode's are bounded) and
+    `ntensors` the range of the number of tensor arguments."""
     dtype = rng.choices(["f32", "f64", "i32"], [70, 15, 15])[0]
     g = Gen(case, rng, nrng, dtype)
-    g.target = random_shape(rng, rng.choice([0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4]))
-    for i in range(rng.randint(1, 3)):
+    g.layout_fn = layout_fn
+    g.target = target_fn(rng)
+    for i in range(rng.randint(*ntensors)):
         shape = compatible_shape(rng, g.target, full=(i == 0 and rng.random() < 0.6))
         g.tensors.append(g.add_arg(shape))
     g.unused = list(g.tensors)
@@ -169,13 +179,21 @@ def gen_elementwise(case, rng, nrng):
     finish(case, rng, root)
 
 
-def gen_matmul(case, rng, nrng):
-    case.kind = "matmul"
-    g = Gen(case, rng, nrng, "f32")
+def default_matmul_sizes(rng):
+    """(m, n, k, lhs is 1-D, rhs is 1-D, batch shape)."""
     size = lambda: rng.choice([0] + [1, 2, 3, 4, 5] * 6 + [rng.randint(6, 24)])
     m, n, k = size(), size(), size()
     lvec, rvec = rng.random() < 0.2, rng.random() < 0.2
     batch = random_shape(rng, rng.choice([0, 0, 1, 2, 2]))
+    return m, n, k, lvec, rvec, batch
+
+
+def gen_matmul(case, rng, nrng, sizes_fn=default_matmul_sizes,
+               layout_fn=make_layout):
+    case.kind = "matmul"
+    g = Gen(case, rng, nrng, "f32")
+    g.layout_fn = layout_fn
+    m, n, k, lvec, rvec, batch = sizes_fn(rng)
 
     def side(vec, mat):
         if vec:

@@ -7,13 +7,47 @@ from layouts import *  # noqa: F401,F403
 from generator import *  # noqa: F401,F403
 
 
-def evaluate(case, leaf, apply):
+def evaluate(case, leaf, apply, carry=None):
+    """Evaluates the program with `leaf` (arguments, constants) and `apply`
+    (one op); `carry(value, init)` gives a loop-carried value as the loop
+    holds it after an iteration (the layout of its initial value)."""
     env = {}
     for n in case.args + case.consts:
         env[n.name] = leaf(n)
-    for n in case.ops:
-        env[n.name] = apply(n, [env[o.name] for o in n.operands])
+    run_ops(case.ops, env, leaf, apply, carry)
     return [env[r.name] for r in case.results]
+
+
+def run_ops(ops, env, leaf, apply, carry):
+    for n in ops:
+        if n.op == "proj":
+            continue
+        if n.op == "for":
+            inits = [env[o.name] for o in n.operands]
+            state = list(inits)
+            for _ in range(n.trips):
+                body = dict(env)  # the body sees every value defined before
+                for p, v in zip(n.iters, state):
+                    body[p.name] = v
+                run_ops(n.body, body, leaf, apply, carry)
+                state = [body[y.name] for y in n.yields]
+                if carry is not None:
+                    state = [carry(v, i) for v, i in zip(state, inits)]
+            for o, v in zip(n.outs, state):
+                env[o.name] = v
+        elif n.op == "call":
+            callee = {c.name: leaf(c) for c in n.local}
+            for p, o in zip(n.params, n.operands):
+                callee[p.name] = env[o.name]
+            run_ops(n.body, callee, leaf, apply, carry)
+            for o, y in zip(n.outs, n.yields):
+                env[o.name] = callee[y.name]
+        else:
+            env[n.name] = apply(n, [env[o.name] for o in n.operands])
+
+
+def has_matmul(case):
+    return any(n.op == "matmul" for n in case.structured())
 
 
 def np_trunc_div(a, b):
@@ -60,42 +94,46 @@ def expected_values(case):
         return evaluate(case, value_leaf, value_apply)
 
 
+def bound_leaf(n):
+    raw = value_leaf(n)
+    return raw, raw.astype(np.float64), np.zeros(n.shape)
+
+
+def bound_apply(n, xs):
+    """One op on (value, value as float64, error bound) triples."""
+    u = UNIT_ROUNDOFF.get(n.dtype, 0.0)
+    v = [x[1] for x in xs]
+    e = [x[2] for x in xs]
+    r = value_apply(n, [x[0] for x in xs])
+    rf = np.abs(r.astype(np.float64))
+    op = n.op
+    if op in ("add", "sub"): err = e[0] + e[1] + u * rf
+    elif op == "mul":
+        err = np.abs(v[0]) * e[1] + np.abs(v[1]) * e[0] + u * rf
+    elif op == "div": err = (e[0] + rf * e[1]) / np.abs(v[1]) + u * rf
+    elif op in ("maximum", "minimum"): err = np.maximum(e[0], e[1])
+    elif op in ("neg", "abs"): err = e[0]
+    elif op == "exp": err = rf * e[0] + 8 * u * rf
+    elif op == "tanh": err = (1 - rf * rf) * e[0] + 8 * u * rf
+    elif op == "sigmoid": err = rf * (1 - rf) * e[0] + 8 * u * rf
+    elif op == "cmp": err = np.zeros(n.shape)
+    elif op == "select": err = np.where(v[0] != 0, e[1], e[2])
+    elif op == "matmul":
+        a, b = np.abs(v[0]), np.abs(v[1])
+        err = (np.matmul(a, e[1]) + np.matmul(e[0], b)
+               + n.k * u * np.matmul(a, b) + u * rf)
+    else: raise AssertionError(op)
+    return r, r.astype(np.float64), np.broadcast_to(
+        np.asarray(err, np.float64), n.shape)
+
+
 def error_bounds(case):
     """First-order bounds on each result's rounding error (float64 arrays;
     None for integer and i1 results)."""
-    raw, vals, errs = {}, {}, {}
-    for n in case.args + case.consts:
-        raw[n.name] = value_leaf(n)
-        vals[n.name] = raw[n.name].astype(np.float64)
-        errs[n.name] = np.zeros(n.shape)
     with np.errstate(all="ignore"):
-        for n in case.ops:
-            u = UNIT_ROUNDOFF.get(n.dtype, 0.0)
-            v = [vals[o.name] for o in n.operands]
-            e = [errs[o.name] for o in n.operands]
-            r = value_apply(n, [raw[o.name] for o in n.operands])
-            rf = np.abs(r.astype(np.float64))
-            op = n.op
-            if op in ("add", "sub"): err = e[0] + e[1] + u * rf
-            elif op == "mul":
-                err = np.abs(v[0]) * e[1] + np.abs(v[1]) * e[0] + u * rf
-            elif op == "div": err = (e[0] + rf * e[1]) / np.abs(v[1]) + u * rf
-            elif op in ("maximum", "minimum"): err = np.maximum(e[0], e[1])
-            elif op in ("neg", "abs"): err = e[0]
-            elif op == "exp": err = rf * e[0] + 8 * u * rf
-            elif op == "tanh": err = (1 - rf * rf) * e[0] + 8 * u * rf
-            elif op == "sigmoid": err = rf * (1 - rf) * e[0] + 8 * u * rf
-            elif op == "cmp": err = np.zeros(n.shape)
-            elif op == "select": err = np.where(v[0] != 0, e[1], e[2])
-            elif op == "matmul":
-                a, b = np.abs(v[0]), np.abs(v[1])
-                err = (np.matmul(a, e[1]) + np.matmul(e[0], b)
-                       + n.k * u * np.matmul(a, b) + u * rf)
-            else: raise AssertionError(op)
-            raw[n.name], vals[n.name] = r, r.astype(np.float64)
-            errs[n.name] = np.broadcast_to(np.asarray(err, np.float64), n.shape)
-    return [errs[r.name] if r.dtype in UNIT_ROUNDOFF else None
-            for r in case.results]
+        outs = evaluate(case, bound_leaf, bound_apply)
+    return [o[2] if r.dtype in UNIT_ROUNDOFF else None
+            for o, r in zip(outs, case.results)]
 
 
 def strided_buffer(n, lib):
@@ -187,6 +225,22 @@ def restrided(x, dtype=np.float32):
         buf[-lo:], x.shape, [s * buf.itemsize for s in elem])
 
 
+def torch_carry(value, init):
+    """A loop-carried value keeps its initial value's layout: each
+    iteration's result is copied into it (docs/composition.md)."""
+    out = torch.empty_strided(tuple(init.shape), init.stride(),
+                              dtype=init.dtype)
+    out.copy_(value)
+    return out
+
+
+def numpy_carry(value, init):
+    init = np.asarray(init)
+    out = restrided(init, init.dtype)
+    out[...] = value
+    return out
+
+
 def expected_layouts(case):
     """Per result (shape, strides, alternative strides or None), and the
     library's values. The alternative is the documented np.where exception:
@@ -195,7 +249,7 @@ def expected_layouts(case):
         if torch is None:
             raise RuntimeError("policy torch needs PyTorch (use /usr/bin/python3)")
         with torch.no_grad():
-            outs = evaluate(case, torch_leaf, torch_apply)
+            outs = evaluate(case, torch_leaf, torch_apply, torch_carry)
         return [(tuple(o.shape), list(o.stride()), None) for o in outs], \
             [o.numpy() for o in outs]
     alt = {}
@@ -208,7 +262,7 @@ def expected_layouts(case):
         return r
 
     with np.errstate(all="ignore"):
-        outs = evaluate(case, numpy_strided_leaf, apply)
+        outs = evaluate(case, numpy_strided_leaf, apply, numpy_carry)
     outs = [np.asarray(o) for o in outs]
     return [(o.shape, [s // o.itemsize for s in o.strides], alt.get(r.name))
             for o, r in zip(outs, case.results)], outs

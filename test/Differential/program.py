@@ -26,6 +26,20 @@ class Node:
         self.k = 0                  # matmul: contracted size
         self.pad = False            # arguments: a slice of one more row
         self.copy = False           # arguments: through a linalg.generic
+        self.decl = None            # an explicit MLIR type (loop-carried
+                                    # values, callee parameters, results)
+        # Structured ops (feed programs): op "for" (an scf.for) and "call"
+        # (a func.call of a private function) own a region: `body` (ops),
+        # `yields` (the body values it yields or returns), `outs` (one "proj"
+        # Node per result, which later ops use). A loop has `iters` (its
+        # iter_args, each a Node of kind "param" taking operand i as initial
+        # value), `trips` and `bounds` (lo, hi, step); its body may use any
+        # value defined before it. A call has `params` (kind "param", one per
+        # operand), `callee` (the function's name) and `local` (its
+        # constants) and sees nothing else.
+        self.body, self.yields, self.outs = [], [], []
+        self.iters, self.params, self.local = [], [], []
+        self.trips, self.bounds, self.callee = 0, (0, 0, 1), None
 
     def sig_name(self):
         """The argument's name in @main's signature."""
@@ -71,6 +85,8 @@ class Node:
         return lines
 
     def mlir_type(self):
+        if self.decl:
+            return self.decl
         if self.scalar:
             return self.dtype
         if self.kind == "op":
@@ -93,6 +109,8 @@ class Case:
         self.results = []   # Nodes returned
         self.nnames = 0
         self.wrap = "none"  # composition: none, call (in @body) or loop
+        self.threads = None  # stride-run --num-threads (None: not given)
+        self.mode = "default"  # generator: default, large or feed
 
     def fresh(self, prefix):
         self.nnames += 1
@@ -111,6 +129,94 @@ class Case:
                          f"-> {n.mlir_type()}")
         return lines
 
+    def structured(self):
+        """Every op of the module, nested regions included, in order."""
+        out = []
+
+        def walk(ops):
+            for n in ops:
+                out.append(n)
+                walk(n.body)
+        walk(self.ops)
+        return out
+
+    def emit(self, ops, indent="  "):
+        """Lines of `ops`, structured ops (loops, calls) included."""
+        lines = []
+        for n in ops:
+            if n.op == "proj":
+                continue
+            outs = ", ".join(o.mlir_type() for o in n.outs)
+            many = f":{len(n.outs)}" if len(n.outs) > 1 else ""
+            if n.op == "for":
+                inits = []
+                for i, (o, p) in enumerate(zip(n.operands, n.iters)):
+                    if o.mlir_type() != p.mlir_type():
+                        lines.append(f"{indent}{n.name}_i{i} = tensor.cast "
+                                     f"{o.name} : {o.mlir_type()} to "
+                                     f"{p.mlir_type()}")
+                        inits.append(f"{p.name} = {n.name}_i{i}")
+                    else:
+                        inits.append(f"{p.name} = {o.name}")
+                lo, hi, step = n.bounds
+                for what, v in (("lo", lo), ("hi", hi), ("st", step)):
+                    lines.append(f"{indent}{n.name}_{what} = arith.constant "
+                                 f"{v} : index")
+                lines.append(f"{indent}{n.name}{many} = scf.for {n.name}_iv = "
+                             f"{n.name}_lo to {n.name}_hi step {n.name}_st "
+                             f"iter_args({', '.join(inits)}) -> ({outs}) {{")
+                lines += self.emit(n.body, indent + "  ")
+                ys = []
+                for i, (y, p) in enumerate(zip(n.yields, n.iters)):
+                    if y.mlir_type() != p.mlir_type():
+                        lines.append(f"{indent}  {n.name}_y{i} = tensor.cast "
+                                     f"{y.name} : {y.mlir_type()} to "
+                                     f"{p.mlir_type()}")
+                        ys.append(f"{n.name}_y{i}")
+                    else:
+                        ys.append(y.name)
+                lines.append(f"{indent}  scf.yield {', '.join(ys)} : "
+                             f"{', '.join(p.mlir_type() for p in n.iters)}")
+                lines.append(f"{indent}}}")
+            elif n.op == "call":
+                vals = []
+                for i, (o, p) in enumerate(zip(n.operands, n.params)):
+                    if o.mlir_type() != p.mlir_type():
+                        lines.append(f"{indent}{n.name}_a{i} = tensor.cast "
+                                     f"{o.name} : {o.mlir_type()} to "
+                                     f"{p.mlir_type()}")
+                        vals.append(f"{n.name}_a{i}")
+                    else:
+                        vals.append(o.name)
+                ptys = ", ".join(p.mlir_type() for p in n.params)
+                lines.append(f"{indent}{n.name}{many} = func.call {n.callee}"
+                             f"({', '.join(vals)}) : ({ptys}) -> ({outs})")
+            else:
+                vals = ", ".join(o.name for o in n.operands)
+                tys = ", ".join(o.mlir_type() for o in n.operands)
+                pred = f"{n.pred}, " if n.op == "cmp" else ""
+                lines.append(f"{indent}{n.name} = stride.{n.op} {pred}{vals} : "
+                             f"{tys} -> {n.mlir_type()}")
+        return lines
+
+    def callee_lines(self):
+        """The private functions of the module's calls."""
+        lines = []
+        for n in self.structured():
+            if n.op != "call":
+                continue
+            sig = ", ".join(f"{p.name}: {p.mlir_type()}" for p in n.params)
+            rtys = ", ".join(y.mlir_type() for y in n.yields)
+            lines.append(f"func.func private {n.callee}({sig}) -> ({rtys}) {{")
+            lines += [f"  {c.name} = arith.constant "
+                      f"{format_const(c.value, c.dtype)} : {c.dtype}"
+                      for c in n.local]
+            lines += self.emit(n.body)
+            lines.append(f"  return {', '.join(y.name for y in n.yields)} : "
+                         f"{rtys}")
+            lines.append("}")
+        return lines
+
     def const_lines(self):
         return [f"  {c.name} = arith.constant "
                 f"{format_const(c.value, c.dtype)} : {c.dtype}"
@@ -120,7 +226,10 @@ class Case:
         rtypes = [r.mlir_type() for r in self.results]
         rsig = rtypes[0] if len(rtypes) == 1 else f"({', '.join(rtypes)})"
         lines = [f"// differential case {self.index} of seed {self.seed}, "
-                 f"policy {self.policy}, composition {self.wrap}"]
+                 f"policy {self.policy}, composition {self.wrap}"
+                 + (f", mode {self.mode}" if self.mode != "default" else "")
+                 + (f", {self.threads} thread(s)" if self.threads else "")]
+        lines += self.callee_lines()
         if self.wrap == "call":
             sig = ", ".join(f"{a.name}: {a.mlir_type()}" for a in self.args)
             lines.append(f"func.func private @body({sig}) -> {rsig} {{")
@@ -157,7 +266,7 @@ class Case:
                          f"{', '.join(rtypes)}")
             lines.append("  }")
         else:
-            lines += self.const_lines() + self.op_lines()
+            lines += self.const_lines() + self.emit(self.ops)
             got = [r.name for r in self.results]
         lines.append(f"  return {', '.join(got)} : {', '.join(rtypes)}")
         lines.append("}")

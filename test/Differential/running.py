@@ -9,6 +9,9 @@ from oracles import *  # noqa: F401,F403
 from comparison import *  # noqa: F401,F403
 
 
+PYRUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyrun.py")
+
+
 def write_inputs(case, d):
     paths = []
     for i, a in enumerate(case.args):
@@ -62,19 +65,38 @@ def check_case(case, opts, workdir):
         inputs = write_inputs(case, d)
         outdir = os.path.join(d, "out")
         os.makedirs(outdir, exist_ok=True)
-        cmd = [opts.stride_run, mlir_path, "--entry", "main",
-               "--policy", case.policy, "--output-dir", outdir]
+        env = None
+        if getattr(opts, "python", False):
+            # The same program through stride.compile on strided arrays.
+            specs = [{"path": p, "scalar": a.scalar,
+                      "strides": (list(a.strides) if a.layout else None)}
+                     for p, a in zip(inputs, case.args)]
+            with open(os.path.join(d, "args.json"), "w") as f:
+                json.dump(specs, f, indent=1)
+            cmd = [sys.executable, PYRUN, "--mlir", mlir_path, "--args",
+                   os.path.join(d, "args.json"), "--policy", case.policy,
+                   "--threads", str(case.threads or 1), "--output-dir", outdir]
+            env = dict(os.environ, PYTHONPATH=opts.python_path)
+            prefix = f"PYTHONPATH={opts.python_path} "
+        else:
+            cmd = [opts.stride_run, mlir_path, "--entry", "main",
+                   "--policy", case.policy, "--output-dir", outdir]
+            prefix = ""
+            if case.threads:
+                cmd += ["--num-threads", str(case.threads)]
+            if getattr(opts, "target", "cpu") != "cpu":
+                cmd += ["--target", opts.target]
+            for p in inputs:
+                cmd += ["--input", p]
         if opts.no_fuse:
             cmd.append("--no-fuse")
-        if getattr(opts, "target", "cpu") != "cpu":
-            cmd += ["--target", opts.target]
-        for p in inputs:
-            cmd += ["--input", p]
     with open(os.path.join(d, "cmd.sh"), "w") as f:
-        f.write("#!/bin/sh\n" + " ".join(cmd) + "\n")
+        f.write("#!/bin/sh\n" + (prefix if not opts.layout_only else "")
+                + " ".join(cmd) + "\n")
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=opts.timeout)
+                              timeout=opts.timeout,
+                              env=None if opts.layout_only else env)
     except subprocess.TimeoutExpired:
         out.fail(f"timed out after {opts.timeout} s: {' '.join(cmd)}")
         return out
@@ -116,7 +138,7 @@ def check_case(case, opts, workdir):
                 out.notes.append(f"result #{i}: strides {list(gstrides)} are a "
                                  f"three-operand ufunc's; np.where gives "
                                  f"{list(wstrides)} (documented exception)")
-            elif (case.policy == "torch" and case.kind == "matmul"
+            elif (case.policy == "torch" and has_matmul(case)
                   and (size1_only or 0 in gshape)):
                 what = "an empty result" if 0 in gshape else "only on size-1 dims"
                 out.notes.append(f"result #{i}: strides {list(gstrides)} differ "
@@ -166,7 +188,7 @@ def self_check(case):
     # NumPy's stand-in ufuncs (sigmoid, integer div) compute other values.
     stand_in = case.policy == "numpy" and any(
         n.op == "sigmoid" or (n.op == "div" and n.dtype.startswith("i"))
-        for n in case.ops)
+        for n in case.structured())
     for i, r in enumerate(case.results):
         lv = np.asarray(lib_values[i])
         if tuple(layouts[i][0]) != r.shape or values[i].shape != r.shape:

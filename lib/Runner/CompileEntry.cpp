@@ -80,6 +80,15 @@ mlir::stride::lowerEntryToLLVM(ModuleOp module, StringRef entry,
   if (auto attr = func->getAttrOfType<IntegerAttr>("stride.num_outputs"))
     numOutputs = attr.getInt();
   if (func.getNumResults() != 0) {
+    for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+      if (isa<UnrankedMemRefType, UnrankedTensorType>(type)) {
+        error = "result #" + std::to_string(i) +
+                " of the entry has no one shape: the paths that return it "
+                "(scf.if branches, cf blocks) give it different shapes or "
+                "ranks, so its output buffer cannot be allocated before the "
+                "call";
+        return std::nullopt;
+      }
     error = "the entry function returns non-tensor values; only tensor "
             "results can be handed back (as output buffers)";
     return std::nullopt;

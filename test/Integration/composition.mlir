@@ -26,6 +26,11 @@
 // RUN: %npytool check %t "np.tanh(np.exp(a) * np.float32(2)) + a" %t/out0.npy
 // RUN: stride-run %s --entry returns_unranked_cast --input %t/a.npy --output-dir %t | FileCheck %s --check-prefix=UNRANKED
 // RUN: %npytool check %t "np.exp(a)" %t/out0.npy
+// RUN: %npytool make %t t="np.array(True)" f="np.array(False)" at="rand(3,4).T"
+// RUN: stride-run %s --entry cf_branches --input %t/a.npy --input %t/at.npy --input %t/t.npy --output-dir %t | FileCheck %s --check-prefix=CF
+// RUN: %npytool check %t "np.exp(a)" %t/out0.npy
+// RUN: stride-run %s --entry cf_branches --input %t/a.npy --input %t/at.npy --input %t/f.npy --output-dir %t | FileCheck %s --check-prefix=CF
+// RUN: %npytool check %t "-at" %t/out0.npy
 
 // A private function whose result type is refined at the call, and an
 // scf.for that carries x = 0.5 * x + exp(y) three times in its first layout.
@@ -177,4 +182,18 @@ func.func @returns_unranked_cast(%a: tensor<4x3xf32>) -> tensor<*xf32> {
   %r = stride.exp %a : tensor<4x3xf32> -> tensor<4x3xf32>
   %c = tensor.cast %r : tensor<4x3xf32> to tensor<*xf32>
   return %c : tensor<*xf32>
+}
+
+// An entry whose body branches (cf) returns from two blocks: both compute
+// into the one output, whose layout is the first return's (the other path
+// is copied into it).
+// CF: output #0: f32 4x3 strides [3, 1]
+func.func @cf_branches(%a: tensor<4x3xf32>, %b: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, %flag: i1) -> tensor<*xf32> {
+  cf.cond_br %flag, ^bb1, ^bb2
+^bb1:
+  %e = stride.exp %a : tensor<4x3xf32> -> tensor<*xf32>
+  return %e : tensor<*xf32>
+^bb2:
+  %n = stride.neg %b : tensor<4x3xf32, #stride.layout<strides = [1, 4]>> -> tensor<*xf32>
+  return %n : tensor<*xf32>
 }

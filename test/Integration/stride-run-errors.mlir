@@ -17,12 +17,14 @@
 // RUN: not stride-run %s --entry dynamic --random-inputs 2>&1 | FileCheck %s --check-prefix=NEEDS-SHAPE
 // RUN: not stride-run %s --entry unranked --random-inputs 2>&1 | FileCheck %s --check-prefix=UNRANKED
 // RUN: not stride-run %s --entry half --random-inputs 2>&1 | FileCheck %s --check-prefix=HALF
+// RUN: not stride-run %s --entry two_shapes --random-inputs 2>&1 | FileCheck %s --check-prefix=TWO-SHAPES
+// TWO-SHAPES: stride-run: error: cannot compile @two_shapes: result #0 of the entry has no one shape: the paths that return it (scf.if branches, cf blocks) give it different shapes or ranks, so its output buffer cannot be allocated before the call
 // RUN: not stride-run %t/absent.mlir 2>&1 | FileCheck %s --check-prefix=NO-FILE
 // RUN: echo 'func.func @main() { %%0 = stride.oops }' > %t/bad.mlir
 // RUN: not stride-run %t/bad.mlir 2>&1 | FileCheck %s --check-prefix=BAD-IR
 
-// NO-ENTRY: stride-run: error: no function @nope with a body in '{{.*}}' (functions: @two, @expanded, @dynamic, @unranked, @half)
-// SEVERAL: stride-run: error: '{{.*}}' has several functions (@two, @expanded, @dynamic, @unranked, @half); choose one with --entry
+// NO-ENTRY: stride-run: error: no function @nope with a body in '{{.*}}' (functions: @two, @expanded, @dynamic, @unranked, @half, @two_shapes)
+// SEVERAL: stride-run: error: '{{.*}}' has several functions (@two, @expanded, @dynamic, @unranked, @half, @two_shapes); choose one with --entry
 // COUNT: stride-run: error: @two takes 2 arguments but 1 --input files were given
 // SHAPE: stride-run: error: argument #0 of @two has shape 2x3 but '{{.*}}v.npy' has shape 4
 // DTYPE: stride-run: error: argument #0 of @two has element type f32 but '{{.*}}d.npy' holds f64
@@ -64,4 +66,16 @@ func.func @unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
 func.func @half(%a: tensor<3xf16>) -> tensor<*xf16> {
   %0 = stride.neg %a : tensor<3xf16> -> tensor<*xf16>
   return %0 : tensor<*xf16>
+}
+
+// The result's shape depends on the branch taken: no output buffer fits.
+func.func @two_shapes(%a: tensor<4x3xf32>, %b: tensor<2x3xf32>, %flag: i1) -> tensor<*xf32> {
+  %r = scf.if %flag -> tensor<*xf32> {
+    %e = stride.exp %a : tensor<4x3xf32> -> tensor<*xf32>
+    scf.yield %e : tensor<*xf32>
+  } else {
+    %n = stride.neg %b : tensor<2x3xf32> -> tensor<*xf32>
+    scf.yield %n : tensor<*xf32>
+  }
+  return %r : tensor<*xf32>
 }

@@ -44,30 +44,36 @@ void mlir::stride::resultsToDestinations(func::FuncOp func) {
     if (isa<RankedTensorType>(t))
       outputTypes.push_back(t);
   func->setAttr(kNumOutputsAttr, builder.getI64IntegerAttr(outputTypes.size()));
-  if (outputTypes.empty() || !func.getBody().hasOneBlock())
+  if (outputTypes.empty())
     return;
   unsigned first = func.getNumArguments();
   for (Type t : outputTypes)
     (void)func.insertArgument(func.getNumArguments(), t, {}, func.getLoc());
   Block &entry = func.front();
-  auto ret = cast<func::ReturnOp>(entry.getTerminator());
-  OpBuilder b(ret);
-  unsigned next = first;
   SmallVector<int64_t> positions;
-  for (OpOperand &operand : ret->getOpOperands()) {
-    Value value = operand.get();
-    if (!isa<RankedTensorType>(value.getType()))
-      continue;
-    positions.push_back(operand.getOperandNumber());
-    Value dest = entry.getArgument(next++);
-    auto producer = value.getDefiningOp<BroadcastOp>();
-    if (canRetarget(producer, &entry)) {
-      producer.getInitsMutable().assign(dest);
-      continue;
+  for (auto [k, type] : llvm::enumerate(func.getResultTypes()))
+    if (isa<RankedTensorType>(type))
+      positions.push_back(k);
+  // Every return (a body with cf branches has several) computes its
+  // results into the same output arguments.
+  SmallVector<func::ReturnOp> returns;
+  func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
+  for (func::ReturnOp ret : returns) {
+    OpBuilder b(ret);
+    unsigned next = first;
+    for (int64_t position : positions) {
+      OpOperand &operand = ret->getOpOperand(position);
+      Value value = operand.get();
+      Value dest = entry.getArgument(next++);
+      auto producer = value.getDefiningOp<BroadcastOp>();
+      if (ret->getBlock() == &entry && canRetarget(producer, &entry)) {
+        producer.getInitsMutable().assign(dest);
+        continue;
+      }
+      Value copy = copyInto(b, ret.getLoc(), value, dest);
+      copy.getDefiningOp()->setAttr(kOutputCopyAttr, b.getUnitAttr());
+      operand.set(copy);
     }
-    Value copy = copyInto(b, ret.getLoc(), value, dest);
-    copy.getDefiningOp()->setAttr(kOutputCopyAttr, b.getUnitAttr());
-    operand.set(copy);
   }
   func->setAttr(kOutputResultsAttr, builder.getDenseI64ArrayAttr(positions));
 }
@@ -78,30 +84,34 @@ void mlir::stride::dropOutputResults(func::FuncOp func) {
     return;
   func->removeAttr(kOutputResultsAttr);
   Block &entry = func.front();
-  auto ret = cast<func::ReturnOp>(entry.getTerminator());
-  unsigned next = func.getNumArguments() - positions.size();
+  SmallVector<func::ReturnOp> returns;
+  func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
   SmallVector<Value> kept;
-  OpBuilder b(ret);
-  for (OpOperand &operand : ret->getOpOperands()) {
-    Value value = operand.get();
-    // Exactly the results resultsToDestinations gave an argument (an
-    // unranked one has none, and stays a result).
-    if (!llvm::is_contained(positions.asArrayRef(),
-                            operand.getOperandNumber())) {
-      kept.push_back(value);
-      continue;
+  for (func::ReturnOp ret : returns) {
+    kept.clear();
+    unsigned next = func.getNumArguments() - positions.size();
+    OpBuilder b(ret);
+    for (OpOperand &operand : ret->getOpOperands()) {
+      Value value = operand.get();
+      // Exactly the results resultsToDestinations gave an argument (an
+      // unranked one has none, and stays a result).
+      if (!llvm::is_contained(positions.asArrayRef(),
+                              operand.getOperandNumber())) {
+        kept.push_back(value);
+        continue;
+      }
+      Value dest = entry.getArgument(next++);
+      Value source = value;
+      while (auto cast = source.getDefiningOp<memref::CastOp>())
+        source = cast.getSource();
+      // One-Shot keeps the result in the argument's buffer; should its
+      // analysis ever decide otherwise, the value still reaches the output.
+      if (source != dest)
+        linalg::CopyOp::create(b, ret.getLoc(), value, dest);
     }
-    Value dest = entry.getArgument(next++);
-    Value source = value;
-    while (auto cast = source.getDefiningOp<memref::CastOp>())
-      source = cast.getSource();
-    // One-Shot keeps the result in the argument's buffer; should its
-    // analysis ever decide otherwise, the value still reaches the output.
-    if (source != dest)
-      linalg::CopyOp::create(b, ret.getLoc(), value, dest);
+    func::ReturnOp::create(b, ret.getLoc(), kept);
+    ret.erase();
   }
-  func::ReturnOp::create(b, ret.getLoc(), kept);
-  ret.erase();
   func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
                                  TypeRange(ValueRange(kept))));
 }

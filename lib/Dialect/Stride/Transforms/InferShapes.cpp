@@ -262,27 +262,26 @@ struct StrideInferShapesPass
     // or unranked, as a function declared `-> tensor<*xf32>` returns) is
     // returned as it is known: callers see the refined type through casts,
     // and an entry hands back a ranked buffer of the real shape.
-    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
-    for (OpOperand &operand : ret->getOpOperands()) {
-      Value value = operand.get();
-      while (auto cast = value.getDefiningOp<tensor::CastOp>()) {
-        auto source = dyn_cast<RankedTensorType>(cast.getSource().getType());
-        auto target = dyn_cast<TensorType>(cast.getType());
-        if (!source || !target ||
-            (target.hasRank() &&
-             llvm::any_of(llvm::seq<int64_t>(0, source.getRank()),
-                          [&](int64_t d) {
-                            return source.isDynamicDim(d) &&
-                                   !target.isDynamicDim(d);
-                          })))
-          break;
-        value = cast.getSource();
+    func.walk([](func::ReturnOp ret) {
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value value = operand.get();
+        while (auto cast = value.getDefiningOp<tensor::CastOp>()) {
+          auto source = dyn_cast<RankedTensorType>(cast.getSource().getType());
+          auto target = dyn_cast<TensorType>(cast.getType());
+          if (!source || !target ||
+              (target.hasRank() &&
+               llvm::any_of(llvm::seq<int64_t>(0, source.getRank()),
+                            [&](int64_t d) {
+                              return source.isDynamicDim(d) &&
+                                     !target.isDynamicDim(d);
+                            })))
+            break;
+          value = cast.getSource();
+        }
+        operand.set(value);
       }
-      operand.set(value);
-    }
-    if (TypeRange(ret.getOperandTypes()) != func.getResultTypes())
-      func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                     ret.getOperandTypes()));
+    });
+    updateResultTypes(func, Refinement::Shape);
     return success();
   }
 

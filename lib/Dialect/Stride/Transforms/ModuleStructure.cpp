@@ -346,3 +346,40 @@ LogicalResult mlir::stride::refineModule(
   }
   return success();
 }
+
+void mlir::stride::updateResultTypes(func::FuncOp func,
+                                     Refinement refinement) {
+  if (func.isExternal())
+    return;
+  SmallVector<func::ReturnOp> returns;
+  func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
+  if (returns.empty())
+    return;
+  SmallVector<Type> results(func.getResultTypes());
+  for (auto [i, declared] : llvm::enumerate(func.getResultTypes())) {
+    Type first = returns.front().getOperand(i).getType();
+    bool same = llvm::all_of(returns, [&, i = i](func::ReturnOp ret) {
+      return ret.getOperand(i).getType() == first;
+    });
+    auto firstTensor = dyn_cast<RankedTensorType>(first);
+    bool sameButLayout =
+        !same && refinement == Refinement::Layout && firstTensor &&
+        llvm::all_of(returns, [&, i = i](func::ReturnOp ret) {
+          auto t = dyn_cast<RankedTensorType>(ret.getOperand(i).getType());
+          return t && t.getShape() == firstTensor.getShape() &&
+                 t.getElementType() == firstTensor.getElementType();
+        });
+    Type want = same || sameButLayout ? first : declared;
+    results[i] = want;
+    for (func::ReturnOp ret : returns) {
+      Value value = ret.getOperand(i);
+      if (value.getType() == want)
+        continue;
+      OpBuilder b(ret);
+      ret.setOperand(i, convert(b, ret.getLoc(), value, want, refinement));
+    }
+  }
+  if (TypeRange(results) != func.getResultTypes())
+    func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
+                                   results));
+}

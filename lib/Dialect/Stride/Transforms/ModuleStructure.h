@@ -37,6 +37,13 @@ LogicalResult
 refineModule(Operation *root, Refinement refinement,
              function_ref<LogicalResult(func::FuncOp)> runOnFunction);
 
+/// Gives `func` the result types its returns agree on: for each result,
+/// the type every func.return passes when they all pass the same one; under
+/// Refinement::Layout, when they agree on all but the layout, the first
+/// return's, into which the others' values are copied. Otherwise the
+/// declared type stays and returns passing another type cast to it.
+void updateResultTypes(func::FuncOp func, Refinement refinement);
+
 } // namespace mlir::stride
 
 #endif // STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_MODULESTRUCTURE_H

@@ -179,25 +179,23 @@ struct StridePropagateLayoutPass
   void updateSignature(func::FuncOp func) {
     if (func.isExternal())
       return;
-    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
-    SmallVector<Type> results(ret.getOperandTypes());
     if (keepResultLayouts) {
-      OpBuilder b(ret);
-      for (auto [i, declared] : llvm::enumerate(func.getResultTypes())) {
-        auto want = dyn_cast<RankedTensorType>(declared);
-        auto have = dyn_cast<RankedTensorType>(results[i]);
-        if (!want || !have || want.getRank() != have.getRank() ||
-            want.getEncoding() == have.getEncoding())
-          continue;
-        auto target = RankedTensorType::get(
-            have.getShape(), have.getElementType(), want.getEncoding());
-        ret.setOperand(i, copyInto(b, ret.getLoc(), ret.getOperand(i), target));
-        results[i] = target;
-      }
+      func.walk([&](func::ReturnOp ret) {
+        OpBuilder b(ret);
+        for (auto [i, declared] : llvm::enumerate(func.getResultTypes())) {
+          auto want = dyn_cast<RankedTensorType>(declared);
+          auto have = dyn_cast<RankedTensorType>(ret.getOperand(i).getType());
+          if (!want || !have || want.getRank() != have.getRank() ||
+              want.getEncoding() == have.getEncoding())
+            continue;
+          auto target = RankedTensorType::get(
+              have.getShape(), have.getElementType(), want.getEncoding());
+          ret.setOperand(i,
+                         copyInto(b, ret.getLoc(), ret.getOperand(i), target));
+        }
+      });
     }
-    if (TypeRange(results) != func.getResultTypes())
-      func.setType(FunctionType::get(func.getContext(),
-                                     func.getArgumentTypes(), results));
+    updateResultTypes(func, Refinement::Layout);
   }
 };
 } // namespace

@@ -58,6 +58,13 @@ echo "== ptxas on the sm_90 kernels of the examples and of those differential pr
 record "ptxas (GPU kernels)" $?
 rm -rf "$gpu_cases"
 
+echo "== grammar test (random valid modules: calls, scf, tensor/linalg, every Stride op, through stride-run vs NumPy/PyTorch)"
+# Known-bug constructs (test/Grammar/README.md, "Known-bug flags") are off;
+# STRIDE_GRAMMAR_COUNT=5000 makes a longer campaign.
+/usr/bin/python3 test/Grammar/run.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_GRAMMAR_COUNT:-250}" --seed 1 --jobs "${STRIDE_JOBS:-2}"
+record grammar $?
+
 echo "== embedding: install Stride, build examples/embed against it, run its lit suite"
 # The prefix is moved after installation: the package must be relocatable.
 embed_tmp=$(mktemp -d)

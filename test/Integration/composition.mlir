@@ -31,6 +31,9 @@
 // RUN: %npytool check %t "np.exp(a)" %t/out0.npy
 // RUN: stride-run %s --entry cf_branches --input %t/a.npy --input %t/at.npy --input %t/f.npy --output-dir %t | FileCheck %s --check-prefix=CF
 // RUN: %npytool check %t "-at" %t/out0.npy
+// RUN: stride-run %s --entry two_signatures --input %t/a.npy --input %t/y.npy --output-dir %t | FileCheck %s --check-prefix=SIGS
+// RUN: %npytool check %t "np.tanh(a) * np.float32(2)" %t/out0.npy
+// RUN: %npytool check %t "np.tanh(y) * np.float32(2)" %t/out1.npy
 
 // A private function whose result type is refined at the call, and an
 // scf.for that carries x = 0.5 * x + exp(y) three times in its first layout.
@@ -196,4 +199,20 @@ func.func @cf_branches(%a: tensor<4x3xf32>, %b: tensor<4x3xf32, #stride.layout<s
 ^bb2:
   %n = stride.neg %b : tensor<4x3xf32, #stride.layout<strides = [1, 4]>> -> tensor<*xf32>
   return %n : tensor<*xf32>
+}
+
+// One private function called on a 4x3 and a 3-vector: a copy per signature.
+// SIGS: output #0: f32 4x3 strides [3, 1]
+// SIGS: output #1: f32 3 strides [1]
+func.func private @double_tanh(%x: tensor<*xf32>) -> tensor<*xf32> {
+  %t = stride.tanh %x : tensor<*xf32> -> tensor<*xf32>
+  %0 = stride.add %t, %t : tensor<*xf32>, tensor<*xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+func.func @two_signatures(%a: tensor<4x3xf32>, %y: tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %a0 = tensor.cast %a : tensor<4x3xf32> to tensor<*xf32>
+  %y0 = tensor.cast %y : tensor<3xf32> to tensor<*xf32>
+  %0 = call @double_tanh(%a0) : (tensor<*xf32>) -> tensor<*xf32>
+  %1 = call @double_tanh(%y0) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
 }

@@ -204,6 +204,30 @@ func.func @caller(%a: tensor<4x3xf32>) -> tensor<*xf32> {
 
 // -----
 
+// A private callee called on two shapes is copied per signature, and each
+// copy is refined for its calls (before, both kept tensor<*xf32> and the
+// add had no shape to lower).
+// CHECK-LABEL: func.func private @twice(
+// CHECK-SAME: tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK-LABEL: func.func private @twice_0(
+// CHECK-SAME: tensor<3xf32>) -> tensor<3xf32>
+// CHECK-LABEL: func.func @two_shapes
+// CHECK: call @twice(%{{.*}}) : (tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK: call @twice_0(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+func.func private @twice(%x: tensor<*xf32>) -> tensor<*xf32> {
+  %0 = stride.add %x, %x : tensor<*xf32>, tensor<*xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+func.func @two_shapes(%a: tensor<4x3xf32>, %b: tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %a0 = tensor.cast %a : tensor<4x3xf32> to tensor<*xf32>
+  %b0 = tensor.cast %b : tensor<3xf32> to tensor<*xf32>
+  %0 = call @twice(%a0) : (tensor<*xf32>) -> tensor<*xf32>
+  %1 = call @twice(%b0) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
 // A public callee keeps its declared argument types (it may be called from
 // outside); its refined result type reaches every call in the module.
 // CHECK-LABEL: func.func @public_callee

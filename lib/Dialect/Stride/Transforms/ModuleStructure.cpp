@@ -295,6 +295,59 @@ bool refineArguments(func::FuncOp func, MutableArrayRef<func::CallOp> calls) {
   return changed;
 }
 
+/// How many copies of one private function specializeCallees makes at most:
+/// beyond that, call sites that still disagree share the declared types.
+constexpr unsigned kMaxSpecializations = 8;
+
+/// A private function whose call sites pass arguments of different, more
+/// refined types than it declares (shapes or layouts) gets a copy per
+/// distinct set of argument types, so that each call's results get the
+/// shapes and strides the eager library would give for its inputs (and
+/// shape inference can decide them at all: one function called on a 4x3
+/// and a 3 tensor would otherwise keep `tensor<*xf32>` inside). Returns
+/// whether it made any copy.
+bool specializeCallees(ModuleOp module) {
+  SymbolTable symbols(module);
+  SymbolTableCollection tables;
+  SymbolUserMap users(tables, module);
+  bool changed = false;
+  for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+    if (!func.isPrivate() || func.isExternal())
+      continue;
+    SmallVector<std::pair<SmallVector<Type>, SmallVector<func::CallOp>>> groups;
+    bool onlyCalls = true;
+    for (Operation *user : users.getUsers(func)) {
+      auto call = dyn_cast<func::CallOp>(user);
+      if (!call) {
+        onlyCalls = false; // taken by address: leave its types alone
+        break;
+      }
+      SmallVector<Type> types;
+      for (auto [operand, declared] :
+           llvm::zip(call.getOperands(), func.getArgumentTypes())) {
+        Type agreed = throughCasts(operand).getType();
+        types.push_back(replaceable(declared, agreed) ? agreed : declared);
+      }
+      auto *group = llvm::find_if(groups, [&](auto &g) { return g.first == types; });
+      if (group == groups.end()) {
+        groups.push_back({types, {}});
+        group = std::prev(groups.end());
+      }
+      group->second.push_back(call);
+    }
+    if (!onlyCalls || groups.size() < 2 || groups.size() > kMaxSpecializations)
+      continue;
+    for (auto &group : llvm::drop_begin(groups)) {
+      auto copy = cast<func::FuncOp>(func->clone());
+      symbols.insert(copy, std::next(Block::iterator(func)));
+      for (func::CallOp call : group.second)
+        call.setCallee(copy.getName());
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 } // namespace
 
 LogicalResult mlir::stride::refineModule(
@@ -321,6 +374,12 @@ LogicalResult mlir::stride::refineModule(
   unsigned limit = 4 * (order->size() + 4);
   for (unsigned round = 0; round < limit; ++round) {
     bool changed = false;
+    if (specializeCallees(module)) {
+      order = calleesFirst(module);
+      if (failed(order))
+        return failure();
+      limit += 4;
+    }
     SymbolTableCollection tables;
     SymbolUserMap users(tables, module);
     for (func::FuncOp func : *order) {

@@ -244,6 +244,18 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
   // that two Stride libraries or objects link into one program; each entry
   // also gets a strong `<symbol>_metadata` alias, as unique as the entry's
   // own symbol, which the header's wrappers pass to the runtime.
+  // The metadata's names must be free: an entry `f_metadata` would be
+  // exported as `stride_f_metadata`, the name of @f's metadata.
+  for (const rt::AotEntry &entry : result.metadata.entries)
+    for (std::string name :
+         {entry.symbol + rt::kAotEntryMetadataSuffix,
+          std::string(rt::kAotMetadataSymbol)})
+      if (result.module->getNamedValue(name)) {
+        error = "the symbol '" + name + "' of @" + entry.name +
+                "'s metadata is taken by another entry's function";
+        return std::nullopt;
+      }
+
   std::string text = rt::formatAotMetadata(result.metadata);
   llvm::Constant *init =
       llvm::ConstantDataArray::getString(*result.context, text);

@@ -14,6 +14,8 @@
 // RUN: not stride-compile %s --entry unranked -o %t/x.so 2>&1 | FileCheck %s --check-prefix=UNRANKED
 // RUN: not stride-compile %s --entry dynamic -o %t/x.so 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // RUN: not stride-compile %s --entry neg --entry neg -o %t/x.so 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not stride-compile %s --entry neg --entry neg_metadata -o %t/x.so 2>&1 | FileCheck %s --check-prefix=METADATA-NAME
+// RUN: not stride-compile %s --entry neg --entry neg_packed -o %t/x.so 2>&1 | FileCheck %s --check-prefix=PACKED-NAME
 // RUN: env CC=stride-no-such-cc not stride-compile %s --entry neg -o %t/x.so 2>&1 | FileCheck %s --check-prefix=NO-CC
 // RUN: not stride-compile %s --entry neg -o %t/absent/x.so 2>&1 | FileCheck %s --check-prefix=LINK
 // A good entry still compiles to every form.
@@ -28,7 +30,7 @@
 // EMIT: stride-compile: error: unknown --emit 'asm'; expected shared, obj, mlir or llvm
 // NO-OUTPUT: stride-compile: error: give the output file with -o
 // POLICY: for the --policy option: Cannot find option named 'fortran'!
-// NO-ENTRY: stride-compile: error: no function @nope with a body in '{{.*}}stride-compile-errors.mlir' (functions: @neg, @half, @odd.name, @scalar_result, @unranked, @dynamic)
+// NO-ENTRY: stride-compile: error: no function @nope with a body in '{{.*}}stride-compile-errors.mlir' (functions: @neg, @half, @odd.name, @scalar_result, @unranked, @dynamic, @neg_metadata, @neg_packed)
 // NO-FILE: stride-compile: error: cannot open input file '{{.*}}absent.mlir'
 // HALF: stride-compile: error: argument #0 of @half has element type f16, which the runtime does not support (f32, f64, i32, i64, i1)
 // IDENTIFIER: stride-compile: error: cannot export @odd.name: 'stride_odd.name' is not a C identifier
@@ -36,6 +38,8 @@
 // UNRANKED: stride-compile: error: argument #0 of @unranked is unranked; give its rank
 // DYNAMIC: stride-compile: error: result #0 of @dynamic has shape ?x? and strides [?, 1], which depend on the input sizes, and it depends on a tensor made by 'tensor.cast', whose layout stride-compile cannot derive from the inputs
 // TWICE: stride-compile: error: @neg is given twice
+// METADATA-NAME: stride-compile: error: the symbol 'stride_neg_metadata' of @neg's metadata is taken by another entry's function
+// PACKED-NAME: stride-compile: error: the symbol 'stride_neg_packed' of @neg_packed is taken
 // NO-CC: stride-compile: error: cannot find the C compiler 'stride-no-such-cc' to link the shared library (install gcc, set CC, or use --emit=obj and link it yourself)
 // LINK: stride-compile: error: linking the shared library failed (exit status 1): {{.*}} -shared -o {{.*}}absent/x.so
 // LLVM-DAG: define void @stride_neg(ptr
@@ -73,5 +77,15 @@ func.func @unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
 func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<*xf32> {
   %c = tensor.cast %a : tensor<?x?xf32> to tensor<?x?xf32>
   %0 = stride.add %c, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+func.func @neg_metadata(%a: tensor<4xf32>) -> tensor<*xf32> {
+  %0 = stride.neg %a : tensor<4xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+func.func @neg_packed(%a: tensor<4xf32>) -> tensor<*xf32> {
+  %0 = stride.neg %a : tensor<4xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

@@ -68,3 +68,16 @@ def promote(strong, weak=()):
     except TypeError as e:
         raise TypeError(f"cannot promote {list(strong) + list(weak)}: {e}")
     return check(result, "the result")
+
+
+def value_class(value):
+    """What NumPy 1.24's value-based casting reads of a weak operand's value
+    (a scalar or a 0-d array): np.min_scalar_type, plus, for an unsigned
+    one, whether the value also fits the signed type of that size
+    (PyArray_MinScalarType's is_small_unsigned: 855410396 is uint32 but
+    keeps an int32 array int32, 2**31 is uint32 and makes it int64). Equal
+    classes give equal promotions."""
+    t = np.min_scalar_type(value)
+    if t.kind == "u":
+        return t.char + ("s" if int(value) >> (8 * t.itemsize - 1) == 0 else "")
+    return t.char

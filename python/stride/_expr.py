@@ -2,6 +2,7 @@
 arrays (by reference, never copied) and scalars. Shapes and dtypes are
 decided when a node is built, so errors surface at the line that made them."""
 import itertools
+import math
 
 import numpy as np
 
@@ -50,9 +51,58 @@ class Expr:
                         + user_line())
 
     def __array__(self, dtype=None, copy=None):
+        from . import _trace
+        if _trace.current() is not None:
+            # Inside @stride.jit the value would be computed from the trace's
+            # arguments and kept as a constant of the plan: later calls
+            # would see stale values. (np.asarray(expr), np.array(expr),
+            # local[...] = expr all come here.)
+            _trace.refuse_conversion("converting a lazy stride expression "
+                                     "to a NumPy array (np.asarray(expr), "
+                                     "np.array(expr), a[...] = expr on a "
+                                     "NumPy array)")
         from ._run import materialize
         result = materialize(self)  # a new array: no copy is ever needed
         return result if dtype is None else result.astype(dtype, copy=False)
+
+    # Python scalars of a size-1 expression, as ndarray gives them: outside
+    # a trace it is materialized; inside one (float(expr), a[i] = expr on a
+    # float or int NumPy array) it would be a trace-time constant.
+    def _to_python(self, convert, what, need):
+        from . import _trace
+        if _trace.current() is not None:
+            _trace.refuse_conversion(
+                "using a lazy stride expression as an index "
+                "(operator.index(expr), a slice bound)" if need == "index"
+                else f"{what}(expr) of a lazy stride expression (also "
+                "a[i] = expr into a NumPy array)")
+        if need == "index":
+            if self.shape != () or self.dtype.kind not in "iu":
+                raise TypeError("only integer scalar arrays can be converted "
+                                "to a scalar index")
+        elif math.prod(self.shape) != 1:
+            raise TypeError("only size-1 arrays can be converted to Python "
+                            "scalars")
+        return convert(self.__array__())
+
+    def __float__(self):
+        return self._to_python(float, "float", "size1")
+
+    def __int__(self):
+        return self._to_python(int, "int", "size1")
+
+    def __complex__(self):
+        return self._to_python(complex, "complex", "size1")
+
+    def __index__(self):
+        import operator
+        return self._to_python(operator.index, "operator.index", "index")
+
+    def __setitem__(self, key, value):
+        from ._numpy_api import user_line
+        raise TypeError("assigning into a lazy stride expression "
+                        "(expr[...] = value) is not supported: it is a value, "
+                        "not memory" + user_line())
 
     def __getattr__(self, name):
         # ndarray methods the expression lacks (x.sum(), x.any(), x.T) are a
@@ -65,6 +115,11 @@ class Expr:
 
     def __getitem__(self, key):
         from ._numpy_api import user_line
+        if isinstance(self, (Update, Stale)):
+            raise TypeError("indexing an array after an in-place write to "
+                            "it (x += ..., out=x) is not supported inside "
+                            "@stride.jit (index it before the write)"
+                            + user_line())
         raise TypeError("indexing the result of a lazy stride operation is "
                         "not supported (index the input arrays instead)"
                         + user_line())
@@ -73,6 +128,7 @@ class Expr:
         """A lazy cast (stride.cast: floats to integers truncate, anything to
         bool tests nonzero), like ndarray.astype with casting='unsafe'."""
         dtype = _dtypes.check(dtype, "astype target")
+        _operand(self)  # a stale value in a trace is refused here too
         if dtype == self.dtype:
             return self
         return Op("cast", (self,), (self.dtype,), dtype, self.shape)
@@ -119,6 +175,67 @@ class Expr:
     def __abs__(self): return absolute(self)
     def __invert__(self): return invert(self)
 
+    # Augmented assignment. Outside @stride.jit an expression is a value and
+    # `e += 1` binds the name to a new expression. Inside a trace it has
+    # NumPy's in-place meaning (see _trace.inplace): an argument (or a view
+    # of one) is written, an intermediate result is replaced.
+    def __iadd__(self, other): return _inplace("+=", self, other)
+    def __isub__(self, other): return _inplace("-=", self, other)
+    def __imul__(self, other): return _inplace("*=", self, other)
+    def __itruediv__(self, other): return _inplace("/=", self, other)
+    def __ifloordiv__(self, other): return _inplace("//=", self, other)
+    def __imod__(self, other): return _inplace("%=", self, other)
+    def __ipow__(self, other): return _inplace("**=", self, other)
+    def __iand__(self, other): return _inplace("&=", self, other)
+    def __ior__(self, other): return _inplace("|=", self, other)
+    def __ixor__(self, other): return _inplace("^=", self, other)
+    def __ilshift__(self, other): return _inplace("<<=", self, other)
+    def __irshift__(self, other): return _inplace(">>=", self, other)
+    def __imatmul__(self, other): return _inplace("@=", self, other)
+
+
+def _inplace(symbol, target, other):
+    from . import _trace
+    if _trace.current() is None:
+        return NotImplemented  # a new expression, bound to the name
+    return _trace.inplace(symbol, target, other)
+
+
+# The ufunc behind each augmented assignment (ndarray.__iadd__ is
+# np.add(a, b, out=a)), as the Stride op kind and NumPy's name.
+INPLACE_KINDS = {
+    "+=": ("add", "add"), "-=": ("sub", "subtract"),
+    "*=": ("mul", "multiply"), "/=": ("div", "divide"),
+    "//=": ("floor_divide", "floor_divide"), "%=": ("remainder", "remainder"),
+    "**=": ("pow", "power"), "&=": ("bitwise_and", "bitwise_and"),
+    "|=": ("bitwise_or", "bitwise_or"), "^=": ("bitwise_xor", "bitwise_xor"),
+    "<<=": ("left_shift", "left_shift"), ">>=": ("right_shift", "right_shift"),
+    "@=": ("matmul", "matmul"),
+}
+
+
+def inplace_value(symbol, target, other):
+    """NumPy's new value of `target` after `target <op>= other`, which is
+    ufunc(target, other, out=target) with casting='same_kind': the result of
+    the ufunc on the operands, which must have target's shape, cast to
+    target's dtype. NotImplemented where `other` is no operand."""
+    kind, name = INPLACE_KINDS[symbol]
+    result = _binary_op(kind, target, other)
+    if result is NotImplemented:
+        return result
+    if result.shape != target.shape:
+        raise ValueError(f"non-broadcastable output operand with shape "
+                         f"{_shapes.fmt(target.shape)} doesn't match the "
+                         f"broadcast shape {_shapes.fmt(result.shape)}")
+    if result.dtype != target.dtype:
+        if not np.can_cast(result.dtype, target.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc {name!r} output from "
+                            f"{result.dtype!r} to {target.dtype!r} with "
+                            "casting rule 'same_kind'")
+        result = Op("cast", (result,), (result.dtype,), target.dtype,
+                    target.shape)
+    return result
+
 
 class Leaf(Expr):
     """An array operand, held by reference: the kernel reads its memory as it
@@ -127,7 +244,9 @@ class Leaf(Expr):
 
     def __init__(self, array, from_torch=False):
         self.array, self.from_torch = array, from_torch
-        self.written = False  # by out= in a @stride.jit trace
+        # In a @stride.jit trace that writes arguments (see _trace): WATCH
+        # (a read must be recorded) or STALE (its memory was written).
+        self.written = 0
         self.tree = None  # see _tree
         self.shape = tuple(array.shape)
         self.dtype = _dtypes.check(array.dtype)
@@ -138,6 +257,7 @@ class Leaf(Expr):
     def __getitem__(self, key):
         """Basic indexing (ints, slices, ..., None) of the input array: a
         view, not a copy, so the kernel reads the array's memory."""
+        raw = key
         key = key if isinstance(key, tuple) else (key,)
         if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
                or isinstance(k, bool) for k in key):
@@ -145,12 +265,32 @@ class Leaf(Expr):
             raise TypeError("only basic indexing (integers, slices, ..., "
                             "None) of a lazy stride array is supported"
                             + user_line())
+        # NumPy gives a scalar (a copy of the element, not a view) where
+        # every dim is indexed by an integer.
+        scalar = len(key) == len(self.shape) and all(
+            isinstance(k, (int, np.integer)) for k in key)
         if Ellipsis not in key:
             key = key + (Ellipsis,)  # an element stays a 0-d view
         view = Leaf(self.array[key], self.from_torch)
         from . import _trace
-        _trace.on_view(self, view, key)
+        _trace.on_view(self, view, key, raw, scalar)
         return view
+
+    def __setitem__(self, key, value):
+        """Only the store that completes `x[key] += y` inside @stride.jit
+        (the view x[key] was updated in place, so storing it back is a
+        no-op, as in NumPy); any other assignment is refused."""
+        from . import _trace
+        if not _trace.completes_inplace(self, key, value):
+            from ._numpy_api import user_line
+            what = ("an argument of the @stride.jit function (or a view of "
+                    "one)" if _trace.current() is not None else
+                    "a lazy stride array")
+            raise TypeError(f"assigning into {what} (x[...] = value) is "
+                            "not supported; compute the new value and return "
+                            "it, or write a whole argument or a view of one "
+                            "with out= or an augmented assignment (x[1:] += y)"
+                            + user_line())
 
 
 class Op(Expr):
@@ -158,7 +298,10 @@ class Op(Expr):
     converted to before the op (a stride.cast, or the scalar argument's
     type); `attr` is the cmp predicate or a stride.broadcast body op."""
     __slots__ = ("kind", "operands", "in_dtypes", "attr", "structure",
-                 "tree", "used")
+                 "tree", "used", "_value")
+    # _value: NumPy's value of a 0-d node (a 0-d array, or None where it
+    # cannot be computed), which value-based promotion reads; unset until
+    # asked (see _weak_value).
 
     def __init__(self, kind, operands, in_dtypes, dtype, shape, attr=None):
         self.kind, self.operands, self.in_dtypes = kind, operands, in_dtypes
@@ -187,6 +330,22 @@ class Op(Expr):
         return self.kind if self.attr is None else f"{self.kind}[{self.attr}]"
 
 
+class Update(Op):
+    """In a @stride.jit trace: the new contents of an argument (or a view of
+    one) that an in-place operation (x += y, ufunc(..., out=x)) wrote. The
+    name the user holds is bound to it, so later reads see the new values;
+    a read after a later write of the same memory is refused (see _trace).
+    Same layout as Op: nodes change between Op, Update and Stale."""
+    __slots__ = ()
+
+
+class Stale(Op):
+    """In a @stride.jit trace: a value whose memory was written in place
+    after it was made (an old Update, or an intermediate t after t += 1);
+    NumPy would show the new contents, so any read is a TypeError."""
+    __slots__ = ()
+
+
 def lazy(a):
     """Wraps a NumPy array or a PyTorch CPU tensor (any strides, 0-d,
     zero-size) without copying."""
@@ -207,11 +366,10 @@ def lazy(a):
 def _operand(x):
     """An Expr or Scalar for `x`, or None when `x` cannot be an operand."""
     if isinstance(x, Expr):
-        if isinstance(x, Leaf) and x.written:
-            from ._numpy_api import user_line
-            raise TypeError("this argument of the @stride.jit function was "
-                            "written by out= earlier in it; read the value "
-                            "the ufunc returned instead" + user_line())
+        t = type(x)
+        if (t is Leaf and x.written) or t is Update or t is Stale:
+            from . import _trace
+            _trace.on_read(x)  # refuses stale values, records late reads
         return x
     if isinstance(x, np.ndarray) or _torch.is_tensor(x):
         return lazy(x)
@@ -233,13 +391,118 @@ def _operands(args, name):
 
 def _weak_value(o):
     """What NumPy 1.24's value-based casting sees for a weak operand: a
-    scalar's value, a 0-d array itself; a 0-d lazy result has no value yet,
-    so it counts as a small value of its dtype (as most values are)."""
+    scalar's value, a 0-d array itself, and for a 0-d lazy result the value
+    NumPy computes for it from its 0-d operands (value_0d)."""
     if isinstance(o, Scalar):
         return o.value
-    if isinstance(o, Leaf):
-        return o.array
-    return np.zeros((), o.dtype)
+    value = o.array if isinstance(o, Leaf) else value_0d(o)
+    if value is None:
+        value = np.zeros((), o.dtype)  # NumPy could not compute it: as 0
+    return value
+
+
+# NumPy 1.24's order of dtype kinds for value-based casting.
+_KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _values_matter(strong, weak):
+    """NumPy 1.24 (should_use_min_scalar) reads the weak operands' values
+    only where an array operand exists whose kind is at least theirs."""
+    if not strong:
+        return False
+    top = max(_KIND_ORDER[d.kind] for d in strong)
+    return all(_KIND_ORDER.get(np.asarray(v).dtype.kind, 9) <= top for v in weak)
+
+
+def _guard_weak(ops, strong, weak):
+    """In a @stride.jit trace, a 0-d view, constant or result whose value
+    decided a promotion makes its value class a guard of the plan (a 0-d
+    argument's class is in the signature)."""
+    from . import _trace
+    trace = _trace.current()
+    if trace is None or not _values_matter(strong, weak):
+        return
+    weak_ops = [o for o in ops if isinstance(o, Scalar) or o.shape == ()]
+    for o, v in zip(weak_ops, weak):
+        if not isinstance(o, Scalar):
+            trace.on_weak_value(o, v)
+
+
+# NumPy's function of each op kind, for value_0d (the kinds named as in
+# NumPy come from getattr(np, kind)).
+_NUMPY_OF_KIND = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply,
+    "div": np.true_divide, "pow": np.power, "neg": np.negative,
+    "abs": np.absolute, "copy": lambda a: a, "cast": lambda a: a,
+    "select": np.where, "matmul": np.matmul,
+    "clip": lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi),
+    "sigmoid": lambda a: 1 / (1 + np.exp(-a)),
+}
+_NUMPY_CMP = {"lt": np.less, "le": np.less_equal, "gt": np.greater,
+              "ge": np.greater_equal, "eq": np.equal, "ne": np.not_equal}
+_NUMPY_BOOL = {"ori": np.logical_or, "andi": np.logical_and}
+
+
+def value_0d(node, leaf_array=None, memo=None):
+    """NumPy's value of the 0-d expression `node` as a 0-d array of its
+    dtype: its leaves are 0-d arrays and scalars, each op is computed by
+    NumPy on its operands converted as Stride converts them. `leaf_array`
+    maps a Leaf to the array to read (default: its own); without it the
+    value is memoized on the node. None where NumPy cannot compute it
+    (the caller then counts the value as 0)."""
+    if leaf_array is None:
+        known = getattr(node, "_value", False)
+        if known is not False:
+            return known
+    order, stack = [], [node]
+    memo = {} if memo is None else memo
+    while stack:  # iterative postorder (long 0-d chains)
+        n = stack[-1]
+        if id(n) in memo:
+            stack.pop()
+            continue
+        if isinstance(n, Scalar):
+            memo[id(n)] = n.value
+            stack.pop()
+            continue
+        if isinstance(n, Leaf):
+            memo[id(n)] = n.array if leaf_array is None else leaf_array(n)
+            stack.pop()
+            continue
+        if leaf_array is None:
+            known = getattr(n, "_value", False)
+            if known is not False:
+                memo[id(n)] = known
+                stack.pop()
+                continue
+        pending = [o for o in n.operands if id(o) not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        memo[id(n)] = value = _compute_0d(n, [memo[id(o)] for o in n.operands])
+        if leaf_array is None:
+            n._value = value
+    return memo[id(node)]
+
+
+def _compute_0d(node, values):
+    if any(v is None for v in values):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            args = [np.asarray(d.type(v) if not isinstance(v, np.ndarray)
+                               else v.astype(d)) if d is not None else v
+                    for v, d in zip(values, node.in_dtypes)]
+            if node.kind == "cmp":
+                fn = _NUMPY_CMP[node.attr]
+            elif node.kind == "bool":
+                fn = _NUMPY_BOOL[node.attr]
+            else:
+                fn = _NUMPY_OF_KIND.get(node.kind) or getattr(np, node.kind)
+            return np.asarray(fn(*args)).astype(node.dtype)
+    except Exception:  # e.g. an int to a negative int power; see _weak_value
+        return None
 
 
 _PROMOTIONS = {}
@@ -248,17 +511,19 @@ _WEAK_KEYS = {}
 
 def _weak_key(v):
     """What NumPy 1.24's promotion sees of a weak operand: its own type and
-    the smallest type its value fits. Python scalars (usually constants of
-    the program) are memoized by value."""
+    its value class (the smallest type its value fits, and for unsigned
+    ones whether the signed type of that size holds it too: _dtypes.
+    value_class). Python scalars (usually constants of the program) are
+    memoized by value."""
     if type(v) in (float, int, bool):
         k = (type(v), v)
         key = _WEAK_KEYS.get(k)
         if key is None:
             if len(_WEAK_KEYS) > 4096:
                 _WEAK_KEYS.clear()
-            key = _WEAK_KEYS[k] = (type(v), None, np.min_scalar_type(v))
+            key = _WEAK_KEYS[k] = (type(v), None, _dtypes.value_class(v))
         return key
-    return (type(v), getattr(v, "dtype", None), np.min_scalar_type(v))
+    return (type(v), getattr(v, "dtype", None), _dtypes.value_class(v))
 
 
 def _promote(ops):
@@ -280,6 +545,8 @@ def _promote(ops):
             result = _PROMOTIONS[strong] = _dtypes.promote(strong)
         return result
     weak = [_weak_value(o) for o in ops if isinstance(o, Scalar) or o.shape == ()]
+    if len(weak) != sum(type(o) is Scalar for o in ops):
+        _guard_weak(ops, strong, weak)  # a 0-d array or result: in a trace?
     # NumPy 1.24 decides from a weak operand's own type and the smallest
     # type its value fits (value-based casting), so those are the key.
     try:

@@ -89,7 +89,7 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         return result
     (target,) = out  # NumPy passes out= as a tuple, one per ufunc output
     from ._trace import write_out
-    return write_out(result, target)
+    return write_out(result, target, inputs)
 
 
 def array_function(func, args, kwargs):

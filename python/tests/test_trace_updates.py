@@ -1,0 +1,443 @@
+"""Array updates inside @stride.jit (issue 25): NumPy's in-place forms either
+give NumPy's values (checked across two calls with different inputs, the
+second one through the cached plan) or are a TypeError naming the construct
+and the user's line, never a value computed at trace time."""
+import operator
+import re
+
+import numpy as np
+import pytest
+
+import stride
+from helpers import torch
+
+
+def _line(fn, text):
+    """`test_trace_updates.py:N: text` for the line of `fn` holding `text`,
+    as the messages name it."""
+    import inspect
+    lines, start = inspect.getsourcelines(fn)
+    for k, line in enumerate(lines):
+        if text in line:
+            return re.escape(f"test_trace_updates.py:{start + k}: {line.strip()}")
+    raise AssertionError(f"{text!r} not in {fn.__name__}")
+
+
+def _same_as_numpy(fn, *calls):
+    """Runs the traced fn and fn itself on copies of each call's arguments:
+    the same results (values and dtypes) and the same argument contents
+    afterwards."""
+    traced = stride.jit(fn)
+    for args in calls:
+        mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        ref = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        got, want = traced(*mine), fn(*ref)
+        if not isinstance(want, tuple):
+            got, want = (got,), (want,)
+        if len(want) == 1 and want[0] is None:
+            got, want = (), ()
+        got = got or ()
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            w = np.asarray(w)
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_array_equal(g, w)
+        for m, r in zip(mine, ref):
+            if isinstance(r, np.ndarray):
+                assert m.dtype == r.dtype
+                np.testing.assert_array_equal(m, r)
+    return traced
+
+
+# -- arrays made inside the function: refused, never a stale constant --------
+
+def test_local_array_filled_from_traced_values_is_refused():
+    """Found: out[:] = x * 2 materialized x * 2 at trace time into `out`,
+    which became a constant of the plan: f(np.ones(3)) gave [3, 3, 3] and
+    f(np.zeros(3)) then [3, 3, 3] too."""
+    def empty(x):
+        out = np.empty(3)
+        out[:] = x * 2
+        return out + 1
+
+    def zeros(x):
+        out = np.zeros(3)
+        out[...] = x * 2
+        return out + 1
+
+    def ndarray(x):
+        out = np.ndarray((3,))
+        out[1:] = x[1:] * 2
+        return out + 1
+
+    for fn, text in [(empty, "out[:] = x * 2"), (zeros, "out[...] = x * 2"),
+                     (ndarray, "out[1:] = x[1:] * 2")]:
+        f = stride.jit(fn)
+        with pytest.raises(TypeError, match=r"a\[\.\.\.\] = expr on a NumPy "
+                           r"array.*not supported inside a @stride.jit.*"
+                           + _line(fn, text)):
+            f(np.ones(3))
+        with pytest.raises(TypeError, match="stale"):
+            f(np.zeros(3))  # still refused: no plan was made
+
+
+@pytest.mark.parametrize("dtype,convert", [(np.float64, "float"),
+                                           (np.int64, "int")])
+def test_element_of_local_array_from_traced_value_is_refused(dtype, convert):
+    """a[i] = expr on a float (int) NumPy array calls float(expr) (int()).
+    NumPy replaces that TypeError by its own ValueError ("setting an array
+    element with a sequence": an expression has __getitem__), caused by
+    Stride's, which names the line."""
+    def fn(x):
+        out = np.zeros(3, dtype)
+        out[0] = x[1] * 2
+        return out + x
+
+    with pytest.raises((TypeError, ValueError)) as e:
+        stride.jit(fn)(np.arange(3, dtype=dtype))
+    error = e.value if isinstance(e.value, TypeError) else e.value.__cause__
+    assert isinstance(error, TypeError)
+    assert re.search(rf"{convert}\(expr\) of a lazy stride expression.*not "
+                     r"supported inside a @stride.jit function.*"
+                     + _line(fn, "out[0] = x[1] * 2"), str(error))
+
+
+def test_implicit_materializations_are_refused():
+    def as_array(x):
+        return np.asarray(x + 1) * 2
+
+    def array(x):
+        return np.array(x) + 1
+
+    def to_float(x):
+        return x * float(x[0])
+
+    def to_int(x):
+        return x * int(x[0])
+
+    def to_index(x):
+        return x * [1, 2, 3][operator.index(x[0])]
+
+    cases = [(as_array, "np.asarray(x + 1)", "np.asarray", np.ones(3)),
+             (array, "np.array(x)", "np.asarray", np.ones(3)),
+             (to_float, "float(x[0])", r"float\(expr\)", np.ones(3)),
+             (to_int, "int(x[0])", r"int\(expr\)", np.ones(3, np.int64)),
+             (to_index, "operator.index", r"as an index \(operator.index"
+              r"\(expr\), a slice bound\)", np.ones(3, np.int64))]
+    for fn, text, what, arg in cases:
+        with pytest.raises(TypeError, match=what + r".*not supported inside "
+                           r"a @stride.jit function.*" + _line(fn, text)):
+            stride.jit(fn)(arg)
+
+
+def test_copyto_and_out_into_a_local_array_are_refused():
+    def copyto(x):
+        out = np.zeros(3)
+        np.copyto(out, x * 2)
+        return out
+
+    def ufunc_out(x):
+        out = np.zeros(3)
+        np.multiply(x, 2, out=out)
+        return out
+
+    def local_iadd(x):
+        out = np.zeros(3)
+        out += x
+        return out
+
+    with pytest.raises(TypeError, match=r"numpy.copyto is not supported.*"
+                       + _line(copyto, "np.copyto(out, x * 2)")):
+        stride.jit(copyto)(np.ones(3))
+    for fn, text in [(ufunc_out, "np.multiply(x, 2, out=out)"),
+                     (local_iadd, "out += x")]:
+        with pytest.raises(TypeError, match=r"out=, or an augmented "
+                           r"assignment.*only supported for the function's "
+                           r"array arguments.*" + _line(fn, text)):
+            stride.jit(fn)(np.ones(3))
+
+
+def test_outside_a_trace_expressions_still_materialize():
+    a = np.arange(3.0)
+    np.testing.assert_array_equal(np.asarray(stride.lazy(a) + 1), a + 1)
+    out = np.zeros(3)
+    out[:] = stride.lazy(a) * 2
+    np.testing.assert_array_equal(out, 2 * a)
+    out[0] = stride.lazy(a)[2] + 1
+    assert out[0] == 3.0
+    assert float(stride.lazy(a)[1] * 4) == 4.0
+    assert int(stride.lazy(np.arange(3))[2] + 1) == 3
+    assert [10, 20, 30][stride.lazy(np.arange(3))[1]] == 20
+    with pytest.raises(TypeError, match="only size-1 arrays"):
+        float(stride.lazy(a) + 1)
+    e = stride.lazy(a)
+    e += 1  # an expression is a value: the name gets a new expression
+    np.testing.assert_array_equal(stride.materialize(e), a + 1)
+    np.testing.assert_array_equal(a, np.arange(3.0))
+    with pytest.raises(TypeError, match="not supported"):
+        stride.lazy(a)[0] = 1.0
+
+
+# -- augmented assignment on arguments: NumPy's values ------------------------
+
+def test_iadd_writes_the_argument():
+    """Found: x += y rebound the name x to a lazy x + y; the caller's array
+    was never written."""
+    def fn(x, y):
+        x += y
+        return x * 2
+
+    f = _same_as_numpy(fn, (np.ones(3), np.arange(3.0)),
+                       (np.zeros(3), np.full(3, 5.0)))
+    assert len(f._plans) == 1
+
+    def no_return(x, y):
+        x -= y
+
+    _same_as_numpy(no_return, (np.ones(3), np.arange(3.0)),
+                   (np.zeros(3), np.ones(3)))
+
+
+@pytest.mark.parametrize("op,dtype,other", [
+    ("+=", np.float64, 2.5), ("-=", np.float32, 1), ("*=", np.int32, 3),
+    ("/=", np.float64, 4.0), ("//=", np.int64, 3), ("%=", np.float64, 0.75),
+    ("&=", np.int32, 6), ("|=", np.bool_, True), ("^=", np.int64, 5),
+    ("<<=", np.int32, 2), (">>=", np.int64, 1)])
+def test_every_augmented_assignment_writes_the_argument(op, dtype, other):
+    ns = {}
+    exec(f"def fn(x, y):\n    x {op} y\n    x {op} {other!r}\n    return x",
+         {}, ns)
+    fn = ns["fn"]
+    first = ((np.arange(6).reshape(2, 3) % 3).astype(dtype),
+             (np.arange(6)[::-1].reshape(2, 3) % 4 + 1).astype(dtype))
+    second = (np.full((2, 3), 5).astype(dtype), np.ones((2, 3), dtype))
+    _same_as_numpy(fn, first, second)
+
+
+def test_views_of_arguments_and_chains():
+    def sliced(x, y):
+        x[1:] += y[1:]
+
+    def view(x):
+        v = x[::2]
+        v *= 2
+        v += 1
+        return v
+
+    def whole(x):
+        x += 1
+        x *= 3
+        return x - 1, x
+
+    def ellipsis(x):
+        x[...] += 1
+
+    def zero_d(s, x):
+        s += 1  # a 0-d array argument is memory, as in NumPy
+        return x * s
+
+    _same_as_numpy(sliced, (np.ones(5), np.arange(5.0)),
+                   (np.zeros(5), np.full(5, 2.0)))
+    _same_as_numpy(view, (np.ones(5),), (np.arange(5.0),))
+    _same_as_numpy(whole, (np.ones((2, 2)),), (np.arange(4.0).reshape(2, 2),))
+    _same_as_numpy(ellipsis, (np.ones((2, 2)),), (np.arange(4.0).reshape(2, 2),))
+    _same_as_numpy(zero_d, (np.array(2.0), np.ones(3)),
+                   (np.array(-1.0), np.arange(3.0)))
+
+
+def test_in_place_casting_and_shapes_follow_numpy():
+    def add(x, y):
+        x += y
+        return x
+
+    # float32 += float64 computes in float64 and rounds once, as NumPy does
+    _same_as_numpy(add, (np.ones(3, np.float32), np.full(3, 2**-24 + 2**-50)),
+                   (np.zeros(3, np.float32), np.full(3, 1e-8)))
+    _same_as_numpy(add, (np.ones(3, np.int32), np.array(2**40)))  # wraps
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from "
+                       r"dtype\('float64'\) to dtype\('int32'\) with casting "
+                       "rule 'same_kind'"):
+        stride.jit(add)(np.ones(3, np.int32), np.ones(3))
+    with pytest.raises(ValueError, match=r"non-broadcastable output operand "
+                       r"with shape \(3,\) doesn't match the broadcast shape "
+                       r"\(2,3\)"):
+        stride.jit(add)(np.ones(3), np.ones((2, 3)))
+    with pytest.raises(TypeError, match="boolean subtract"):
+        stride.jit(lambda x, y: operator.isub(x, y))(np.ones(3, bool),
+                                                      np.ones(3, bool))
+
+
+def test_in_place_on_an_intermediate_keeps_numpys_dtype():
+    """t += y on an intermediate array keeps t's dtype and shape, as NumPy's
+    in-place ufunc does (rebinding used to give t + y's dtype)."""
+    def fn(x, y):
+        t = x * 2
+        t += y
+        return t
+
+    _same_as_numpy(fn, (np.ones(3, np.float32), np.full(3, 2**-24 + 2**-50)),
+                   (np.arange(3, dtype=np.float32), np.ones(3)))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add'"):
+        stride.jit(fn)(np.ones(3, np.int32), np.full(3, 0.5))
+
+    def scalar(x, s):
+        t = s * 2  # a 0-d result is a scalar in NumPy: += rebinds it
+        t += 0.5
+        return x * t
+
+    _same_as_numpy(scalar, (np.ones(3, np.float32), np.array(3)),
+                   (np.arange(3, dtype=np.float32), np.array(-2)))
+
+
+def test_scalar_arguments_and_elements_are_rebound():
+    def fn(x, s):
+        s += 1
+        e = x[0]  # NumPy's x[0] of a 1-d array is a scalar copy
+        e *= 3
+        return x + s + e
+
+    _same_as_numpy(fn, (np.arange(3.0), 2), (np.ones(3), 5))
+
+
+def test_torch_argument_is_written():
+    if torch is None:
+        pytest.skip("needs torch")
+
+    @stride.jit
+    def fn(x, y):
+        x += y
+
+    t = torch.ones(2, 3)
+    fn(t, np.arange(3.0).astype(np.float32))
+    fn(t, np.ones(3, np.float32))
+    torch.testing.assert_close(t, torch.tensor([[2.0, 3, 4]] * 2))
+
+
+# -- refused: stale aliases, overlapping arguments, forms not done yet --------
+
+def test_stale_aliases_are_refused():
+    def alias(x):
+        y = x
+        x += 1
+        return y
+
+    def old_view(x):
+        v = x[1:]
+        x += 1
+        return v * 2
+
+    def after_view_write(x):
+        x[1:] += 1
+        return x
+
+    def intermediate(x):
+        t = x * 2
+        u = t
+        t += 1
+        return u
+
+    def twice(x):
+        y = x
+        y += 1
+        x += 1
+
+    cases = [(alias, "x += 1", "return y"), (old_view, "x += 1", "return v * 2"),
+             (after_view_write, "x[1:] += 1", "return x"),
+             (intermediate, "t += 1", "return u"),
+             (twice, "y += 1", "x += 1")]
+    for fn, write, read in cases:
+        where = "" if read.startswith("return") else ".*" + _line(fn, read)
+        with pytest.raises(TypeError, match=r"written by \S+= earlier in the "
+                           r"@stride.jit function \(at .*" + _line(fn, write)
+                           + where):
+            stride.jit(fn)(np.ones(3))
+
+
+def test_overlapping_arguments_are_checked_per_call():
+    def fn(x, y):
+        z = y * 2  # read before the write: the kernel's value is NumPy's
+        x += 1
+        return z, y  # read after it (returned): refused when y overlaps x
+
+    f = stride.jit(fn)
+    a, b = np.ones(4), np.ones(4)
+    f(a, b)
+    np.testing.assert_array_equal(a, 2.0)
+    with pytest.raises(TypeError, match=r"arguments #1 and #0 .* share memory "
+                       r"in this call: the function writes #0 with \+= .*"
+                       + _line(fn, "x += 1") + r".* then reads #1 \(in what "
+                       r"the function returns\)"):
+        f(a, a)
+    np.testing.assert_array_equal(a, 2.0)  # refused before anything ran
+    f(a[:2], a[2:])  # disjoint views of one array: NumPy's values
+    np.testing.assert_array_equal(a, [3, 3, 2, 2])
+
+    def before(x, y):
+        z = y * 2
+        x += 1
+        return z
+
+    _same_as_numpy(before, (np.ones(3), np.ones(3)))
+    c = np.ones(3)
+    np.testing.assert_array_equal(stride.jit(before)(c, c), [2, 2, 2])
+    np.testing.assert_array_equal(c, 2.0)
+
+
+def test_item_assignment_into_an_argument_is_refused():
+    def setitem(x, y):
+        x[1:] = y[1:] * 2
+
+    def element(x):
+        x[0] += 1  # x[0] is a scalar: this is x[0] = x[0] + 1
+
+    for fn, text in [(setitem, "x[1:] = y[1:] * 2"), (element, "x[0] += 1")]:
+        with pytest.raises(TypeError, match=r"assigning into an argument of "
+                           r"the @stride.jit function.*" + _line(fn, text)):
+            stride.jit(fn)(np.ones(3), np.ones(3)) if fn is setitem else \
+                stride.jit(fn)(np.ones(3))
+
+
+def test_matmul_power_and_closed_over_updates_are_refused():
+    g = np.ones(3)
+    lg = stride.lazy(np.ones(3))
+
+    def imatmul(x):
+        x @= x
+
+    def ipow(x):
+        x **= 2
+
+    def global_array(x):
+        g[...] += x  # noqa: F821 (the closed-over NumPy array)
+
+    def global_lazy(x):
+        v = lg[1:]
+        v += 1
+        return v + x[1:]
+
+    cases = [(imatmul, "x @= x", r"In-place matrix multiplication is not"),
+             (ipow, "x **= 2", r"augmented assignment \*\*= of an array is "
+                               "not supported"),
+             (global_array, "g[...] += x", r"only supported for the "
+                                           "function's array arguments"),
+             (global_lazy, "v += 1", r"augmented assignment \(\+=\) on an "
+                                     "array the @stride.jit function closed "
+                                     "over")]
+    arg = {imatmul: np.ones((2, 2))}
+    for fn, text, what in cases:
+        with pytest.raises(TypeError, match=what + ".*" + _line(fn, text)):
+            stride.jit(fn)(arg.get(fn, np.ones(3)))
+    np.testing.assert_array_equal(g, 1.0)
+
+
+def test_unwritable_and_self_overlapping_arguments():
+    def fn(x):
+        x += 1
+
+    ro = np.ones(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        stride.jit(fn)(ro)
+    b = np.lib.stride_tricks.as_strided(np.ones(1), (3,), (0,), writeable=True)
+    with pytest.raises(ValueError, match="overlap"):
+        stride.jit(fn)(b)

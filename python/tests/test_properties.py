@@ -4,6 +4,11 @@ leaves. Values and dtypes are compared with NumPy (1.24 promotion), result
 strides with NumPy op by op (policy numpy) and with PyTorch op by op (policy
 torch; PyTorch's own dtypes differ, its layout rules do not depend on them).
 
+Leaves include 0-d arrays and NumPy scalars holding large and small values
+of every dtype (855410396 as int32, 2**40 as int64, 1e30 and 1e-30, -0.0,
+inf, nan, True, ...): NumPy 1.24's value-based promotion reads their values,
+also through 0-d intermediate results.
+
 The suite runs 200 examples. A longer run, outside the suite:
 STRIDE_PROPERTY_EXAMPLES=2000 STRIDE_PROPERTY_POLICIES=numpy pytest
 python/tests/test_properties.py (then policies=torch), with
@@ -47,8 +52,12 @@ class Tree:
 
     def evaluate(self, lib, leaves, where_as_ufunc=None):
         values = list(leaves)
+        if lib == "numpy" and where_as_ufunc is None:
+            self.undefined = False
         for kind, args, dtype in self.ops:
             a, b, c = (values[i] for i in args)
+            if lib == "numpy" and kind == "astype" and _undefined_cast(a, dtype):
+                self.undefined = True
             if where_as_ufunc and kind == "where":
                 # np.where is not a ufunc and lays out size-1 dims its own
                 # way; Stride's where follows a 3-operand ufunc (clip here,
@@ -61,6 +70,47 @@ class Tree:
                 continue
             values.append(_apply(lib, kind, a, b, c, dtype))
         return values[-1]
+
+
+def _undefined_cast(a, dtype):
+    """A float NaN, infinity or out-of-range value cast to an integer: C
+    leaves the result undefined (NumPy and a compiled kernel may differ)."""
+    a = np.asarray(a)
+    if a.dtype.kind != "f" or np.dtype(dtype).kind not in "iu":
+        return False
+    info = np.iinfo(dtype)
+    with np.errstate(all="ignore"):
+        t = np.trunc(a.astype(np.float64))
+        return bool(np.any(~np.isfinite(t) | (t < info.min) | (t > info.max)))
+
+
+# 0-d operands whose values NumPy 1.24's value-based promotion reads: values
+# that fit a smaller type and ones that do not (855410396 does not fit
+# float32 exactly, so int32 0-d - float32 array is float64), per dtype.
+SPECIAL_VALUES = {
+    np.int32: [855410396, -855410396, 2**31 - 1, -2**31, 70000, -40000, 200,
+               3, 0, -1],
+    np.int64: [2**40, -2**40, 2**62, 2**63 - 1, 2**31, 2**32 - 1, 855410396,
+               70000, 3, -1],
+    np.float32: [1e30, -1e30, 1e-30, -0.0, np.inf, -np.inf, np.nan, 3e38,
+                 70000.5, 0.5],
+    np.float64: [1e300, -1e300, 1e30, 1e-30, -0.0, np.inf, np.nan, 5e38,
+                 855410396.0, 0.5],
+    np.bool_: [True, False],
+}
+
+
+class Zero:
+    """A 0-d leaf: a 0-d array or a NumPy scalar holding a special value."""
+
+    def __init__(self, dtype, value, scalar):
+        with np.errstate(all="ignore"):
+            arr = np.array(value, dtype=dtype)
+        self.np = arr[()] if scalar else arr
+        self.shape, self.strides = (), ()
+
+    def torch(self):
+        return torch.from_numpy(np.array(self.np))
 
 
 def _is_bool(x):
@@ -129,8 +179,14 @@ def cases(draw):
     rng = np.random.default_rng(seed)
     nleaves = draw(st.integers(1, 3))
     _, shapes = random_shapes(rng, nleaves, allow_zero=False)
-    leaves = [make_view(rng, s, draw(st.sampled_from(LAYOUTS)),
-                        draw(st.sampled_from(DTYPES))) for s in shapes]
+    leaves = []
+    for s in shapes:
+        dtype = draw(st.sampled_from(DTYPES))
+        if draw(st.integers(0, 2)) == 0:  # a 0-d array or NumPy scalar
+            leaves.append(Zero(dtype, draw(st.sampled_from(SPECIAL_VALUES[dtype])),
+                               draw(st.booleans())))
+        else:
+            leaves.append(make_view(rng, s, draw(st.sampled_from(LAYOUTS)), dtype))
     return leaves, Tree(draw, nleaves), draw(st.sampled_from(["none", "fresh", "leaf"]))
 
 
@@ -139,14 +195,16 @@ def cases(draw):
 @given(cases(), st.sampled_from(POLICIES))
 def test_random_mixed_dtype_trees(case, policy):
     leaves, tree, out_kind = case
-    hypothesis.note(f"leaves {[(v.np.dtype.str, v.shape, v.strides) for v in leaves]}")
+    hypothesis.note(f"leaves {[(v.np.dtype.str, v.shape, v.strides) if v.shape else repr(v.np) for v in leaves]}")
     if policy == "torch" and torch is None:
         pytest.skip("needs torch")
     with np.errstate(all="ignore"):
         want = np.asarray(tree.evaluate("numpy", [v.np for v in leaves]))
         expr = tree.evaluate("stride", [v.np for v in leaves])
     if not isinstance(expr, stride.Expr):
-        return  # the tree is a leaf itself (astype to its own dtype)
+        return  # a leaf itself (astype to its own dtype), or NumPy scalars only
+    if tree.undefined:
+        return  # a float cast to an integer it does not fit (undefined in C)
     if out_kind == "none":
         got = stride.materialize(expr, policy=policy)
         assert got.dtype == want.dtype and got.shape == want.shape
@@ -179,6 +237,196 @@ def test_random_mixed_dtype_trees(case, policy):
     got = stride.materialize(expr, out=out)
     assert got is out and out.strides == strides
     np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
+
+
+# 0-d operands meeting arrays: NumPy 1.24 promotes by the 0-d operand's
+# value (a 0-d array, NumPy scalar or Python scalar, or a 0-d result computed
+# from them, which NumPy holds as a scalar), eagerly and under @stride.jit,
+# where two calls with the same dtypes and layouts may pass 0-d values of
+# different classes.
+ZERO_D_PRE = [None, "neg", "abs", "astype", "add", "log"]
+ZERO_D_OPS = ["add", "sub", "mul", "maximum", "minimum", "where", "lt"]
+
+
+def _zero_d_pre(lib, s, pre, dtype, sdtype):
+    """The 0-d operand: `s` (of dtype `sdtype`) itself or a 0-d result made
+    from it alone."""
+    if pre is None:
+        return s
+    x = stride.lazy(s) if lib == "stride" and isinstance(s, np.ndarray) else s
+    m = stride if lib == "stride" else np
+    if pre == "neg":
+        return x if np.dtype(sdtype) == np.bool_ else -x
+    if pre == "abs":
+        return m.abs(x)
+    if pre == "astype":
+        if lib == "numpy":
+            return np.asarray(s).astype(dtype)
+        return stride.lazy(x if isinstance(x, stride.Expr) else np.asarray(s)).astype(dtype)
+    if pre == "add":
+        return x + s  # s + s, NumPy's scalar there
+    return m.log(x)
+
+
+def _zero_d_op(lib, op, s, x, left):
+    a, b = (s, x) if left else (x, s)
+    m = stride if lib == "stride" else np
+    if lib == "stride" and isinstance(a, np.ndarray):
+        a = stride.lazy(a)
+    if op == "where":
+        return m.where(x > 0.5, a, b)
+    if op == "lt":
+        return a < b
+    if op in ("maximum", "minimum"):
+        return getattr(m, op)(a, b)
+    return {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b}[op]()
+
+
+def _zero_d_input(dtype, value, form):
+    with np.errstate(all="ignore"):
+        arr = np.array(value, dtype=dtype)
+    if form == "array":
+        return arr
+    if form == "numpy":
+        return arr[()]
+    return arr.item()  # a Python bool, int or float
+
+
+def _numpy_zero_d(fn, *args):
+    try:
+        with np.errstate(all="ignore"):
+            return np.asarray(fn("numpy", *args))
+    except (TypeError, ValueError):
+        return None
+
+
+@st.composite
+def zero_d_cases(draw):
+    dtype = draw(st.sampled_from(DTYPES))
+    values = draw(st.lists(st.sampled_from(SPECIAL_VALUES[dtype]), min_size=2,
+                           max_size=2))
+    form = draw(st.sampled_from(["array", "numpy", "python"]))
+    pre = draw(st.sampled_from(ZERO_D_PRE))
+    cast_to = draw(st.sampled_from(DTYPES))
+    op = draw(st.sampled_from(ZERO_D_OPS))
+    xdtype = draw(st.sampled_from(DTYPES))
+    shape = draw(st.sampled_from([(3,), (2, 3)]))
+    return dtype, values, form, pre, cast_to, op, xdtype, shape, draw(st.booleans())
+
+
+@settings(max_examples=max(EXAMPLES // 2, 1), deadline=None,
+          derandomize=DERANDOMIZE, suppress_health_check=list(HealthCheck))
+@given(zero_d_cases())
+def test_zero_d_operands_promote_like_numpy(case):
+    """Found: np.array(855410396, np.int32) - x_f32 is float64 in NumPy
+    1.24 (the value does not fit float32 exactly), and @stride.jit reused
+    the float32 kernel of a smaller 0-d value; a 0-d result (abs(s) of a
+    large s) counted as a small value."""
+    dtype, values, form, pre, cast_to, op, xdtype, shape, left = case
+    x = np.linspace(-1, 1, int(np.prod(shape))).reshape(shape).astype(xdtype)
+    undefined = pre == "astype" and any(
+        _undefined_cast(_zero_d_input(dtype, v, "array"), cast_to) for v in values)
+    if undefined or (pre == "log" and dtype == np.bool_):
+        return  # undefined in C; float16 in NumPy (a TypeError here)
+
+    def fn(lib, s, x):
+        return _zero_d_op(lib, op, _zero_d_pre(lib, s, pre, cast_to, dtype),
+                          x, left)
+
+    traced = stride.jit(lambda s, x: fn("stride", s, x))
+    # A Python scalar argument is traced as a 0-d array: Python's own
+    # arithmetic on it (True + True is 2) is not followed (docs/python.md).
+    check_jit = form != "python" or pre not in ("neg", "add")
+    for value in values:
+        s = _zero_d_input(dtype, value, form)
+        want = _numpy_zero_d(fn, s, x)
+        if want is None or want.dtype not in DTYPES:
+            # NumPy refuses (bool subtract, ...) or gives a dtype Stride does
+            # not support (log of a bool is float16): a TypeError here.
+            with pytest.raises((TypeError, ValueError)):
+                stride.materialize(fn("stride", s, x))
+            continue
+        with np.errstate(all="ignore"):
+            results = [stride.materialize(fn("stride", s, x))]
+            if check_jit:
+                results.append(traced(s, x))
+        for result in results:
+            assert result.dtype == want.dtype, (result.dtype, want.dtype, s)
+            # float64 values must not have been computed in float32
+            rtol = 1e-12 if want.dtype == np.float64 else 1e-6
+            np.testing.assert_allclose(result, want, rtol=rtol, atol=0)
+
+
+def test_zero_d_results_promote_by_their_value():
+    """Found (issue 25): a 0-d result counted as a small value of its dtype,
+    so abs(np.array(2**40)) + x_int32 was int32 and -np.array(855410396,
+    np.int32) + x_float32 float32; NumPy 1.24 holds the 0-d result as a
+    scalar and promotes by its value (int64, float64)."""
+    i32 = np.arange(3, dtype=np.int32)
+    f32 = np.linspace(0, 1, 3, dtype=np.float32)
+    big = np.array(2**40)
+    cases = [(lambda m, s, x: m.abs(s) + x, big, i32),
+             (lambda m, s, x: -s + x, np.array(855410396, np.int32), f32),
+             (lambda m, s, x: m.maximum(s, s) * x, np.array(1e300), f32),
+             (lambda m, s, x: m.where(x > 0.5, x, s + s), np.array(70000, np.int32), f32),
+             (lambda m, s, x: x - s.astype(np.int32), np.array(855410396.0), f32)]
+    for fn, s, x in cases:
+        with np.errstate(all="ignore"):
+            want = fn(np, s, x)
+            got = stride.materialize(fn(stride, stride.lazy(s), x))
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_small_and_large_unsigned_value_classes_are_told_apart():
+    """Found (issue 25): 855410396 and 2**31 are both uint32 to
+    np.min_scalar_type, but only the first fits int32 (NumPy's
+    is_small_unsigned), so x_int32 + 855410396 is int32 and x_int32 + 2**31
+    int64; the promotion memo and the @stride.jit signature keyed both
+    alike and reused the int32 answer."""
+    x = np.array([0, -3, 7], np.int32)
+    f = stride.jit(lambda s, x: x + s)
+    for s in (855410396, 2**31, np.array(855410396), np.array(2**31),
+              np.int64(2**31 - 1), np.int64(2**31)):
+        want = x + s
+        for got in (stride.materialize(stride.lazy(x) + s), f(s, x)):
+            assert got.dtype == want.dtype, s
+            np.testing.assert_array_equal(got, want)
+
+
+def test_jit_zero_d_values_of_another_class_get_their_own_kernel():
+    """Found (issue 25): the signature held a 0-d argument's dtype only, so
+    f(np.array(3, np.int32), x_f32) made a float32 kernel that
+    f(np.array(855410396, np.int32), x_f32) reused; NumPy gives float64.
+    0-d views and results, and closed-over 0-d arrays, are checked the same
+    way (their value class is a guard of the plan)."""
+    x = np.linspace(0, 1, 3, dtype=np.float32)
+    small, large = np.array(3, np.int32), np.array(855410396, np.int32)
+    element = np.array([3], np.int32), np.array([855410396], np.int32)
+    const = np.array(3, np.int32)
+    funcs = [(lambda s, x: s - x, (small, large, small)),
+             (lambda s, x: np.abs(s) - x, (small, large, small)),
+             (lambda a, x: a[0] - x, element + element[:1]),
+             (lambda s, x: np.where(x > 0.5, s * 2, x), (small, large)),
+             (lambda s, x: (s + 1e300) * x, (np.array(1.0), np.array(-2e300)))]
+    for fn, values in funcs:
+        f = stride.jit(fn)
+        for s in values:
+            with np.errstate(all="ignore"):
+                want, got = fn(s, x), f(s, x)
+            assert got.dtype == want.dtype, (fn, s)
+            np.testing.assert_array_equal(got, want)
+    f = stride.jit(lambda x: const - x)
+    assert f(x).dtype == np.float32
+    const[()] = 855410396  # read by reference: its class is checked per call
+    assert f(x).dtype == np.float64
+    np.testing.assert_array_equal(f(x), const - x)
+    if torch is not None:
+        g = stride.jit(lambda s, x: s - x)
+        assert g(torch.tensor(3, dtype=torch.int32), x).dtype == torch.float32
+        big = g(torch.tensor(855410396, dtype=torch.int32), x)
+        assert big.dtype == torch.float64
+        np.testing.assert_array_equal(big.numpy(), large - x)
 
 
 # Cases the 2,000-example runs found, kept as regular tests.

@@ -363,8 +363,10 @@ struct MatmulOpInterface
   }
 };
 
-/// Named elementwise ops take part only to say what to do: One-Shot alone
-/// would report "op was not bufferized".
+/// A named elementwise op bufferizes as the one-op stride.broadcast it is
+/// sugar for: it is generalized in place and that broadcast is bufferized
+/// (its results allocated in their layouts), so a plain One-Shot Bufferize
+/// takes named ops without stride-generalize first.
 template <typename OpTy>
 struct NamedOpInterface
     : public BufferizableOpInterface::ExternalModel<NamedOpInterface<OpTy>,
@@ -381,21 +383,30 @@ struct NamedOpInterface
                                       const AnalysisState &) const {
     return {};
   }
+  bool bufferizesToAllocation(Operation *, Value) const { return true; }
   FailureOr<BufferLikeType>
   getBufferType(Operation *op, Value value, const BufferizationOptions &,
                 const BufferizationState &, SmallVector<Value> &) const {
     return allocatedType(op, value);
   }
-  LogicalResult bufferize(Operation *op, RewriterBase &,
-                          const BufferizationOptions &,
-                          BufferizationState &) const {
-    return op->emitOpError()
-           << "must be generalized first (run stride-generalize)";
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    BroadcastOp broadcast =
+        generalizeNamedOp(rewriter, cast<ScalarBodyOpInterface>(op));
+    return cast<BufferizableOpInterface>(broadcast.getOperation())
+        .bufferize(rewriter, options, state);
   }
 };
 
+/// Attaches NamedOpInterface to each of `Ops` that is a named elementwise
+/// op (has a scalar body), so that a new op in StrideOps.td gets it too.
+template <typename OpTy> void attachIfNamed(MLIRContext *context) {
+  if constexpr (OpTy::template hasTrait<ScalarBodyOpInterface::Trait>())
+    OpTy::template attachInterface<NamedOpInterface<OpTy>>(*context);
+}
 template <typename... Ops> void attachNamed(MLIRContext *context) {
-  (Ops::template attachInterface<NamedOpInterface<Ops>>(*context), ...);
+  (attachIfNamed<Ops>(context), ...);
 }
 
 } // namespace
@@ -405,8 +416,9 @@ void mlir::stride::registerBufferizableOpInterfaceExternalModels(
   registry.addExtension(+[](MLIRContext *context, StrideDialect *) {
     BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
     MatmulOp::attachInterface<MatmulOpInterface>(*context);
-    attachNamed<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, TanhOp, SigmoidOp, AddOp,
-                SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp, CmpOp,
-                SelectOp, mlir::stride::CastOp>(context);
+    attachNamed<
+#define GET_OP_LIST
+#include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"
+        >(context);
   });
 }

@@ -127,3 +127,24 @@ func.func @loop(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, %n: index
   }
   return %r : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
 }
+
+// -----
+
+// Named ops (the first ones and the NumPy set alike) bufferize under plain
+// One-Shot, without stride-generalize: each becomes its one-op broadcast,
+// whose result is allocated in its layout.
+// CHECK-LABEL: func.func @named
+// CHECK: memref.alloc
+// CHECK: linalg.generic
+// CHECK: math.exp
+// CHECK: linalg.generic
+// CHECK: math.sin
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK-NOT: stride.
+func.func @named(%a: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf32> {
+  %e = stride.exp %a : tensor<4x3xf32> -> tensor<4x3xf32>
+  %s = stride.sin %e : tensor<4x3xf32> -> tensor<4x3xf32>
+  %r = stride.add %s, %b : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}

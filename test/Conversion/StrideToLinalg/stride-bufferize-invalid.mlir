@@ -1,16 +1,6 @@
 // RUN: stride-opt %s --stride-bufferize --split-input-file -verify-diagnostics
 // (One-Shot adds "failed to bufferize op" to each op's own diagnostic.)
 
-// A named elementwise op must be generalized before bufferization.
-func.func @named(%a: tensor<3xf32>) -> tensor<3xf32> {
-  // expected-error @+2 {{'stride.exp' op must be generalized first (run stride-generalize)}}
-  // expected-error @+1 {{failed to bufferize op}}
-  %0 = stride.exp %a : tensor<3xf32> -> tensor<3xf32>
-  return %0 : tensor<3xf32>
-}
-
-// -----
-
 // A result whose shape was never inferred.
 func.func private @unranked(%a: tensor<3xf32>) -> tensor<*xf32> {
   // expected-error @+2 {{'stride.broadcast' op result shape is unknown; run stride-infer-shapes before bufferization}}

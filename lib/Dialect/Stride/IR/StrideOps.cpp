@@ -89,6 +89,23 @@ bool mlir::stride::isNamedElementwise(Operation *op) {
   return isa<ScalarBodyOpInterface>(op);
 }
 
+BroadcastOp mlir::stride::generalizeNamedOp(RewriterBase &rewriter,
+                                            ScalarBodyOpInterface named) {
+  Operation *op = named;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  auto broadcast = BroadcastOp::create(rewriter, op->getLoc(),
+                                       op->getResultTypes(), op->getOperands(),
+                                       ValueRange());
+  broadcast->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.setInsertionPointToStart(&broadcast.getBodyBlock());
+  Value scalar = named.buildScalarBody(rewriter, op->getLoc(),
+                                       broadcast.getBodyBlock().getArguments());
+  YieldOp::create(rewriter, op->getLoc(), scalar);
+  rewriter.replaceOp(op, broadcast.getResults());
+  return broadcast;
+}
+
 static LogicalResult verifySameElementType(Operation *op, ValueRange values,
                                            unsigned firstIndex, Type expected,
                                            StringRef what) {

@@ -14,21 +14,6 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
-/// Replaces named op `op` by a one-op stride.broadcast computing the same.
-void generalize(RewriterBase &rewriter, ScalarBodyOpInterface named) {
-  Operation *op = named;
-  rewriter.setInsertionPoint(op);
-  auto broadcast = BroadcastOp::create(rewriter, op->getLoc(),
-                                       op->getResultTypes(), op->getOperands(),
-                                       ValueRange());
-  broadcast->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-  rewriter.setInsertionPointToStart(&broadcast.getBodyBlock());
-  Value scalar = named.buildScalarBody(rewriter, op->getLoc(),
-                                       broadcast.getBodyBlock().getArguments());
-  YieldOp::create(rewriter, op->getLoc(), scalar);
-  rewriter.replaceOp(op, broadcast.getResults());
-}
-
 // A walk rather than the greedy driver: each named op is rewritten exactly
 // once and nothing else (dead ops, constants) is touched.
 struct StrideGeneralizePass
@@ -40,7 +25,7 @@ struct StrideGeneralizePass
         [&](ScalarBodyOpInterface op) { named.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (ScalarBodyOpInterface op : named)
-      generalize(rewriter, op);
+      generalizeNamedOp(rewriter, op);
   }
 };
 } // namespace

@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -33,6 +34,13 @@ namespace mlir::stride {
 /// True for the named elementwise ops (neg ... cast), the sugar forms of a
 /// one-op stride.broadcast: the ops with a ScalarBodyOpInterface.
 bool isNamedElementwise(Operation *op);
+
+/// Replaces named op `named` by the one-op stride.broadcast it is sugar for
+/// (its scalar body in the region, its discardable attributes kept), and
+/// returns it: what stride-generalize does, and what the named ops'
+/// bufferization model does first.
+BroadcastOp generalizeNamedOp(RewriterBase &rewriter,
+                              ScalarBodyOpInterface named);
 
 /// The result element type and broadcast shape rule shared by the verifiers
 /// and stride-infer-shapes. Returns the inferred ranked result type (dynamic

@@ -25,6 +25,17 @@ def foreign_val(g, ty, shape, exact=True, how="", inputs=()):
                        how=how, depth=1 + max([v.depth for v in inputs] + [0])), *inputs)
 
 
+def check_i1_negative(g, vals):
+    """Known bug (i1_negative_strides): linalg ops reading an i1 tensor with a
+    negative stride, or loops carrying one, crash the kernel."""
+    if g.flags.get("i1_negative_strides"):
+        return
+    for v in vals:
+        sim = v.root.sim
+        if v.dt == "i1" and sim is not None and not v.scalar and any(s < 0 for s in g.sim.strides(sim)):
+            raise Untame("known bug: linalg reading a negative-stride i1 tensor")
+
+
 def empty(g, scope, dt, shape):
     ty = TensorType(dt, shape)
     e = g.fresh("e")
@@ -78,6 +89,7 @@ def p_generic(g, scope):
         y = g.as_static(scope, g.need_value(scope, dt, shape[k:]))
         ins.append(y)
         maps.append(ident_map(len(shape), list(range(k, len(shape)))))
+    check_i1_negative(g, ins)
     opdef = OPS[opname]
     exact_in = [v.exact for v in ins]
     names = [v.name for v in ins]
@@ -138,6 +150,7 @@ def p_transpose(g, scope):
     rng = g.rng
     dt = g.pick_dtype(scope)
     x = g.as_static(scope, g.operand(scope, dt, min_rank=2, nonzero=True))
+    check_i1_negative(g, [x])
     rank = len(x.shape)
     perm = list(range(rank))
     while perm == list(range(rank)):
@@ -158,6 +171,7 @@ def p_linalg_broadcast(g, scope):
     rng = g.rng
     dt = g.pick_dtype(scope)
     x = g.as_static(scope, g.operand(scope, dt, min_rank=1, max_rank=2, nonzero=True))
+    check_i1_negative(g, [x])
     out_rank = len(x.shape) + rng.randint(1, 2)
     added = sorted(rng.sample(range(out_rank), out_rank - len(x.shape)))
     shape, it = [], iter(x.shape)
@@ -221,8 +235,17 @@ def p_insert_slice(g, scope):
     rng = g.rng
     dt = g.pick_dtype(scope)
     d = g.as_static(scope, g.operand(scope, dt, min_rank=1, nonzero=True))
+    from stride_ops import has_zero_stride
+    check_i1_negative(g, [d])
+    if d.ty.enc and has_zero_stride(g, d):
+        # The result has the destination's type: a layout that repeats
+        # elements cannot hold the inserted values.
+        raise Untame("insert_slice into a broadcast layout")
     if d.root.how == "param" and not g.flags.get("call_operand_copies"):
         raise Untame("insert_slice into a parameter")
+    if (not g.flags.get("insert_into_strided_result") and d.root.how not in ("arg", "dense")
+            and d.root.sim is not None and g.layout_interest(d.root) > 1):
+        raise Untame("known bug: insert_slice into a non-row-major result")
     offsets, sizes, strides = random_slice(rng, d.shape)
     src = g.as_static(scope, g.need_value(scope, dt, tuple(sizes)))
     if d.ty.enc:
@@ -232,6 +255,8 @@ def p_insert_slice(g, scope):
     v = Val(g.fresh(), d.ty, d.shape, exact=d.exact and src.exact, sim=sim,
             how="tensor.insert_slice", depth=1 + max(d.depth, src.depth))
     inherit(v, d, src)
+    # A copy of a #stride.layout argument: a strided buffer of its own.
+    v.strided_view = bool(d.ty.enc) or d.strided_view
     idx = slice_index(offsets, sizes, strides)
 
     def step(env):
@@ -251,6 +276,8 @@ def p_tensor_cast(g, scope):
     rng = g.rng
     x = g.operand(scope, g.pick_dtype(scope), scalar_ok=0)
     if x.ty.static and rng.random() < 0.8:
+        if g.negative(x):
+            return None
         if (rng.random() < 0.5 or not x.shape) and g.flags.get("unranked_operands"):
             ty = TensorType(x.dt, None)
         else:

@@ -39,14 +39,35 @@ FLAGS = {
     "helper_returns_uncomputed": "a private function returns an scf.for result, an arith.constant or its "
                                  "own argument ('LLVM Translation failed for operation: "
                                  "builtin.unrealized_conversion_cast', or a crash)",
-    "unused_params": "a private function with a parameter it does not use, passed a non-row-major Stride "
-                     "result ('func.call' op operand type mismatch)",
-    "matmul_broadcast_lhs": "stride.matmul of a 2-D operand with a stride-0 dim and a batched operand "
-                            "('mismatch of result layout' from memref.subview)",
+    "unused_params": "a private function with a tensor parameter no Stride op reads (unused, or only "
+                     "cast, sliced, yielded), passed a non-row-major Stride result ('func.call' op "
+                     "operand type mismatch)",
+    "insert_into_strided_result": "tensor.insert_slice into a Stride result whose layout is not row-major "
+                                  "('tensor.insert_slice' op failed to verify that expected result type to "
+                                  "match dest type)",
+    "loop_broadcast_init": "an scf.for starting from an argument with a stride-0 layout: the loop carries "
+                           "that layout ('destination #0 has stride 0 in dimension d; a destination must "
+                           "not repeat elements')",
+    "loop_strided_init": "an scf.for starting from a Stride result whose layout is not row-major "
+                         "('scf.for' op 0-th init and 0-th region iter_arg have different type)",
+    "loop_unranked_init": "an scf.for carrying tensor<*xT>, its result used by a later Stride op "
+                          "('result shape is unknown; run stride-infer-shapes before bufferization')",
+    "if_yields_loop_result": "an scf.if branch yielding an scf.for result: the branches agree on a layout "
+                             "but the result is row-major (wrong strides)",
+    "i1_negative_strides": "an i1 argument with a negative stride read by linalg.generic/transpose/"
+                           "broadcast, carried by an scf.for or the destination of an insert_slice "
+                           "(the kernel crashes)",
+    "numpy_zero_size_copies": "policy numpy: stride.cast or a copy of a zero-size tensor (NumPy gives "
+                              "strides (0, ..., 0), Stride row-major ones: wrong strides)",
+    "matmul_broadcast_lhs": "stride.matmul of a 2-D operand with a stride-0 dim and a batched operand, or "
+                            "of a lhs with broadcast batch dims and a 1x1 matrix ('mismatch of result "
+                            "layout' from memref.subview)",
     "helper_unranked_returns": "a private function returns a tensor.cast of a tensor<*xT> value "
                                "(memref<*x..> reaches a kernel: verifier error or crash)",
-    "call_operand_copies": "a call operand the call site must copy: an extract_slice with a step > 1, or "
-                           "a #stride.layout argument the callee writes with insert_slice "
+    "call_operand_copies": "a call operand that is a loop's carried value, in a strided buffer of its own "
+                           "(an extract_slice with a step > 1, an insert_slice into a #stride.layout "
+                           "argument), of a layout with dynamic dims, or a #stride.layout argument the "
+                           "callee writes with insert_slice "
                            "('memref.alloc' op symbol operand count does not equal memref symbol count)",
     "unranked_operands": "Stride ops reading a tensor.cast to tensor<*xT> ('result shape is unknown')",
     "dynamic_results": "entry results whose refined type keeps a dim made dynamic by a tensor.cast "
@@ -124,6 +145,13 @@ class Generator:
         if r < 0.75 or not shape:
             return TensorType(dt, None)
         return TensorType(dt, [None if self.rng.random() < 0.5 else n for n in shape])
+
+    def negative(self, v):
+        """Whether v (through casts) has a negative stride: it must keep static
+        dims, since a negative stride along a dynamic dim is a documented
+        limit (docs/errors.md 2.2)."""
+        sim = v.root.sim
+        return sim is not None and not v.scalar and any(s < 0 for s in self.sim.strides(sim))
 
     def layout_interest(self, v):
         """Operands whose layout is not row-major make the policy work."""

@@ -144,6 +144,8 @@ def main():
                     help="enable a known-bug class: " + "; ".join(
                         "%s: %s" % kv for kv in sorted(FLAGS.items())))
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--progress", type=int, default=0, metavar="N",
+                    help="print a progress line every N programs")
     ap.add_argument("--stats", action="store_true", help="print how often each construct appeared")
     args = ap.parse_args()
 
@@ -190,6 +192,10 @@ def main():
 
 
 def report(r, args, keep_dir, opts):
+    report.done = getattr(report, "done", 0) + 1
+    report.failed = getattr(report, "failed", 0) + (not r["ok"])
+    if args.progress and report.done % args.progress == 0:
+        print("progress: %d done, %d failed" % (report.done, report.failed), flush=True)
     if r["ok"]:
         if args.verbose:
             print("PASS case %d (%s)" % (r["index"], r.get("policy")))

@@ -54,12 +54,18 @@ class Val:
         """The compiler's refined type of this (root) value, as far as
         equality goes: arguments keep their spelled type; other values are
         row-major without an encoding, or carry their strides."""
+        from element_types import contiguous_strides
         if self.how == "arg":
-            return self.ty.spell() if self.ty.enc else (self.dt, self.shape, "plain")
+            if not self.ty.enc:
+                return (self.dt, self.shape, "plain")
+            if "perm" in self.ty.enc:
+                return (self.dt, self.shape, self.ty.enc)
+            return (self.dt, self.shape, tuple(sim.strides(self.sim)))
         if self.sim is None:
             return None
         st = tuple(sim.strides(self.sim))
-        from element_types import contiguous_strides
+        if self.rdims is None or None in self.rdims:
+            return None     # spelled with perm = [...]; not modelled
         return (self.dt, self.shape, "plain" if st == contiguous_strides(self.shape) else st)
 
     @property

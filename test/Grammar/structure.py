@@ -39,12 +39,20 @@ def declared(g, v, unranked_ok=True):
         return v.ty if (v.ty.ranked or unranked_ok) else TensorType(v.dt, v.shape)
     if r < 0.8 and unranked_ok:
         return TensorType(v.dt, None)
-    if v.shape:
+    if v.shape and not g.negative(v):
         return TensorType(v.dt, [None if g.rng.random() < 0.6 else n for n in v.shape])
-    return TensorType(v.dt, ())
+    return TensorType(v.dt, v.shape)
 
 
 # ------------------------------------------------------------------ calls
+
+def needs_copy(v):
+    """A call operand in a strided buffer of its own, or with a
+    #stride.layout type of dynamic dims (known bug: call_operand_copies)."""
+    r = v.root
+    return v.strided_view or r.strided_view or r.how == "iter_arg" or (
+        r.ty.ranked and bool(r.ty.enc) and None in r.ty.dims)
+
 
 def p_call(g, scope):
     if len(g.helpers) >= 3 or scope.func is not g.entry:
@@ -57,7 +65,7 @@ def p_call(g, scope):
             operands.append(g.scalar_operand(scope, rng.choice(("f32", "f64", "i32", "i64"))))
         else:
             v = g.operand(scope, g.pick_dtype(scope), scalar_ok=0)
-            if v.strided_view and not g.flags.get("call_operand_copies"):
+            if needs_copy(v) and not g.flags.get("call_operand_copies"):
                 raise Untame("strided view as a call operand")
             operands.append(v)
     # A second call site: the same values, values of the same refined type,
@@ -72,7 +80,7 @@ def p_call(g, scope):
                 continue
             cands = [w for w in g.usable(scope) if w.dt == v.dt and w.shape == v.shape and
                      not w.scalar and w.root.sim is not None and not same_type(g, w, v) and
-                     (not w.strided_view or g.flags.get("call_operand_copies"))]
+                     (not needs_copy(w) or g.flags.get("call_operand_copies"))]
             if cands:
                 second[i] = rng.choice(cands)
                 differs[i] = True
@@ -109,10 +117,11 @@ def p_call(g, scope):
                  (v.root.how != "scf.for" and v.origin == "op"))][:rng.choice([1, 1, 2])]
         if not rets:
             raise Untame("helper computes nothing")
-        body = "\n".join(top.lines)
+        stride_lines = [l for l in top.lines if re.search(r"= stride\.", l)]
         if not g.flags.get("unused_params") and any(
-                not re.search(re.escape(p.name) + r"\b", body) for p in params):
-            raise Untame("unused parameter")
+                not p.scalar and not any(re.search(re.escape(p.name) + r"\b", l) for l in stride_lines)
+                for p in params):
+            raise Untame("known bug: a parameter no Stride op reads")
         for v in rets:
             dty = declared(g, v)
             if not v.ty.ranked and dty.ranked and not g.flags.get("helper_unranked_returns"):
@@ -199,7 +208,19 @@ def p_for(g, scope):
         ub_n = index_const(g, scope, ub)
     inits = [g.operand(scope, g.pick_dtype(scope), scalar_ok=0)
              for _ in range(rng.choice([1, 1, 2]))]
+    computed = lambda v: v.root.how not in ("arg", "dense", "param") and v.root.sim is not None
+    if not g.flags.get("loop_strided_init") and any(
+            computed(v) and g.layout_interest(v.root) > 1 for v in inits):
+        raise Untame("known bug: a loop starting from a non-row-major result")
+    from stride_ops import has_zero_stride
+    from foreign_ops import check_i1_negative
+    check_i1_negative(g, inits)
+    if not g.flags.get("loop_broadcast_init") and any(has_zero_stride(g, v) for v in inits):
+        raise Untame("known bug: a loop starting from a broadcast (stride-0) argument")
     iter_tys = [declared(g, v) for v in inits]
+    if not g.flags.get("loop_unranked_init"):
+        iter_tys = [TensorType(v.dt, v.shape) if not t.ranked else t
+                    for v, t in zip(inits, iter_tys)]
     init_args = [v if v.ty == t else g.cast_to(scope, v, t) for v, t in zip(inits, iter_tys)]
     body = scope.child(in_loop=True)
     iv = g.fresh("i")
@@ -351,7 +372,10 @@ def p_if(g, scope):
             ys = []
             for t in targets:
                 cands = [v for v in b.pool if v.dt == t.dt and v.shape == t.shape and
-                         not v.scalar and not v.terminal]
+                         not v.scalar and not v.terminal and
+                         (v.root.how != "scf.for" or g.flags.get("if_yields_loop_result"))]
+                if not cands:
+                    raise Untame("nothing to yield")
                 local = [v for v in cands if v in b.local]
                 y = local[-1] if local and rng.random() < 0.7 else rng.choice(cands)
                 ys.append(y)

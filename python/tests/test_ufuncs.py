@@ -150,3 +150,28 @@ def test_fused_expression_with_broadcasting():
 def test_wrong_operand_count():
     with pytest.raises(TypeError, match="takes 2 operand"):
         stride.arctan2(np.zeros(3))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_clip_maximum_minimum_zero_ties_match_numpy(dtype):
+    # Issue 24/25: np.clip on a lazy expression (minimum(maximum())) and
+    # stride.clip differed on -0/+0 ties, and stride.maximum/minimum were
+    # IEEE's (+0 wins) where NumPy gives the second operand on a tie.
+    x = np.array([-0.0, 0.0, -0.0, 0.0, 1.0, np.nan, -3.0], dtype)
+    y = np.array([0.0, -0.0, -0.0, 0.0, np.nan, 1.0, -3.0], dtype)
+    lx = stride.lazy(x)
+    for got, want in [
+            (np.maximum(lx, y), np.maximum(x, y)),
+            (np.minimum(lx, y), np.minimum(x, y)),
+            (np.maximum(y, lx), np.maximum(y, x)),
+            (np.minimum(y, lx), np.minimum(y, x))]:
+        got = stride.materialize(got)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+        np.testing.assert_array_equal(got, want)
+    for lo, hi in [(0.0, 1.0), (-0.0, 1.0), (-1.0, 0.0), (-1.0, -0.0)]:
+        want = np.clip(x, dtype(lo), dtype(hi))
+        for got in (np.clip(lx, dtype(lo), dtype(hi)),
+                    stride.clip(lx, dtype(lo), dtype(hi))):
+            got = stride.materialize(got)
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+            np.testing.assert_array_equal(got, want)

@@ -57,7 +57,10 @@ void mlir::stride::buildStrideToLinalgPipeline(
   if (options.fuse)
     pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());
-  pm.addPass(createStrideBufferize(StrideBufferizeOptions{resolveThreads(options.threads)}));
+  // The pipeline is a function of its options alone: threads=0 is one thread
+  // here, and drivers resolve $STRIDE_NUM_THREADS and the cores (JitKernel).
+  pm.addPass(createStrideBufferize(
+      StrideBufferizeOptions{std::max(1u, unsigned(options.threads))}));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -85,7 +88,7 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
-  unsigned threads = resolveThreads(options.threads);
+  unsigned threads = std::max(1u, unsigned(options.threads));
   if (threads > 1)
     pm.addPass(createConvertSCFToOpenMPPass(
         ConvertSCFToOpenMPPassOptions{threads}));

@@ -140,7 +140,11 @@ mlir::stride::specializeEntry(func::FuncOp entry,
 
 std::unique_ptr<JitKernel>
 JitKernel::compile(ModuleOp module, StringRef entry,
-                   const CpuPipelineOptions &options, std::string &error) {
+                   const CpuPipelineOptions &requested, std::string &error) {
+  // The JIT is a driver: threads=0 means $STRIDE_NUM_THREADS, else the cores.
+  CpuPipelineOptions options;
+  options.copyOptionValuesFrom(requested);
+  options.threads = resolveThreads(requested.threads);
   std::optional<LoweredEntry> lowered =
       lowerEntryToLLVM(module, entry, options, /*emitCInterface=*/false, error);
   if (!lowered)
@@ -161,7 +165,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Threaded kernels call the OpenMP runtime.
   SmallVector<StringRef> libraries;
-  if (resolveThreads(options.threads) > 1)
+  if (options.threads > 1)
     libraries.push_back(STRIDE_OMP_LIBRARY);
   // GPU kernels' host code calls the mgpu* runtime.
   if (options.gpu)

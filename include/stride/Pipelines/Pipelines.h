@@ -26,8 +26,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
-      llvm::cl::desc("Run large kernels on this many threads (OpenMP); 0: "
-                     "$STRIDE_NUM_THREADS, else the machine's cores"),
+      llvm::cl::desc("Run large kernels on this many threads (OpenMP); 0 "
+                     "or 1: one thread (the pipeline never reads the "
+                     "environment: stride-run, Python and the C API resolve "
+                     "$STRIDE_NUM_THREADS and the cores for 0)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> matmulKernels{
       *this, "matmul-kernels",
@@ -54,9 +56,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(false)};
 };
 
-/// The thread count a pipeline option of `requested` threads means: itself
+/// The thread count a driver's request of `requested` threads means: itself
 /// when positive; for 0, a positive integer in $STRIDE_NUM_THREADS, else the
 /// machine's hardware threads (as PyTorch, numexpr and OpenBLAS default to).
+/// Drivers call it once (JitKernel::compile does); the pipelines do not, so
+/// their output is the same on every machine.
 unsigned resolveThreads(unsigned requested);
 /// Checks $STRIDE_NUM_THREADS: empty when unset or a positive integer, else
 /// a message naming the bad value (tools report it instead of ignoring it).

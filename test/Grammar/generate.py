@@ -33,15 +33,16 @@ import structure  # noqa: E402
 
 # Flags that enable known-bug classes (off in scripts/test.sh); see README.
 FLAGS = {
-    "unranked_returns": "cast returned values to tensor<*xT> (stride-run refuses: 'returns non-tensor values')",
     "entry_returns_uncomputed": "the entry returns an argument, a view of one, an arith.constant or a "
                                 "helper's argument (stride-run crashes in specializeEntry)",
-    "helper_returns_uncomputed": "a private function returns an scf.for result, an arith.constant or its "
+    "helper_returns_uncomputed": "a private function returns an scf.for result, an scf.if result (one branch "
+                                 "a Stride result, the other a linalg result), an arith.constant or its "
                                  "own argument ('LLVM Translation failed for operation: "
                                  "builtin.unrealized_conversion_cast', or a crash)",
-    "unused_params": "a private function with a tensor parameter no Stride op reads (unused, or only "
-                     "cast, sliced, yielded), passed a non-row-major Stride result ('func.call' op "
-                     "operand type mismatch)",
+    "strided_result_params": "a private function called with a Stride result whose layout is not "
+                             "row-major ('func.call' op operand type mismatch when a parameter is unused, "
+                             "only cast/sliced/yielded or read inside a loop; 'memref.alloc' op symbol "
+                             "operand count ...)",
     "insert_into_strided_result": "tensor.insert_slice into a Stride result whose layout is not row-major "
                                   "('tensor.insert_slice' op failed to verify that expected result type to "
                                   "match dest type)",
@@ -59,9 +60,9 @@ FLAGS = {
                            "(the kernel crashes)",
     "numpy_zero_size_copies": "policy numpy: stride.cast or a copy of a zero-size tensor (NumPy gives "
                               "strides (0, ..., 0), Stride row-major ones: wrong strides)",
-    "matmul_broadcast_lhs": "stride.matmul of a 2-D operand with a stride-0 dim and a batched operand, or "
-                            "of a lhs with broadcast batch dims and a 1x1 matrix ('mismatch of result "
-                            "layout' from memref.subview)",
+    "matmul_unit_dims_batched": "stride.matmul with batch dims where a matrix dim is 1 or an operand has "
+                                "a stride-0 dim ((3,1,1,5) @ (1,3,5,3): 'mismatch of result layout' "
+                                "from memref.subview)",
     "helper_unranked_returns": "a private function returns a tensor.cast of a tensor<*xT> value "
                                "(memref<*x..> reaches a kernel: verifier error or crash)",
     "call_operand_copies": "a call operand that is a loop's carried value, in a strided buffer of its own "
@@ -456,15 +457,13 @@ class Generator:
         for v in picks:
             ty = v.ty
             r = rng.random()
-            if self.flags.get("unranked_returns") and r < 0.3:
+            if r < 0.2:
                 ty = TensorType(v.dt, None)
             elif r < 0.5 and v.ty.ranked and v.shape:
                 ty = TensorType(v.dt, [None if rng.random() < 0.5 else n for n in v.shape])
-            elif not v.ty.ranked and not self.flags.get("unranked_returns"):
-                ty = TensorType(v.dt, v.shape)
             rv = v if ty == v.ty else self.cast_to(top, v, ty)
             rd = self.returned_rdims(rv)
-            if (rd is None or None in rd) and ty.ranked and not self.flags.get("dynamic_results"):
+            if (rd is None or None in rd) and not self.flags.get("dynamic_results"):
                 # A result whose shape the compiler does not know: cast to
                 # its static shape first.
                 ty = TensorType(v.dt, v.shape)

@@ -58,9 +58,11 @@ class Val:
         if self.how == "arg":
             if not self.ty.enc:
                 return (self.dt, self.shape, "plain")
-            if "perm" in self.ty.enc:
-                return (self.dt, self.shape, self.ty.enc)
-            return (self.dt, self.shape, tuple(sim.strides(self.sim)))
+            st = tuple(sim.strides(self.sim))
+            if st == contiguous_strides(self.shape):
+                return None   # an explicit row-major layout: not modelled
+            # perm and strides spell one layout attribute for static shapes.
+            return (self.dt, self.shape, st)
         if self.sim is None:
             return None
         st = tuple(sim.strides(self.sim))

@@ -343,7 +343,9 @@ def p_matmul(g, scope):
     rng = g.rng
     dt = g.pick_dtype(scope, FLOATS + INTS + ("i1",))
     lf, rf = rng.choice(MATMUL_FORMS)
-    sizes = {"k": rng.randint(1, 5), "n": rng.randint(1, 4), "p": rng.randint(1, 4),
+    batched = "b" in lf + rf
+    lo = 2 if batched and not g.flags.get("matmul_unit_dims_batched") else 1
+    sizes = {"k": rng.randint(lo, 5), "n": rng.randint(lo, 4), "p": rng.randint(lo, 4),
              "b": rng.randint(1, 3), "1": 1}
     if rf == "1bkp":
         sizes["c"] = rng.randint(2, 3)
@@ -363,9 +365,8 @@ def has_zero_stride(g, v):
 
 def emit_matmul(g, scope, a, b):
     dt = a.dt
-    if not g.flags.get("matmul_broadcast_lhs") and max(len(a.shape), len(b.shape)) >= 3 and (any(
-            len(v.shape) <= 2 and has_zero_stride(g, v) for v in (a, b)) or (
-            len(a.shape) >= 3 and a.shape[-2:] == (1, 1) and 1 in a.shape[:-2])):
+    if not g.flags.get("matmul_unit_dims_batched") and max(len(a.shape), len(b.shape)) >= 3 and (any(
+            has_zero_stride(g, v) for v in (a, b)) or 1 in a.shape[-2:] or 1 in b.shape[-2:]):
         raise Untame("known bug: matmul of a broadcast 2-D operand and a batch")
     va, vb = scope.value(a), scope.value(b)
     r, exact, tame = matmul_values(dt, va, vb, a.exact and b.exact)

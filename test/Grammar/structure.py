@@ -46,6 +46,15 @@ def declared(g, v, unranked_ok=True):
 
 # ------------------------------------------------------------------ calls
 
+def cast_from_unranked(v):
+    """A tensor.cast chain that passes through a tensor<*xT> type."""
+    while v.src is not None:
+        if not v.src.ty.ranked:
+            return True
+        v = v.src
+    return False
+
+
 def needs_copy(v):
     """A call operand in a strided buffer of its own, or with a
     #stride.layout type of dynamic dims (known bug: call_operand_copies)."""
@@ -67,6 +76,10 @@ def p_call(g, scope):
             v = g.operand(scope, g.pick_dtype(scope), scalar_ok=0)
             if needs_copy(v) and not g.flags.get("call_operand_copies"):
                 raise Untame("strided view as a call operand")
+            if (not g.flags.get("strided_result_params") and not v.scalar and
+                    v.root.how not in ("arg", "dense") and v.root.sim is not None and
+                    g.layout_interest(v.root) > 1):
+                raise Untame("known bug: a non-row-major Stride result as a call operand")
             operands.append(v)
     # A second call site: the same values, values of the same refined type,
     # or (mode 'disagree') other layouts of the same shapes, which leave a
@@ -80,7 +93,9 @@ def p_call(g, scope):
                 continue
             cands = [w for w in g.usable(scope) if w.dt == v.dt and w.shape == v.shape and
                      not w.scalar and w.root.sim is not None and not same_type(g, w, v) and
-                     (not needs_copy(w) or g.flags.get("call_operand_copies"))]
+                     (not needs_copy(w) or g.flags.get("call_operand_copies")) and
+                     (g.flags.get("strided_result_params") or w.root.how in ("arg", "dense") or
+                      g.layout_interest(w.root) == 1)]
             if cands:
                 second[i] = rng.choice(cands)
                 differs[i] = True
@@ -91,9 +106,12 @@ def p_call(g, scope):
     params = []
     for i, v in enumerate(operands):
         if differs[i]:
-            # Call sites disagree: the declared static type stays.
+            # Call sites disagree: the function is copied per signature
+            # (docs/composition.md, "Calls"); the first call's copy is
+            # refined for its operands, the second call's strides are not
+            # predicted.
             pty = TensorType(v.dt, v.shape)
-            psim = g.sim.contiguous(v.shape, v.dt)
+            psim = own(g, v.root.sim, v.dt)
         elif mode == "disagree" and not v.scalar:
             pty = TensorType(v.dt, v.shape)
             psim = own(g, v.root.sim, v.dt)
@@ -102,7 +120,7 @@ def p_call(g, scope):
             psim = own(g, v.root.sim, v.dt)
         p = Val("%%p%d_%d" % (len(g.helpers), i), pty, v.shape, exact=v.exact, sim=psim,
                 how="param")
-        p.rdims = () if v.scalar else (pty.dims if differs[i] else v.root.rdims)
+        p.rdims = () if v.scalar else v.root.rdims
         p.origin = "param"
         inherit(p, v, second[i])
         params.append(p)
@@ -114,11 +132,14 @@ def p_call(g, scope):
         g.block(top, rng.randint(1, 5))
         rets = [v for v in reversed(top.local) if not v.scalar and
                 (g.flags.get("helper_returns_uncomputed") or
-                 (v.root.how != "scf.for" and v.origin == "op"))][:rng.choice([1, 1, 2])]
+                 (v.root.how not in ("scf.for", "scf.if") and v.origin == "op")) and
+                (g.flags.get("helper_unranked_returns") or not cast_from_unranked(v))][:rng.choice([1, 1, 2])]
         if not rets:
             raise Untame("helper computes nothing")
-        stride_lines = [l for l in top.lines if re.search(r"= stride\.", l)]
-        if not g.flags.get("unused_params") and any(
+        # Top-level lines only: a parameter read only inside a loop or branch
+        # is refined like an unused one.
+        stride_lines = [l for l in top.lines if not l.startswith(" ") and re.search(r"= stride\.", l)]
+        if not g.flags.get("strided_result_params") and any(
                 not p.scalar and not any(re.search(re.escape(p.name) + r"\b", l) for l in stride_lines)
                 for p in params):
             raise Untame("known bug: a parameter no Stride op reads")
@@ -130,8 +151,8 @@ def p_call(g, scope):
             func.results.append((rv, dty))
         calls = [operands] + ([second] if twice else [])
         results = None
-        for site in calls:
-            results = emit_call(g, scope, func, site)
+        for k, site in enumerate(calls):
+            results = emit_call(g, scope, func, site, predict=(k == 0 or mode == "agree"))
         func.calls = calls
     except Untame:
         g.helpers.pop()
@@ -140,14 +161,14 @@ def p_call(g, scope):
     return results[0]
 
 
-def emit_call(g, scope, func, operands):
+def emit_call(g, scope, func, operands, predict=True):
     args = []
     for p, v in zip(func.params, operands):
         args.append(v if v.ty == p.ty else g.cast_to(scope, v, p.ty))
     outs = []
     for rv, dty in func.results:
         outs.append(Val(g.fresh(), dty, rv.shape, exact=rv.exact, terminal=rv.terminal,
-                        sim=own(g, g.returned_sim(rv), rv.dt), how="call",
+                        sim=own(g, g.returned_sim(rv), rv.dt) if predict else None, how="call",
                         depth=rv.depth + 1 + max([v.depth for v in operands] + [0])))
         outs[-1].rdims = g.returned_rdims(rv)
         outs[-1].origin = rv.origin

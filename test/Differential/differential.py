@@ -57,8 +57,9 @@ so each mode's cases are reproducible alone like the default's:
   512-2,100 elements, and shapes of 0.6-1.6 M elements, so that kernels move
   more than the 2 MiB at which they run in parallel
   (lib/Conversion/StrideToLinalg/Parallel.cpp); matmul m/n/k of 1-130 and,
-  for ~30% of the dims, 64-300 (cache-blocked by stride-tile-matmul, some
-  over the 2^24 operations that make them parallel). Argument layouts as in
+  for ~30% of the dims, 64-300 (cache-blocked by stride-tile-matmul), and
+  ~15% of the matmuls over the 2^24 operations that make them parallel
+  (m, n of 160-300, k to match). Argument layouts as in
   the default mode, transposed (the innermost two dims swapped) in about
   half of the otherwise row-major ones and, under numpy, reversed along a
   dim in about half, so that stride-block-transposes sees operands
@@ -114,9 +115,11 @@ Oracles
   infinities matching exactly, where `bound` is a first-order bound on the
   rounding error of the expression (unit roundoff per exactly rounded op,
   8 ulps per exp/tanh/sigmoid, k*u*sum|a||b| per matmul, propagated through
-  the ops' derivatives). Without it, cancellation after exp or a matmul (for
-  example exp(exp(x)) - y) makes plain `allclose(rtol=1e-5, atol=1e-6)` fail
-  on correct results; where the bound is 0 the test is exactly that allclose.
+  the ops' derivatives; an exact zero times an unbounded error adds nothing,
+  and x / inf of a finite x is exact). Without it, cancellation after exp
+  or a matmul (for example exp(exp(x)) - y) makes plain
+  `allclose(rtol=1e-5, atol=1e-6)` fail on correct results; where the bound
+  is 0 (or unbounded) the test is exactly that allclose.
   `stride.cmp` operands never contain exp/tanh/sigmoid or a matmul, so both
   sides compute bit-identical conditions.
 * Strides, policy torch: torch ops one by one (torch.add, torch.div with

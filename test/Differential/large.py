@@ -11,7 +11,8 @@ generators as the default mode, with other shapes and sizes:
   lib/Conversion/StrideToLinalg/Parallel.cpp);
 * matmul m/n/k of 1-130 and, for ~30% of the dims, 64-300 (the matmul
   tiler's cache blocks are 64 x 256 x 256, its register tiles 8 x 4 x 128
-  bytes; products of 2^24 operations and more run in parallel);
+  bytes), and ~15% of the matmuls over the 2^24 operations at which a
+  product runs in parallel;
 * every argument layout of the default mode (permuted, sliced, broadcast,
   negative strides under policy numpy), with the buffers the layouts span
   bounded, so that a program holds at most ~4 M elements;
@@ -132,6 +133,13 @@ def large_matmul_sizes(rng):
         if rng.random() < 0.3:
             return rng.randint(64, 300)
         return edge_size(rng)
+    if rng.random() < 0.15:
+        # Over the 2^24 operations at which a matmul runs in parallel.
+        batch = (2,) if rng.random() < 0.3 else ()
+        lo = 160 if batch else 230
+        m, n = rng.randint(lo, 300), rng.randint(lo, 300)
+        k = -(-(1 << 24) // (m * n * prod(batch))) + rng.randint(0, 200)
+        return m, n, k, False, False, batch
     for _ in range(20):
         m, n, k = size(), size(), size()
         lvec, rvec = rng.random() < 0.1, rng.random() < 0.1

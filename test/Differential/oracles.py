@@ -107,10 +107,17 @@ def bound_apply(n, xs):
     r = value_apply(n, [x[0] for x in xs])
     rf = np.abs(r.astype(np.float64))
     op = n.op
+    # An exact zero times an unbounded error contributes nothing (0 * inf
+    # would make the bound NaN, and a NaN bound no tolerance at all).
+    times = lambda a, b: np.where((a == 0) | (b == 0), 0.0, a * b)
     if op in ("add", "sub"): err = e[0] + e[1] + u * rf
     elif op == "mul":
-        err = np.abs(v[0]) * e[1] + np.abs(v[1]) * e[0] + u * rf
-    elif op == "div": err = (e[0] + rf * e[1]) / np.abs(v[1]) + u * rf
+        err = times(np.abs(v[0]), e[1]) + times(np.abs(v[1]), e[0]) + u * rf
+    elif op == "div":
+        err = (e[0] + times(rf, e[1])) / np.abs(v[1]) + u * rf
+        # x / inf is exactly 0 for a finite x.
+        err = np.where(np.isinf(v[1]) & np.isfinite(v[0]) & np.isfinite(e[0]),
+                       0.0, err)
     elif op in ("maximum", "minimum"): err = np.maximum(e[0], e[1])
     elif op in ("neg", "abs"): err = e[0]
     elif op == "exp": err = rf * e[0] + 8 * u * rf
@@ -120,8 +127,12 @@ def bound_apply(n, xs):
     elif op == "select": err = np.where(v[0] != 0, e[1], e[2])
     elif op == "matmul":
         a, b = np.abs(v[0]), np.abs(v[1])
-        err = (np.matmul(a, e[1]) + np.matmul(e[0], b)
+        # Unbounded errors as huge finite ones, so that exact zeros in the
+        # other operand cancel them instead of making the sums NaN.
+        fin = lambda x: np.where(np.isfinite(x), x, 1e300)
+        err = (np.matmul(a, fin(e[1])) + np.matmul(fin(e[0]), b)
                + n.k * u * np.matmul(a, b) + u * rf)
+        err = np.where(err >= 1e290, np.inf, err)
     else: raise AssertionError(op)
     return r, r.astype(np.float64), np.broadcast_to(
         np.asarray(err, np.float64), n.shape)

@@ -93,21 +93,34 @@ def check_case(case, opts, workdir):
     with open(os.path.join(d, "cmd.sh"), "w") as f:
         f.write("#!/bin/sh\n" + (prefix if not opts.layout_only else "")
                 + " ".join(cmd) + "\n")
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=opts.timeout,
-                              env=None if opts.layout_only else env)
-    except subprocess.TimeoutExpired:
-        out.fail(f"timed out after {opts.timeout} s: {' '.join(cmd)}")
-        return out
+    for attempt in range(30):
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=opts.timeout,
+                                  env=None if opts.layout_only else env)
+            break
+        except subprocess.TimeoutExpired:
+            out.fail(f"timed out after {opts.timeout} s: {' '.join(cmd)}")
+            return out
+        except OSError as e:
+            # The tool is being relinked (a build running beside a long
+            # campaign): wait for it instead of failing every case meanwhile.
+            if attempt == 29:
+                out.fail(f"cannot run {cmd[0]}: {e}")
+                return out
+            time.sleep(2)
     out.log = proc.stdout + proc.stderr
     with open(os.path.join(d, "stdout.txt"), "w") as f:
         f.write(proc.stdout)
     with open(os.path.join(d, "stderr.txt"), "w") as f:
         f.write(proc.stderr)
     if proc.returncode != 0:
-        tail = proc.stderr.strip().splitlines()[-3:]
-        out.fail(f"exit status {proc.returncode}: {' | '.join(tail)}")
+        lines = proc.stderr.strip().splitlines()
+        # The first diagnostic (the cause) and the last lines (the summary).
+        first = [l for l in lines if "error:" in l][:1]
+        tail = lines[-3:]
+        shown = first + [l for l in tail if l not in first]
+        out.fail(f"exit status {proc.returncode}: {' | '.join(shown)}")
         return out
 
     if opts.layout_only:

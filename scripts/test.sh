@@ -48,6 +48,25 @@ echo "== differential test without fusion (fusion must not change values or stri
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1 --no-fuse
 record "differential --no-fuse" $?
+echo "== differential test, large shapes (tile, vector and threading edges; 1 and 2 threads)"
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_LARGE_COUNT:-120}" --seed 1 --large
+record "differential --large" $?
+echo "== differential test, scf.for and func.call results feeding later Stride ops"
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_FEED_COUNT:-200}" --seed 1 --feed
+record "differential --feed" $?
+echo "== differential test, loop and call results feeding later ops, large shapes"
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_LARGE_FEED_COUNT:-40}" --seed 1 --large --feed
+record "differential --large --feed" $?
+echo "== differential test through the Python package (stride.compile on strided arrays)"
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_PYTHON_COUNT:-30}" --seed 1 --large --python
+record "differential --large --python" $?
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_PYTHON_COUNT:-30}" --seed 1 --feed --python
+record "differential --feed --python" $?
 echo "== differential test of the GPU kernels, run on the host (--target gpu-host)"
 gpu_cases=$(mktemp -d)
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \

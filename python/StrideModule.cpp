@@ -177,39 +177,21 @@ private:
       throw py::value_error(what() + " is read-only");
     BufferArg d;
     ssize_t itemsize = array.itemsize();
-    auto *data = static_cast<char *>(const_cast<void *>(array.data()));
-    char *lowest = data;
+    std::vector<int64_t> sizes, strides;
     for (ssize_t i = 0; i < array.ndim(); ++i) {
-      ssize_t size = array.shape(i), stride = array.strides(i);
-      if (stride % itemsize != 0)
+      if (array.strides(i) % itemsize != 0)
         throw py::value_error(what() + " has a stride of " +
-                              std::to_string(stride) +
+                              std::to_string(array.strides(i)) +
                               " bytes, not a multiple of its item size");
-      int64_t elements = stride / itemsize;
-      if ((!ShapedType::isDynamic(param.shape[i]) &&
-           param.shape[i] != size) ||
-          (!ShapedType::isDynamic(param.strides[i]) &&
-           param.strides[i] != elements && size > 1))
-        throw py::value_error(
-            what() + " does not have the shape and strides the kernel was "
-                   "specialized to (dim " +
-            std::to_string(i) + ": size " + std::to_string(size) +
-            ", stride " + std::to_string(elements) + ")");
-      if (!ShapedType::isDynamic(param.strides[i]) && size <= 1)
-        elements = param.strides[i]; // any stride addresses a size-1 dim
-      if (ShapedType::isDynamic(param.strides[i]) && elements < 0)
-        throw py::value_error(what() + " has a negative stride in dim " +
-                              std::to_string(i) +
-                              ", which this kernel was not compiled for");
-      d.sizes.push_back(size);
-      d.strides.push_back(elements);
-      if (size > 0 && stride < 0)
-        lowest += (size - 1) * stride;
+      sizes.push_back(array.shape(i));
+      strides.push_back(array.strides(i) / itemsize);
     }
-    // The kernel addresses every element as base + offset + sum(i * stride)
-    // with a non-negative total: the base is the lowest address touched.
-    d.allocated = d.aligned = lowest;
-    d.offset = (data - lowest) / itemsize;
+    // The drivers' one acceptance rule, shared with the C API.
+    std::string error = describeBuffer(const_cast<void *>(array.data()),
+                                       itemsize, sizes, strides, param,
+                                       what(), d);
+    if (!error.empty())
+      throw py::value_error(error);
     return d;
   }
 

@@ -169,8 +169,8 @@ StrideKernelParam strideKernelGetOutput(StrideKernel kernel, intptr_t pos) {
   return unwrapKernel(kernel)->outputs[pos];
 }
 
-/// The memref descriptor of `buffer` for `param`, or an error naming the
-/// first size or stride that does not fit.
+/// The memref descriptor of `buffer` for `param` by the drivers' one rule
+/// (describeBuffer, which the Python extension uses too), or an error.
 static std::string describe(const StrideBuffer &buffer,
                             const KernelParam &param, const std::string &what,
                             BufferArg &out) {
@@ -182,41 +182,12 @@ static std::string describe(const StrideBuffer &buffer,
     return what + " has a null data pointer";
   if (rank > 0 && (!buffer.sizes || !buffer.strides))
     return what + " has no sizes or strides";
-  bool empty = false;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t size = buffer.sizes[d], stride = buffer.strides[d];
-    if (size < 0)
-      return what + " has negative size " + std::to_string(size) +
-             " in dim " + std::to_string(d);
-    if (!ShapedType::isDynamic(param.shape[d]) && param.shape[d] != size)
-      return what + " has size " + std::to_string(size) + " in dim " +
-             std::to_string(d) + ", the kernel expects " +
-             std::to_string(param.shape[d]);
-    if (!ShapedType::isDynamic(param.strides[d]) && param.strides[d] != stride)
-      return what + " has stride " + std::to_string(stride) + " in dim " +
-             std::to_string(d) + ", the kernel expects " +
-             std::to_string(param.strides[d]);
-    empty |= size == 0;
-  }
-  // Like NumPy, the descriptor's aligned pointer is the lowest address the
-  // layout touches and the offset leads back to element [0, ..., 0], so
-  // that no address is formed below the caller's allocation.
-  int64_t back = 0;
-  for (int64_t d = 0; d < rank && !empty; ++d)
-    if (buffer.strides[d] < 0)
-      back += (buffer.sizes[d] - 1) * -buffer.strides[d];
-  char *lowest = static_cast<char *>(buffer.data);
-  if (back != 0) {
-    if (!param.element)
-      return what + " has element type " + param.typeName +
-             ", whose size the C API does not know, and a negative stride";
-    lowest -= back * static_cast<int64_t>(::stride::elementSize(*param.element));
-  }
-  out.allocated = out.aligned = lowest;
-  out.offset = back;
-  out.sizes.assign(buffer.sizes, buffer.sizes + rank);
-  out.strides.assign(buffer.strides, buffer.strides + rank);
-  return "";
+  int64_t elementSize =
+      param.element ? ::stride::elementSize(*param.element) : 0;
+  return describeBuffer(buffer.data, elementSize,
+                        ArrayRef<int64_t>(buffer.sizes, rank),
+                        ArrayRef<int64_t>(buffer.strides, rank), param, what,
+                        out);
 }
 
 MlirLogicalResult strideKernelCall(StrideKernel kernel, intptr_t numBuffers,

@@ -228,3 +228,60 @@ std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
   packedEntry(packed.data());
   return "";
 }
+
+std::string mlir::stride::describeBuffer(void *data, int64_t elementSize,
+                                         ArrayRef<int64_t> sizes,
+                                         ArrayRef<int64_t> strides,
+                                         const KernelParam &param,
+                                         const std::string &what,
+                                         BufferArg &out) {
+  auto str = [](int64_t v) { return std::to_string(v); };
+  int64_t rank = param.shape.size();
+  if (static_cast<int64_t>(sizes.size()) != rank ||
+      strides.size() != sizes.size())
+    return what + " has rank " + str(sizes.size()) +
+           ", the kernel expects rank " + str(rank);
+  bool empty = false;
+  out.sizes.assign(sizes.begin(), sizes.end());
+  out.strides.assign(strides.begin(), strides.end());
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = sizes[d], stride = strides[d];
+    bool staticStride = !ShapedType::isDynamic(param.strides[d]);
+    if (size < 0)
+      return what + " has negative size " + str(size) + " in dim " + str(d);
+    if (!ShapedType::isDynamic(param.shape[d]) && param.shape[d] != size)
+      return what + " has size " + str(size) + " in dim " + str(d) +
+             ", the kernel expects " + str(param.shape[d]);
+    if (size <= 1) {
+      // Any stride addresses a dim of size 0 or 1.
+      if (staticStride)
+        out.strides[d] = param.strides[d];
+      empty |= size == 0;
+      continue;
+    }
+    if (staticStride && param.strides[d] != stride)
+      return what + " has stride " + str(stride) + " in dim " + str(d) +
+             ", the kernel expects " + str(param.strides[d]);
+    if (!staticStride && stride < 0)
+      return what + " has a negative stride in dim " + str(d) +
+             ", which this kernel was not compiled for (its stride there "
+             "is dynamic)";
+  }
+  // Like NumPy, the descriptor's aligned pointer is the lowest address the
+  // layout touches and the offset leads back to element [0, ..., 0], so
+  // that no address is formed below the caller's allocation.
+  int64_t back = 0;
+  for (int64_t d = 0; d < rank && !empty; ++d)
+    if (out.strides[d] < 0)
+      back += (sizes[d] - 1) * -out.strides[d];
+  char *lowest = static_cast<char *>(data);
+  if (back != 0) {
+    if (elementSize <= 0)
+      return what + " has element type " + param.typeName +
+             ", whose size is not known, and a negative stride";
+    lowest -= back * elementSize;
+  }
+  out.allocated = out.aligned = lowest;
+  out.offset = back;
+  return "";
+}

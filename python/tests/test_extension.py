@@ -30,7 +30,7 @@ def test_a_matching_call_runs(kernel):
     (lambda a, o: [a.tolist(), 1.0], lambda a, o: [o], TypeError, "input #0 must be a numpy.ndarray"),
     (lambda a, o: [a.ravel(), 1.0], lambda a, o: [o], ValueError, "input #0 has 1 dims but the kernel expects 2"),
     (lambda a, o: [a.astype(np.float64), 1.0], lambda a, o: [o], TypeError, "input #0 has dtype float64 but the kernel expects float32 \\(f32\\)"),
-    (lambda a, o: [a.T.copy().T, 1.0], lambda a, o: [o], ValueError, "does not have the shape and strides the kernel was specialized to"),
+    (lambda a, o: [a.T.copy().T, 1.0], lambda a, o: [o], ValueError, "input #0 has stride 1 in dim 0, the kernel expects 3"),
     (lambda a, o: [a, "x"], lambda a, o: [o], TypeError, "input #1 must be a scalar convertible to f32"),
     (lambda a, o: [a, 1.0], lambda a, o: [o[::1].view()], None, None),
 ])
@@ -94,3 +94,33 @@ def test_a_result_whose_size_the_arguments_do_not_fix():
     }"""
     with pytest.raises(RuntimeError, match="the kernel reports a dynamic output layout"):
         stride.compile(ir, "e")(4, np.ones(1, np.float32))
+
+
+# The one acceptance rule shared with the C API (describeBuffer; the same
+# buffers are tried from C in test/CAPI/capi.c, "-- one rule"): a kernel
+# specialized to a (1, 3) row-major input and a dynamic-stride one.
+def test_the_buffer_rule_the_c_api_shares():
+    ir = """func.func @r(%a: tensor<1x3xf32>, %b: tensor<?xf32, #stride.layout<strides = [?]>>) -> (tensor<*xf32>, tensor<*xf32>) {
+      %0 = stride.neg %a : tensor<1x3xf32> -> tensor<*xf32>
+      %1 = stride.neg %b : tensor<?xf32, #stride.layout<strides = [?]>> -> tensor<*xf32>
+      return %0, %1 : tensor<*xf32>, tensor<*xf32>
+    }"""
+    k = _stride.compile(ir, "r", None)
+    base = np.arange(12, dtype=np.float32)
+    out0, out1 = np.empty((1, 3), np.float32), np.empty(4, np.float32)
+    # Accepted: any stride on the size-1 dim (here 7 elements).
+    row = np.lib.stride_tricks.as_strided(base, (1, 3), (28, 4))
+    k([row, base[:4]], [out0, out1])
+    np.testing.assert_array_equal(out0, -base[:3].reshape(1, 3))
+    # Refused: a stride the kernel was not compiled for, a static size that
+    # differs, a negative stride where the kernel's stride is dynamic.
+    for inputs, message in [
+            ([base[:6:2].reshape(1, 3), base[:4]],
+             "input #0 has stride 2 in dim 1, the kernel expects 1"),
+            ([base[:4].reshape(1, 4), base[:4]],
+             "input #0 has size 4 in dim 1, the kernel expects 3"),
+            ([base[:3].reshape(1, 3), base[3::-1]],
+             "input #1 has a negative stride in dim 0, which this kernel was "
+             "not compiled for")]:
+        with pytest.raises(ValueError, match=message):
+            k(inputs, [out0, out1])

@@ -388,12 +388,63 @@ static void testKernel(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+/* The one acceptance rule shared with the Python extension (describeBuffer;
+ * the same buffers are tried from Python in test_extension.py,
+ * test_the_buffer_rule_the_c_api_shares): a kernel of a 1x3 row-major input
+ * and a dynamic-stride vector. */
+static const char *kRule =
+    "func.func @r(%a: tensor<1x3xf32>, %b: tensor<?xf32, "
+    "#stride.layout<strides = [?]>>) -> (tensor<*xf32>, tensor<*xf32>) {\n"
+    "  %0 = stride.neg %a : tensor<1x3xf32> -> tensor<*xf32>\n"
+    "  %1 = stride.neg %b : tensor<?xf32, #stride.layout<strides = [?]>> -> "
+    "tensor<*xf32>\n"
+    "  return %0, %1 : tensor<*xf32>, tensor<*xf32>\n"
+    "}\n";
+
+static void testBufferRule(MlirContext ctx) {
+  printf("-- one rule\n");
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kRule));
+  StrideKernel kernel = strideKernelCompile(
+      module, mlirStringRefCreateFromCString("r"), 0, NULL,
+      mlirStringRefCreateFromCString(""), printError, LABEL("compile"));
+  check(!strideKernelIsNull(kernel), "the rule kernel compiles");
+  float base[12], out0[3], out1[4];
+  for (int i = 0; i < 12; ++i)
+    base[i] = (float)i;
+  int64_t rowSizes[] = {1, 3}, rowStrides[] = {7, 1}, vecSizes[] = {4},
+          vecStrides[] = {1}, outStrides[] = {3, 1};
+  StrideBuffer ok[] = {{base, 2, rowSizes, rowStrides},
+                       {base, 1, vecSizes, vecStrides},
+                       {out0, 2, rowSizes, outStrides},
+                       {out1, 1, vecSizes, vecStrides}};
+  MlirLogicalResult r =
+      strideKernelCall(kernel, 4, ok, 0, NULL, printError, LABEL("size-1"));
+  printf("any stride on a size-1 dim: %d, %g %g %g\n",
+         (int)mlirLogicalResultIsSuccess(r), out0[0], out0[1], out0[2]);
+  // CHECK: any stride on a size-1 dim: 1, -0 -1 -2
+  int64_t stepTwo[] = {3, 2}, wideSizes[] = {1, 4}, reversed[] = {-1};
+  StrideBuffer strided[] = {{base, 2, rowSizes, stepTwo}, ok[1], ok[2], ok[3]};
+  strideKernelCall(kernel, 4, strided, 0, NULL, printError, LABEL("rule"));
+  // CHECK: rule: input buffer #0 has stride 2 in dim 1, the kernel expects 1
+  StrideBuffer wide[] = {{base, 2, wideSizes, rowStrides}, ok[1], ok[2], ok[3]};
+  strideKernelCall(kernel, 4, wide, 0, NULL, printError, LABEL("rule"));
+  // CHECK: rule: input buffer #0 has size 4 in dim 1, the kernel expects 3
+  StrideBuffer backwards[] = {ok[0], {base + 3, 1, vecSizes, reversed}, ok[2],
+                              ok[3]};
+  strideKernelCall(kernel, 4, backwards, 0, NULL, printError, LABEL("rule"));
+  // CHECK: rule: input buffer #1 has a negative stride in dim 0, which this kernel was not compiled for (its stride there is dynamic)
+  strideKernelDestroy(kernel);
+  mlirModuleDestroy(module);
+}
+
 int main(void) {
   MlirContext ctx = makeContext();
   testDialect(ctx);
   testLayoutAttr(ctx);
   testPipelines(ctx);
   testKernel(ctx);
+  testBufferRule(ctx);
   mlirContextDestroy(ctx);
   printf("-- done\n");
   // CHECK: -- done

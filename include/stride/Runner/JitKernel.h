@@ -63,6 +63,22 @@ private:
   std::vector<KernelParam> inputParams, outputParams;
 };
 
+/// The one rule by which every front door (the Python extension, the C API)
+/// turns a caller's strided buffer (`data` addressing element [0, ..., 0],
+/// sizes and element strides) into the descriptor of kernel parameter
+/// `param`: the rank and every static size must match; a static stride must
+/// match on a dim of size > 1, while any stride addresses a dim of size 0 or
+/// 1 (the kernel's is used); a negative stride is taken where the kernel's
+/// stride is static (so compiled for it), refused where it is dynamic. The
+/// descriptor's base is the lowest address the buffer touches and its offset
+/// leads back to element [0, ..., 0]. `elementSize` 0 means unknown (then a
+/// negative stride is refused too). Returns "" or an error naming `what`,
+/// the dim and the values.
+std::string describeBuffer(void *data, int64_t elementSize,
+                           ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
+                           const KernelParam &param, const std::string &what,
+                           BufferArg &out);
+
 /// The concrete shape and element strides of one tensor argument.
 struct ArgLayout {
   std::vector<int64_t> shape, strides;

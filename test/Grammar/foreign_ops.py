@@ -219,7 +219,7 @@ def p_extract_slice(g, scope):
     # (docs/composition.md, "Not covered").
     v = foreign_val(g, ty, tuple(sizes), exact=x.exact, how="tensor.extract_slice", inputs=(x,))
     v.origin = x.origin
-    v.strided_view = x.strided_view or any(st > 1 for st, n in zip(strides, sizes) if n > 1)
+    v.strided_view = True   # a view: as a call operand it needs a copy (call_operand_copies)
     idx = slice_index(offsets, sizes, strides)
 
     def step(env):

@@ -60,13 +60,17 @@ FLAGS = {
                            "(the kernel crashes)",
     "numpy_zero_size_copies": "policy numpy: stride.cast or a copy of a zero-size tensor (NumPy gives "
                               "strides (0, ..., 0), Stride row-major ones: wrong strides)",
+    "helper_loops": "scf.for inside private functions (carrying a parameter in a strided layout, or "
+                    "next to calls in branches: 'memref.alloc' op symbol operand count does not equal "
+                    "memref symbol count)",
     "matmul_unit_dims_batched": "stride.matmul with batch dims where a matrix dim is 1 or an operand has "
                                 "a stride-0 dim ((3,1,1,5) @ (1,3,5,3): 'mismatch of result layout' "
                                 "from memref.subview)",
     "helper_unranked_returns": "a private function returns a tensor.cast of a tensor<*xT> value "
                                "(memref<*x..> reaches a kernel: verifier error or crash)",
-    "call_operand_copies": "a call operand that is a loop's carried value, in a strided buffer of its own "
-                           "(an extract_slice with a step > 1, an insert_slice into a #stride.layout "
+    "call_operand_copies": "a call inside an scf.for/scf.if body, or a call operand that is a loop's "
+                           "carried value or an scf.for/scf.if result, in a buffer of its own layout "
+                           "(an extract_slice view, an insert_slice into a #stride.layout "
                            "argument), of a layout with dynamic dims, or a #stride.layout argument the "
                            "callee writes with insert_slice "
                            "('memref.alloc' op symbol operand count does not equal memref symbol count)",
@@ -88,7 +92,7 @@ PRODUCTIONS = [
     ("insert_slice", foreign_ops.p_insert_slice, 2),
     ("tensor.cast", foreign_ops.p_tensor_cast, 4),
     ("dense", foreign_ops.p_dense, 1),
-    ("call", structure.p_call, 6),
+    ("call", structure.p_call, 8),
     ("for", structure.p_for, 6),
     ("if", structure.p_if, 5),
 ]
@@ -380,6 +384,20 @@ class Generator:
         if v.ty.static:
             return v
         return self.cast_to(scope, v, TensorType(v.dt, v.shape))
+
+    def read_value(self, scope, x):
+        """A named Stride op reading x (a unary op, or a binary one with a
+        scalar); Untame if none is tame on its values."""
+        for _ in range(8):
+            name = self.rng.choice(stride_ops.UNARY_FOR[x.dt])
+            try:
+                opdef = stride_ops.OPS[name]
+                if opdef.kind in ("unary", "predicate"):
+                    return stride_ops.emit_named(self, scope, name, [x], x.dt)
+                return stride_ops.emit_named(self, scope, name, [x, self.scalar_operand(scope, x.dt)], x.dt)
+            except Untame:
+                continue
+        raise Untame("nothing reads the value")
 
     def force_update(self, scope, x):
         """A value of x's type computed from x (a loop body's next value)."""

@@ -84,6 +84,8 @@ def run_case(job):
         out, err, rc = p.stdout, p.stderr, p.returncode
     except subprocess.TimeoutExpired:
         out, err, rc = "", "timeout after %ds" % opts["timeout"], -1
+    except OSError as e:   # e.g. the runner is being rebuilt
+        out, err, rc = "", "stride-run: error: cannot run %s: %s" % (cmd[0], e), 126
     with open(os.path.join(d, "stdout.txt"), "w") as f:
         f.write(out)
     with open(os.path.join(d, "stderr.txt"), "w") as f:

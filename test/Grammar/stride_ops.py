@@ -140,6 +140,15 @@ def p_named(g, scope, name=None):
 
 POSITIVE = ("log", "sqrt", "log2", "log10", "arccosh", "log1p")
 
+# Ops that read any value of an element type (read_value).
+UNARY_FOR = {
+    "f32": ["neg", "abs", "tanh", "sin", "add", "mul", "maximum", "isfinite"],
+    "f64": ["neg", "abs", "arctan", "cos", "sub", "mul", "minimum", "isnan"],
+    "i32": ["neg", "abs", "add", "maximum", "bitwise_xor", "sign"],
+    "i64": ["neg", "abs", "sub", "minimum", "bitwise_and", "square"],
+    "i1": ["logical_not", "bitwise_or", "logical_xor", "abs"],
+}
+
 
 # ---------------------------------------------------------------- broadcast
 

@@ -59,13 +59,15 @@ def needs_copy(v):
     """A call operand in a strided buffer of its own, or with a
     #stride.layout type of dynamic dims (known bug: call_operand_copies)."""
     r = v.root
-    return v.strided_view or r.strided_view or r.how == "iter_arg" or (
+    return v.strided_view or r.strided_view or r.how in ("iter_arg", "scf.for", "scf.if") or (
         r.ty.ranked and bool(r.ty.enc) and None in r.ty.dims)
 
 
 def p_call(g, scope):
     if len(g.helpers) >= 3 or scope.func is not g.entry:
         return None
+    if scope.depth > 0 and not g.flags.get("call_operand_copies"):
+        return None   # known bug: calls inside scf regions
     rng = g.rng
     k = rng.randint(1, 3)
     operands = []
@@ -129,6 +131,11 @@ def p_call(g, scope):
     func.params = params
     g.helpers.append(func)
     try:
+        # Each tensor parameter is read by a Stride op first (see the
+        # strided_result_params flag), then a random block.
+        for p in params:
+            if not p.scalar:
+                g.read_value(top, p)
         g.block(top, rng.randint(1, 5))
         rets = [v for v in reversed(top.local) if not v.scalar and
                 (g.flags.get("helper_returns_uncomputed") or
@@ -211,6 +218,8 @@ def index_const(g, scope, n):
 
 def p_for(g, scope):
     if scope.depth >= 2:
+        return None
+    if not scope.func.entry and not g.flags.get("helper_loops"):
         return None
     rng = g.rng
     trips = rng.randint(2, 4)

@@ -313,9 +313,12 @@ struct BroadcastOpInterface
   }
 };
 
-struct MatmulOpInterface
-    : public BufferizableOpInterface::ExternalModel<MatmulOpInterface,
-                                                    MatmulOp> {
+/// The analysis half of an op that reads its operands and writes only new
+/// buffers (its results, allocated in their layouts): a matmul and a named
+/// elementwise op. `Model` adds bufferize.
+template <typename Model, typename OpTy>
+struct AllocatingOpInterface
+    : public BufferizableOpInterface::ExternalModel<Model, OpTy> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
     return true;
@@ -335,7 +338,10 @@ struct MatmulOpInterface
                 const BufferizationState &, SmallVector<Value> &) const {
     return allocatedType(op, value);
   }
+};
 
+struct MatmulOpInterface
+    : public AllocatingOpInterface<MatmulOpInterface, MatmulOp> {
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
@@ -369,26 +375,7 @@ struct MatmulOpInterface
 /// takes named ops without stride-generalize first.
 template <typename OpTy>
 struct NamedOpInterface
-    : public BufferizableOpInterface::ExternalModel<NamedOpInterface<OpTy>,
-                                                    OpTy> {
-  bool bufferizesToMemoryRead(Operation *, OpOperand &,
-                              const AnalysisState &) const {
-    return true;
-  }
-  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
-                               const AnalysisState &) const {
-    return false;
-  }
-  AliasingValueList getAliasingValues(Operation *, OpOperand &,
-                                      const AnalysisState &) const {
-    return {};
-  }
-  bool bufferizesToAllocation(Operation *, Value) const { return true; }
-  FailureOr<BufferLikeType>
-  getBufferType(Operation *op, Value value, const BufferizationOptions &,
-                const BufferizationState &, SmallVector<Value> &) const {
-    return allocatedType(op, value);
-  }
+    : public AllocatingOpInterface<NamedOpInterface<OpTy>, OpTy> {
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {

@@ -156,14 +156,19 @@ def p_call(g, scope):
                 dty = v.ty
             rv = v if dty == v.ty else g.cast_to(top, v, dty)
             func.results.append((rv, dty))
-        calls = [operands] + ([second] if twice else [])
-        results = None
-        for k, site in enumerate(calls):
-            results = emit_call(g, scope, func, site, predict=(k == 0 or mode == "agree"))
-        func.calls = calls
+        results = emit_call(g, scope, func, operands)
+        func.calls = [operands]
     except Untame:
         g.helpers.pop()
         return None
+    if twice:
+        # The first call is written: the helper stays even if the second
+        # call turns out not to be tame on its values.
+        try:
+            emit_call(g, scope, func, second, predict=(mode == "agree"))
+            func.calls.append(second)
+        except Untame:
+            twice = False
     g.features["call" + (".twice" if twice else "") + ("." + mode if twice else "")] += 1
     return results[0]
 

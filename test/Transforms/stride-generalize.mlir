@@ -35,7 +35,10 @@ func.func @float_binary(%a: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf3
 // CHECK: arith.maxsi
 // CHECK: arith.minsi
 // CHECK: math.ipowi
-// CHECK: math.absi
+// CHECK: arith.cmpi slt
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.select
+// CHECK-NOT: math.absi
 func.func @integer(%i: tensor<3xi32>) {
   %0 = stride.neg %i : tensor<3xi32> -> tensor<3xi32>
   %1 = stride.div %i, %i : tensor<3xi32>, tensor<3xi32> -> tensor<3xi32>

@@ -378,3 +378,15 @@ Value mlir::stride::buildMaxMin(OpBuilder &b, Location loc, Value x, Value y,
   return max ? arith::MaxSIOp::create(b, loc, x, y).getResult()
              : arith::MinSIOp::create(b, loc, x, y).getResult();
 }
+
+Value mlir::stride::buildAbs(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  if (isa<FloatType>(t))
+    return math::AbsFOp::create(b, loc, x);
+  if (t.isInteger(1))
+    return x;
+  Value zero = constantInt(b, loc, t, 0);
+  Value negative = cmpi(b, loc, arith::CmpIPredicate::slt, x, zero);
+  Value negated = arith::SubIOp::create(b, loc, zero, x);
+  return select(b, loc, negative, negated, x);
+}

@@ -37,6 +37,10 @@ Value buildArith(OpBuilder &b, Location loc, ValueRange s) {
 enum class FloatClass { NaN, Infinite, Finite };
 
 Value buildNegate(OpBuilder &b, Location loc, Value x);
+/// |x|: math.absf for floats; for integers `x < 0 ? 0 - x : x` (MIN wraps to
+/// itself, as NumPy), in arith so that n-D vectors of it lower to LLVM
+/// (math.absi's lowering takes 1-D vectors only); i1 is the identity.
+Value buildAbs(OpBuilder &b, Location loc, Value x);
 Value buildSigmoid(OpBuilder &b, Location loc, Value x);
 Value buildCast(OpBuilder &b, Location loc, Value x, Type to);
 Value buildCompare(OpBuilder &b, Location loc, CmpPredicate pred, Value lhs,

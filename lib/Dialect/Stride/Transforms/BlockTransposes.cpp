@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -174,6 +175,28 @@ linalg::GenericOp readAlongGrains(RewriterBase &rewriter, linalg::GenericOp op) 
   rewriter.eraseOp(op);
   return reordered;
 }
+
+/// math.absi of an n-D vector as arith (`x < 0 ? 0 - x : x`): its LLVM
+/// lowering takes scalars and 1-D vectors only, while register tiles are
+/// 2-D (a user's stride.broadcast body may use math.absi).
+struct AbsIOfMatrix : OpRewritePattern<math::AbsIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::AbsIOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || type.getRank() < 2)
+      return failure();
+    Location loc = op.getLoc();
+    Value zero = arith::ConstantOp::create(rewriter, loc, type,
+                                           rewriter.getZeroAttr(type));
+    Value negative = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, op.getOperand(), zero);
+    Value negated = arith::SubIOp::create(rewriter, loc, zero, op.getOperand());
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, negative, negated,
+                                                 op.getOperand());
+    return success();
+  }
+};
 
 struct StrideBlockTransposesPass
     : mlir::stride::impl::StrideBlockTransposesBase<
@@ -384,6 +407,7 @@ struct StrideBlockTransposesPass
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorTransposeLoweringPatterns(
         patterns, vector::VectorTransposeLowering::Shuffle16x16);
+    patterns.add<AbsIOfMatrix>(ctx);
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };

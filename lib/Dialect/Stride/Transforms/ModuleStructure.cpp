@@ -295,6 +295,21 @@ bool refineArguments(func::FuncOp func, MutableArrayRef<func::CallOp> calls) {
   return changed;
 }
 
+/// A hash of the types of every value `func` defines: whether a pass's run
+/// refined any of them.
+llvm::hash_code valueTypes(func::FuncOp func) {
+  llvm::hash_code hash = llvm::hash_value(func.getFunctionType().getAsOpaquePointer());
+  func.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      hash = llvm::hash_combine(hash, v.getType().getAsOpaquePointer());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          hash = llvm::hash_combine(hash, arg.getType().getAsOpaquePointer());
+  });
+  return hash;
+}
+
 /// How many copies of one private function specializeCallees makes at most:
 /// beyond that, call sites that still disagree share the declared types.
 constexpr unsigned kMaxSpecializations = 8;
@@ -391,8 +406,13 @@ LogicalResult mlir::stride::refineModule(
         changed |= refineArguments(func, calls);
         FunctionType before = func.getFunctionType();
         changed |= refineCarriedTypes(func);
+        llvm::hash_code typesBefore = valueTypes(func);
         if (failed(runOnFunction(func)))
           return failure();
+        // Values the run refined may start loops or feed calls (a Stride
+        // result as an iter_arg's initial value or a call operand): another
+        // round carries them, even when the signature stayed the same.
+        changed |= valueTypes(func) != typesBefore;
         changed |= reconcileYields(func, refinement);
         changed |= func.getFunctionType() != before;
       }

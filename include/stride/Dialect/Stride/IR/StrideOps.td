@@ -158,8 +158,7 @@ class Stride_PredicateOp<string mnemonic, string meaning, string numpy,
 def Stride_NegOp : Stride_UnaryOp<"neg", "the negation", "numpy.negative",
     Stride_NumberElement, "return buildNegate(b, loc, s[0]);">;
 def Stride_AbsOp : Stride_UnaryOp<"abs", "the absolute value", "numpy.abs",
-    Stride_AnyElement,
-    "return buildFloatOrInt<math::AbsFOp, math::AbsIOp>(b, loc, s);">;
+    Stride_AnyElement, "return buildAbs(b, loc, s[0]);">;
 def Stride_ExpOp : Stride_FloatUnaryOp<"exp", "the exponential", "numpy.exp",
                                        "math::ExpOp">;
 def Stride_LogOp : Stride_FloatUnaryOp<"log", "the natural logarithm",

@@ -31,6 +31,10 @@
 // RUN: %npytool check %t "np.exp(a)" %t/out0.npy
 // RUN: stride-run %s --entry cf_branches --input %t/a.npy --input %t/at.npy --input %t/f.npy --output-dir %t | FileCheck %s --check-prefix=CF
 // RUN: %npytool check %t "-at" %t/out0.npy
+// RUN: %npytool make %t p="rand(3,2).T"
+// RUN: stride-run %s --entry result_starts_loop --input %t/p.npy --output-dir %t | FileCheck %s --check-prefix=STARTS
+// RUN: %npytool check %t "-np.tanh(np.tanh(np.tanh(np.exp(p))))" %t/out0.npy
+// RUN: %npytool check %t "-(-p)" %t/out1.npy
 // RUN: stride-run %s --entry two_signatures --input %t/a.npy --input %t/y.npy --output-dir %t | FileCheck %s --check-prefix=SIGS
 // RUN: %npytool check %t "np.tanh(a) * np.float32(2)" %t/out0.npy
 // RUN: %npytool check %t "np.tanh(y) * np.float32(2)" %t/out1.npy
@@ -215,4 +219,29 @@ func.func @two_signatures(%a: tensor<4x3xf32>, %y: tensor<3xf32>) -> (tensor<*xf
   %0 = call @double_tanh(%a0) : (tensor<*xf32>) -> tensor<*xf32>
   %1 = call @double_tanh(%y0) : (tensor<*xf32>) -> tensor<*xf32>
   return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// A Stride result starts a loop (in its layout: PyTorch's strides for the
+// permuted input follow through the loop) and another feeds a call.
+// STARTS: output #0: f32 2x3 strides [1, 2]
+// STARTS: output #1: f32 2x3 strides [1, 2]
+func.func private @negate(%p: tensor<*xf32>) -> tensor<*xf32> {
+  %0 = stride.neg %p : tensor<*xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+func.func @result_starts_loop(%a: tensor<2x3xf32, #stride.layout<perm = [1, 0]>>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %e = stride.exp %a : tensor<2x3xf32, #stride.layout<perm = [1, 0]>> -> tensor<*xf32>
+  %i = tensor.cast %e : tensor<*xf32> to tensor<2x3xf32>
+  %r = scf.for %k = %c0 to %c3 step %c1 iter_args(%x = %i) -> (tensor<2x3xf32>) {
+    %t = stride.tanh %x : tensor<2x3xf32> -> tensor<*xf32>
+    %c = tensor.cast %t : tensor<*xf32> to tensor<2x3xf32>
+    scf.yield %c : tensor<2x3xf32>
+  }
+  %o = stride.neg %r : tensor<2x3xf32> -> tensor<*xf32>
+  %v = stride.neg %a : tensor<2x3xf32, #stride.layout<perm = [1, 0]>> -> tensor<*xf32>
+  %w = func.call @negate(%v) : (tensor<*xf32>) -> tensor<*xf32>
+  return %o, %w : tensor<*xf32>, tensor<*xf32>
 }

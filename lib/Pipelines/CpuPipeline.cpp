@@ -61,7 +61,13 @@ void mlir::stride::buildStrideToLinalgPipeline(
   // here, and drivers resolve $STRIDE_NUM_THREADS and the cores (JitKernel).
   pm.addPass(createStrideBufferize(
       StrideBufferizeOptions{std::max(1u, unsigned(options.threads))}));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // A private function may return a buffer it does not own (an scf.for
+  // result that is its argument's buffer): with dynamic ownership it hands
+  // the ownership bit back instead of cloning, since nothing later in this
+  // pipeline lowers bufferization.clone of a strided buffer.
+  bufferization::BufferDeallocationPipelineOptions deallocation;
+  deallocation.privateFunctionDynamicOwnership = true;
+  bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -35,6 +35,11 @@
 // RUN: stride-run %s --entry result_starts_loop --input %t/p.npy --output-dir %t | FileCheck %s --check-prefix=STARTS
 // RUN: %npytool check %t "-np.tanh(np.tanh(np.tanh(np.exp(p))))" %t/out0.npy
 // RUN: %npytool check %t "-(-p)" %t/out1.npy
+// RUN: stride-run %s --entry through_unranked_call --input %t/a.npy --output-dir %t
+// RUN: %npytool check %t "np.abs(np.tanh(a))" %t/out0.npy
+// RUN: %npytool make %t s="rand(8)[::2]"
+// RUN: stride-run %s --entry helper_returns_loop --input %t/s.npy --output-dir %t
+// RUN: %npytool check %t "s * np.float32(0.125)" %t/out0.npy
 // RUN: stride-run %s --entry two_signatures --input %t/a.npy --input %t/y.npy --output-dir %t | FileCheck %s --check-prefix=SIGS
 // RUN: %npytool check %t "np.tanh(a) * np.float32(2)" %t/out0.npy
 // RUN: %npytool check %t "np.tanh(y) * np.float32(2)" %t/out1.npy
@@ -244,4 +249,37 @@ func.func @result_starts_loop(%a: tensor<2x3xf32, #stride.layout<perm = [1, 0]>>
   %v = stride.neg %a : tensor<2x3xf32, #stride.layout<perm = [1, 0]>> -> tensor<*xf32>
   %w = func.call @negate(%v) : (tensor<*xf32>) -> tensor<*xf32>
   return %o, %w : tensor<*xf32>, tensor<*xf32>
+}
+
+// A Stride result cast to tensor<*xf32> and back before a call (issue 25:
+// the round trip bufferized to an allocation it could not size), and a
+// private function returning an scf.for result carried in a strided layout
+// (an allocation of that layout; the returned buffer's ownership handed
+// back to the caller instead of a clone nothing lowers).
+func.func private @abs_of(%p: tensor<4x3xf32>) -> tensor<*xf32> {
+  %0 = stride.abs %p : tensor<4x3xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+func.func @through_unranked_call(%a: tensor<4x3xf32>) -> tensor<*xf32> {
+  %v = stride.tanh %a : tensor<4x3xf32> -> tensor<*xf32>
+  %c = tensor.cast %v : tensor<*xf32> to tensor<4x3xf32>
+  %r = func.call @abs_of(%c) : (tensor<4x3xf32>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+func.func private @halve_thrice(%p: tensor<4xf32, #stride.layout<strides = [2]>>) -> tensor<*xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %half = arith.constant 0.5 : f32
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%x = %p) -> (tensor<4xf32, #stride.layout<strides = [2]>>) {
+    %h = stride.mul %x, %half : tensor<4xf32, #stride.layout<strides = [2]>>, f32 -> tensor<*xf32>
+    %c = tensor.cast %h : tensor<*xf32> to tensor<4xf32, #stride.layout<strides = [2]>>
+    scf.yield %c : tensor<4xf32, #stride.layout<strides = [2]>>
+  }
+  %u = tensor.cast %r : tensor<4xf32, #stride.layout<strides = [2]>> to tensor<*xf32>
+  return %u : tensor<*xf32>
+}
+func.func @helper_returns_loop(%s: tensor<4xf32, #stride.layout<strides = [2]>>) -> tensor<*xf32> {
+  %r = func.call @halve_thrice(%s) : (tensor<4xf32, #stride.layout<strides = [2]>>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
 }

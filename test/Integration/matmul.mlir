@@ -11,6 +11,12 @@
 // RUN: %npytool check %t "np.tanh(np.matmul(m, mt))" %t/out0.npy
 // RUN: stride-run %s --entry integer --input %t/i.npy --input %t/j.npy --output-dir %t
 // RUN: %npytool check %t "np.matmul(i, j)" %t/out0.npy
+// A 1x1 operand broadcast (stride 0 on its size-1 dims) against a batch:
+// left untiled by stride-tile-matmul, whose rank-reduced tiles were
+// ambiguous (issue 25).
+// RUN: %npytool make %t bx="rand(5,3,1)" bw="rand(1,1)"
+// RUN: stride-run %s --entry unit_broadcast --input %t/bx.npy --input %t/bw.npy --output-dir %t
+// RUN: %npytool check %t "bx @ bw" %t/out0.npy
 
 // [3,1,2,4] @ [1,5,4,6] -> [3,5,2,6]: broadcast batches are read with stride 0.
 // BATCHED: output #0: f32 3x5x2x6 strides [60, 12, 6, 1]
@@ -43,4 +49,9 @@ func.func @transposed(%m: tensor<2x4xf32>, %t: tensor<4x2xf32, #stride.layout<st
 func.func @integer(%i: tensor<3x4xi32>, %j: tensor<4x2xi32>) -> tensor<*xi32> {
   %0 = stride.matmul %i, %j : tensor<3x4xi32>, tensor<4x2xi32> -> tensor<*xi32>
   return %0 : tensor<*xi32>
+}
+
+func.func @unit_broadcast(%x: tensor<5x3x1xf32>, %w: tensor<1x1xf32, #stride.layout<strides = [1, 0]>>) -> tensor<*xf32> {
+  %0 = stride.matmul %x, %w : tensor<5x3x1xf32>, tensor<1x1xf32, #stride.layout<strides = [1, 0]>> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }

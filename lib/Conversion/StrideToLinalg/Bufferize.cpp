@@ -48,6 +48,7 @@ struct StrideBufferizePass
         if (isa<BroadcastOp, MatmulOp>(op))
           op->setAttr(kThreadsAttr, builder.getI64IntegerAttr(threads));
       });
+    foldCastRoundTrips(module);
     SymbolTableCollection symbols;
     SymbolUserMap users(symbols, module);
     for (func::FuncOp func : module.getOps<func::FuncOp>())
@@ -64,6 +65,7 @@ struct StrideBufferizePass
     options.allowReturnAllocsFromLoops = true;
     options.setFunctionBoundaryTypeConversion(
         bufferization::LayoutMapOption::InferLayoutMap);
+    options.allocationFn = allocateStrided;
     // linalg.copy lowers to loops; memref.copy of a strided buffer would
     // call memrefCopy from a runtime library the JIT does not load.
     options.memCpyFn = [](OpBuilder &b, Location loc, Value from, Value to) {
@@ -82,6 +84,66 @@ struct StrideBufferizePass
     if (failed(bufferization::dropEquivalentBufferResults(module)))
       return signalPassFailure();
     module.walk([](linalg::CopyOp copy) { eraseSelfCopy(copy); });
+  }
+
+  /// One-Shot's own allocations (copies for a call operand, a loop's
+  /// iter_arg) in a strided layout: memref.alloc takes identity layouts
+  /// only. A layout of static, non-negative strides gets a flat buffer of
+  /// its span viewed with them; one with dynamic strides an identity buffer
+  /// cast to it.
+  static FailureOr<Value> allocateStrided(OpBuilder &b, Location loc,
+                                          MemRefType type, ValueRange dynamic,
+                                          unsigned alignment) {
+    IntegerAttr align =
+        alignment ? b.getI64IntegerAttr(alignment) : IntegerAttr();
+    if (type.getLayout().isIdentity())
+      return memref::AllocOp::create(b, loc, type, dynamic, align).getResult();
+    auto identity = MemRefType::get(type.getShape(), type.getElementType(),
+                                    MemRefLayoutAttrInterface(),
+                                    type.getMemorySpace());
+    if (memref::CastOp::areCastCompatible(identity, type)) {
+      Value buffer = memref::AllocOp::create(b, loc, identity, dynamic, align);
+      return memref::CastOp::create(b, loc, type, buffer).getResult();
+    }
+    auto [strides, offset] = type.getStridesAndOffset();
+    if (!type.hasStaticShape() ||
+        llvm::any_of(strides, [](int64_t s) {
+          return ShapedType::isDynamic(s) || s < 0;
+        }))
+      return failure();
+    int64_t span = 1;
+    for (auto [size, stride] : llvm::zip(type.getShape(), strides))
+      span += size == 0 ? 0 : (size - 1) * stride;
+    if (llvm::is_contained(type.getShape(), 0))
+      span = 0;
+    auto flat = MemRefType::get({span}, type.getElementType(),
+                                MemRefLayoutAttrInterface(),
+                                type.getMemorySpace());
+    Value buffer = memref::AllocOp::create(b, loc, flat, ValueRange(), align);
+    auto atZero = MemRefType::get(
+        type.getShape(), type.getElementType(),
+        StridedLayoutAttr::get(b.getContext(), 0, strides),
+        type.getMemorySpace());
+    Value view = memref::ReinterpretCastOp::create(
+        b, loc, atZero, buffer, 0, type.getShape(), strides);
+    if (atZero == type)
+      return view;
+    return memref::CastOp::create(b, loc, type, view).getResult();
+  }
+
+  /// A chain of tensor.casts that comes back to its source's type (through
+  /// tensor<*xf32>, say: what the shape passes leave where a refined value
+  /// meets a user that kept the declared type) is the source itself.
+  /// Bufferized, the unranked step would lose the layout and the way back
+  /// would need an allocation of a type it cannot size.
+  static void foldCastRoundTrips(ModuleOp module) {
+    module.walk([](tensor::CastOp cast) {
+      Value source = cast.getSource();
+      while (auto inner = source.getDefiningOp<tensor::CastOp>())
+        source = inner.getSource();
+      if (source != cast.getSource() && source.getType() == cast.getType())
+        cast.getResult().replaceAllUsesWith(source);
+    });
   }
 
   /// An op that wrote in place into a slice of a buffer leaves One-Shot's

@@ -49,6 +49,21 @@ std::optional<MatmulLoops> matchMatmul(linalg::LinalgOp op) {
     return std::nullopt;
   if (!isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
     return std::nullopt;
+  // A size-1 dim with stride 0 next to another stride-0 dim (a broadcast
+  // 1x1 operand against a batch) makes the tiles' rank-reduced subview
+  // types ambiguous, and tiling builds invalid IR: such a product (a few
+  // multiply-adds per batch) stays an untiled loop nest.
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || failed(type.getStridesAndOffset(strides, offset)))
+      continue;
+    int64_t zeros = llvm::count(strides, 0);
+    for (auto [size, stride] : llvm::zip(type.getShape(), strides))
+      if (size == 1 && stride == 0 && zeros > 1)
+        return std::nullopt;
+  }
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||

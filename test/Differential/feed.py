@@ -455,28 +455,6 @@ def generate_feed(seed, index, large=False):
                 continue
             a.pad = crng.random() < 0.15
             a.copy = crng.random() < 0.1
-        if program_elements(case) > MAX_PROGRAM_ELEMENTS:
-            continue
-        if known_bug(case) and "negative_call_operands" not in KNOWN_BUGS:
-            continue
-        break
+        if program_elements(case) <= MAX_PROGRAM_ELEMENTS:
+            break
     return case
-
-
-# Constructs the compiler still gets wrong, drawn only when named in
-# $STRIDE_DIFFERENTIAL_KNOWN_BUGS (comma-separated, or "all"), so that the
-# test command passes while they stay open (issue 25):
-#   negative_call_operands: a value with a negative stride (policy numpy)
-#     in a program with a func.call; One-Shot fails to bufferize the call
-#     ("failed to bufferize op") when such a value is a call operand.
-KNOWN_BUGS = set(filter(None, os.environ.get(
-    "STRIDE_DIFFERENTIAL_KNOWN_BUGS", "").split(",")))
-if "all" in KNOWN_BUGS:
-    KNOWN_BUGS = {"negative_call_operands"}
-
-
-def known_bug(case):
-    has_call = any(n.op == "call" for n in case.structured())
-    negative = any(s < 0 for a in case.args if not a.scalar
-                   for s in (a.strides or ()))
-    return case.policy == "numpy" and has_call and negative

@@ -40,6 +40,8 @@
 // RUN: %npytool make %t s="rand(8)[::2]"
 // RUN: stride-run %s --entry helper_returns_loop --input %t/s.npy --output-dir %t
 // RUN: %npytool check %t "s * np.float32(0.125)" %t/out0.npy
+// RUN: stride-run %s --entry reversed_loop_in_call --policy numpy --input %t/y.npy --output-dir %t
+// RUN: %npytool check %t "np.abs(y) * np.float32(0.125)" %t/out0.npy
 // RUN: stride-run %s --entry two_signatures --input %t/a.npy --input %t/y.npy --output-dir %t | FileCheck %s --check-prefix=SIGS
 // RUN: %npytool check %t "np.tanh(a) * np.float32(2)" %t/out0.npy
 // RUN: %npytool check %t "np.tanh(y) * np.float32(2)" %t/out1.npy
@@ -282,4 +284,26 @@ func.func private @halve_thrice(%p: tensor<4xf32, #stride.layout<strides = [2]>>
 func.func @helper_returns_loop(%s: tensor<4xf32, #stride.layout<strides = [2]>>) -> tensor<*xf32> {
   %r = func.call @halve_thrice(%s) : (tensor<4xf32, #stride.layout<strides = [2]>>) -> tensor<*xf32>
   return %r : tensor<*xf32>
+}
+
+// A private function carries a reversed argument through a loop and
+// returns the loop result: One-Shot allocates buffers in that layout
+// (strides [-1]) for the call, which memref.alloc alone cannot.
+func.func private @halve_reversed(%p: tensor<3xf32, #stride.layout<strides = [-1]>>) -> tensor<3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %half = arith.constant 0.5 : f32
+  %i = tensor.cast %p : tensor<3xf32, #stride.layout<strides = [-1]>> to tensor<3xf32>
+  %r = scf.for %k = %c0 to %c3 step %c1 iter_args(%x = %i) -> (tensor<3xf32>) {
+    %h = stride.mul %half, %x : f32, tensor<3xf32> -> tensor<*xf32>
+    %c = tensor.cast %h : tensor<*xf32> to tensor<3xf32>
+    scf.yield %c : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
+func.func @reversed_loop_in_call(%y: tensor<3xf32, #stride.layout<strides = [-1]>>) -> tensor<*xf32> {
+  %r = func.call @halve_reversed(%y) : (tensor<3xf32, #stride.layout<strides = [-1]>>) -> tensor<3xf32>
+  %a = stride.abs %r : tensor<3xf32> -> tensor<*xf32>
+  return %a : tensor<*xf32>
 }

@@ -88,9 +88,9 @@ struct StrideBufferizePass
 
   /// One-Shot's own allocations (copies for a call operand, a loop's
   /// iter_arg) in a strided layout: memref.alloc takes identity layouts
-  /// only. A layout of static, non-negative strides gets a flat buffer of
-  /// its span viewed with them; one with dynamic strides an identity buffer
-  /// cast to it.
+  /// only. A layout of static strides (negative ones included) gets a flat
+  /// buffer of its span viewed with them; one with dynamic strides an
+  /// identity buffer cast to it.
   static FailureOr<Value> allocateStrided(OpBuilder &b, Location loc,
                                           MemRefType type, ValueRange dynamic,
                                           unsigned alignment) {
@@ -106,26 +106,30 @@ struct StrideBufferizePass
       return memref::CastOp::create(b, loc, type, buffer).getResult();
     }
     auto [strides, offset] = type.getStridesAndOffset();
-    if (!type.hasStaticShape() ||
-        llvm::any_of(strides, [](int64_t s) {
-          return ShapedType::isDynamic(s) || s < 0;
-        }))
+    if (!type.hasStaticShape() || llvm::any_of(strides, ShapedType::isDynamic))
       return failure();
-    int64_t span = 1;
-    for (auto [size, stride] : llvm::zip(type.getShape(), strides))
-      span += size == 0 ? 0 : (size - 1) * stride;
+    // A negative stride starts its dim at the far end: element [0, ..., 0]
+    // sits `start` elements into the buffer, the lowest address at 0.
+    int64_t span = 1, start = 0;
+    for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
+      span += size == 0 ? 0 : (size - 1) * std::abs(stride);
+      if (stride < 0 && size > 0)
+        start += (size - 1) * -stride;
+    }
     if (llvm::is_contained(type.getShape(), 0))
-      span = 0;
+      span = start = 0;
+    if (!ShapedType::isDynamic(offset) && offset != start)
+      return failure();
     auto flat = MemRefType::get({span}, type.getElementType(),
                                 MemRefLayoutAttrInterface(),
                                 type.getMemorySpace());
     Value buffer = memref::AllocOp::create(b, loc, flat, ValueRange(), align);
     auto atZero = MemRefType::get(
         type.getShape(), type.getElementType(),
-        StridedLayoutAttr::get(b.getContext(), 0, strides),
+        StridedLayoutAttr::get(b.getContext(), start, strides),
         type.getMemorySpace());
     Value view = memref::ReinterpretCastOp::create(
-        b, loc, atZero, buffer, 0, type.getShape(), strides);
+        b, loc, atZero, buffer, start, type.getShape(), strides);
     if (atZero == type)
       return view;
     return memref::CastOp::create(b, loc, type, view).getResult();

@@ -17,6 +17,16 @@
 // RUN: %npytool make %t bx="rand(5,3,1)" bw="rand(1,1)"
 // RUN: stride-run %s --entry unit_broadcast --input %t/bx.npy --input %t/bw.npy --output-dir %t
 // RUN: %npytool check %t "bx @ bw" %t/out0.npy
+// A batched product over a permuted 4-D view, under each policy (the
+// fuzzer found stride-tile-matmul reading a failed re-match of a micro
+// tile here, ASan: heap-buffer-overflow).
+// RUN: %npytool make %t pa="rand(4,5,2,3)" pb="rand(3,2)"
+// RUN: stride-run %s --entry batch_order --policy numpy --input %t/pa.npy --input %t/pb.npy --output-dir %t
+// RUN: %npytool check %t "pa @ pb" %t/out0.npy
+// RUN: stride-run %s --entry batch_order --policy torch --num-threads 2 --input %t/pa.npy --input %t/pb.npy --output-dir %t
+// RUN: %npytool check %t "pa @ pb" %t/out0.npy
+// RUN: stride-run %s --entry batch_order --policy contiguous --no-fuse --input %t/pa.npy --input %t/pb.npy --output-dir %t
+// RUN: %npytool check %t "pa @ pb" %t/out0.npy
 
 // [3,1,2,4] @ [1,5,4,6] -> [3,5,2,6]: broadcast batches are read with stride 0.
 // BATCHED: output #0: f32 3x5x2x6 strides [60, 12, 6, 1]
@@ -53,5 +63,10 @@ func.func @integer(%i: tensor<3x4xi32>, %j: tensor<4x2xi32>) -> tensor<*xi32> {
 
 func.func @unit_broadcast(%x: tensor<5x3x1xf32>, %w: tensor<1x1xf32, #stride.layout<strides = [1, 0]>>) -> tensor<*xf32> {
   %0 = stride.matmul %x, %w : tensor<5x3x1xf32>, tensor<1x1xf32, #stride.layout<strides = [1, 0]>> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+func.func @batch_order(%a: tensor<4x5x2x3xf32, #stride.layout<strides = [1, 4, 60, 20]>>, %b: tensor<3x2xf32>) -> tensor<*xf32> {
+  %0 = stride.matmul %a, %b : tensor<4x5x2x3xf32, #stride.layout<strides = [1, 4, 60, 20]>>, tensor<3x2xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

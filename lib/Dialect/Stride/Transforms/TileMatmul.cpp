@@ -49,21 +49,7 @@ std::optional<MatmulLoops> matchMatmul(linalg::LinalgOp op) {
     return std::nullopt;
   if (!isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
     return std::nullopt;
-  // A size-1 dim with stride 0 next to another stride-0 dim (a broadcast
-  // 1x1 operand against a batch) makes the tiles' rank-reduced subview
-  // types ambiguous, and tiling builds invalid IR: such a product (a few
-  // multiply-adds per batch) stays an untiled loop nest.
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.getType());
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (!type || failed(type.getStridesAndOffset(strides, offset)))
-      continue;
-    int64_t zeros = llvm::count(strides, 0);
-    for (auto [size, stride] : llvm::zip(type.getShape(), strides))
-      if (size == 1 && stride == 0 && zeros > 1)
-        return std::nullopt;
-  }
+
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
@@ -75,6 +61,26 @@ std::optional<MatmulLoops> matchMatmul(linalg::LinalgOp op) {
   loops.n = dims->n.front();
   loops.k = dims->k.front();
   return loops;
+}
+
+/// Whether an operand has a size-1 dim with stride 0 next to another
+/// stride-0 dim (a broadcast 1x1 operand against a batch): the tiles'
+/// rank-reduced subview types are then ambiguous and tiling builds invalid
+/// IR, so such a product (a few multiply-adds per batch) stays an untiled
+/// loop nest.
+bool ambiguousUnitBroadcast(linalg::LinalgOp op) {
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || failed(type.getStridesAndOffset(strides, offset)))
+      continue;
+    int64_t zeros = llvm::count(strides, 0);
+    for (auto [size, stride] : llvm::zip(type.getShape(), strides))
+      if (size == 1 && stride == 0 && zeros > 1)
+        return true;
+  }
+  return false;
 }
 
 /// `tile`, or 0 (no tiling) when the loop's static size already fits.
@@ -89,7 +95,7 @@ struct StrideTileMatmulPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (matchMatmul(op))
+      if (matchMatmul(op) && !ambiguousUnitBroadcast(op))
         matmuls.push_back(op);
     });
     if (matmuls.empty())
@@ -206,6 +212,8 @@ struct StrideTileMatmulPass
         // Keep the match alive: `->batch` of the temporary would dangle
         // in the loop (ASan: stack-use-after-scope).
         auto match = matchMatmul(generic);
+        if (!match)
+          continue;
         for (unsigned b : match->batch)
           batch.set(b);
         op = dropUnitLoops(rewriter, generic, batch);

@@ -163,11 +163,9 @@ struct StrideBufferizePass
         return true;
       auto x = a.getDefiningOp<memref::SubViewOp>();
       auto y = b.getDefiningOp<memref::SubViewOp>();
-      return x && y && x->getOperands() == y->getOperands() &&
-             x.getType() == y.getType() &&
-             x.getStaticOffsets() == y.getStaticOffsets() &&
-             x.getStaticSizes() == y.getStaticSizes() &&
-             x.getStaticStrides() == y.getStaticStrides();
+      return x && y &&
+             OperationEquivalence::isEquivalentTo(
+                 x, y, OperationEquivalence::IgnoreLocations);
     };
     if (sameView(from, to))
       copy.erase();

@@ -6,6 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stride/Dialect/Stride/IR/OpTable.h"
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Layout/Shape.h"
+#include "stride/Layout/Strides.h"
+#include "stride/Pipelines/Pipelines.h"
 #include "stride/Runner/JitKernel.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -292,6 +297,90 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
   return std::make_unique<PyKernel>(std::move(kernel), seconds);
 }
 
+/// The op table (OpTable.h), one dict per op.
+py::list elementwiseOps() {
+  MLIRContext context;
+  py::list rows;
+  for (const ElementwiseOpInfo &info : getElementwiseOpTable(context)) {
+    py::dict row;
+    row["mnemonic"] = info.mnemonic;
+    row["ufunc"] = info.ufunc;
+    row["dtype_ufunc"] = info.dtypeUfunc;
+    row["arity"] = info.arity;
+    row["result"] = info.resultRule;
+    row["element_types"] = info.elementTypes;
+    rows.append(row);
+  }
+  return rows;
+}
+
+::stride::layout::Shape toShape(const py::sequence &dims) {
+  ::stride::layout::Shape shape;
+  for (py::handle d : dims)
+    shape.push_back(d.cast<int64_t>());
+  return shape;
+}
+
+/// NumPy's spelling of a shape: (3,4), (5,), ().
+std::string numpyShape(const ::stride::layout::Shape &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+/// lib/Layout's broadcasting rule; its failure is NumPy's ValueError.
+py::tuple broadcastShapes(const py::args &args) {
+  std::vector<::stride::layout::Shape> shapes;
+  for (py::handle a : args)
+    shapes.push_back(toShape(a.cast<py::sequence>()));
+  ::stride::layout::BroadcastResult result =
+      ::stride::layout::broadcastShapes(shapes);
+  if (!result.ok()) {
+    std::string message =
+        "operands could not be broadcast together with shapes";
+    for (const ::stride::layout::Shape &shape : shapes)
+      message += " " + numpyShape(shape);
+    throw py::value_error(message);
+  }
+  return toTuple(result.shape);
+}
+
+/// lib/Layout's matmul rule (numpy.matmul's).
+py::tuple matmulShape(const py::sequence &lhs, const py::sequence &rhs) {
+  ::stride::layout::Shape a = toShape(lhs), b = toShape(rhs);
+  for (auto [name, shape] : {std::pair{"lhs", &a}, std::pair{"rhs", &b}})
+    if (shape->empty())
+      throw py::value_error(std::string("matmul: ") + name +
+                            " is 0-d (shape ()); matmul needs at least one "
+                            "dimension per operand");
+  ::stride::layout::MatmulResult result = ::stride::layout::matmulShape(a, b);
+  if (!result.ok())
+    throw py::value_error("matmul: " + result.error->message);
+  return toTuple(result.info.result);
+}
+
+/// The policy names, in the enum's order.
+py::list policies() {
+  py::list names;
+  for (::stride::layout::Policy p :
+       {::stride::layout::Policy::Torch, ::stride::layout::Policy::Numpy,
+        ::stride::layout::Policy::Contiguous})
+    names.append(::stride::layout::policyName(p));
+  return names;
+}
+
+/// The drivers' thread rule (resolveThreads), with a bad
+/// $STRIDE_NUM_THREADS a ValueError.
+unsigned resolveThreadCount(unsigned requested) {
+  if (requested == 0) {
+    std::string error = checkThreadsEnvironment();
+    if (!error.empty())
+      throw py::value_error(error);
+  }
+  return resolveThreads(requested);
+}
+
 } // namespace
 
 PYBIND11_MODULE(_stride, m) {
@@ -315,6 +404,21 @@ PYBIND11_MODULE(_stride, m) {
         "The element types Stride supports, one dict per row of its table: "
         "name (MLIR spelling), numpy (dtype name), descr (.npy), size "
         "(bytes), c_type.");
+
+  m.def("elementwise_ops", &elementwiseOps,
+        "The named elementwise ops of the dialect, one dict per op: mnemonic, "
+        "ufunc (the NumPy ufunc it implements, '' for none), dtype_ufunc "
+        "(the ufunc whose dtype resolution it follows), arity, result "
+        "('same', 'i1' or 'custom'), element_types (accepted, MLIR names).");
+  m.def("broadcast_shapes", &broadcastShapes,
+        "NumPy's broadcast shape of the given shapes (ValueError with "
+        "NumPy's message when they do not broadcast).");
+  m.def("matmul_shape", &matmulShape, py::arg("lhs"), py::arg("rhs"),
+        "numpy.matmul's result shape (ValueError naming the dims).");
+  m.def("policies", &policies, "The layout policies' names.");
+  m.def("resolve_threads", &resolveThreadCount, py::arg("requested") = 0,
+        "The thread count a request means: itself when positive; for 0, "
+        "$STRIDE_NUM_THREADS, else the machine's cores.");
 
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),
         py::arg("args") = py::none(), py::arg("policy") = "torch",

@@ -12,25 +12,17 @@ Stride MLIR pipeline into one fused kernel, cached, and run zero-copy.
 See docs/python.md.
 """
 from ._cache import CacheInfo, cache_info, clear_cache, set_cache_limit
-from ._expr import (Expr, absolute, exp, lazy, log, matmul, maximum, minimum,
-                    negative, sigmoid, sqrt, tanh, where)
-from ._expr import _BINARY_RULES, _UNARY_RULES
-from ._expr import clip, invert, mod
-from . import _expr
-
-# NumPy's elementwise op set: one function per ufunc, named as in NumPy.
-for _name in (*_UNARY_RULES, *_BINARY_RULES):
-    globals()[_name] = getattr(_expr, _name)
-del _name
+from ._expr import Expr, TABLE_FUNCTIONS, clip, lazy, matmul, where
 from ._run import Function, compile, get_threads, materialize, set_threads
 from ._stride import CompileError
 from ._trace import JitFunction, jit
 
-abs = absolute  # stride.abs, like numpy.abs (shadows the builtin only here)
+# One function per elementwise op of the dialect (its TableGen op table),
+# under NumPy's names for it: stride.exp, stride.abs and stride.absolute,
+# stride.logical_and, ... (stride.abs shadows the builtin only here).
+globals().update(TABLE_FUNCTIONS)
 
-__all__ = ["lazy", "materialize", "compile", "matmul", "where", "exp", "log",
-           "sqrt", "tanh", "abs", "absolute", "negative", "sigmoid", "maximum",
-           "minimum", "cache_info", "set_cache_limit", "clear_cache",
-           "set_threads", "get_threads",
-           "CacheInfo", "CompileError", "Expr", "Function", "jit",
-           "JitFunction", "clip", "invert", "mod", *_UNARY_RULES, *_BINARY_RULES]
+__all__ = ["lazy", "materialize", "compile", "matmul", "where", "clip",
+           "cache_info", "set_cache_limit", "clear_cache", "set_threads",
+           "get_threads", "CacheInfo", "CompileError", "Expr", "Function",
+           "jit", "JitFunction", *sorted(TABLE_FUNCTIONS)]

@@ -2,7 +2,7 @@
 and scalars as arguments. The text depends only on the expression's
 structure and dtypes (never on values, array identities or sizes), so it is
 the structural part of the kernel cache key."""
-from . import _dtypes
+from . import _dtypes, _expr
 from ._expr import Leaf, Op, Scalar
 
 ENTRY = "expr"
@@ -34,7 +34,7 @@ def leaf_key(a):
     return (a.__array_interface__["data"][0], a.dtype.str, a.shape, a.strides)
 
 
-def _postorder(root):
+def postorder(root):
     """Op nodes in dependency order, each once (iterative: long chains such
     as a Python sum of many terms must not hit the recursion limit)."""
     order, seen, stack = [], set(), [(root, False)]
@@ -108,8 +108,8 @@ class _Builder:
         names = ", ".join(n for n, _ in ins)
         types = ", ".join(t for _, t in ins)
         res = f"%v{len(self.values)}"
-        if node.kind in ("bool", "copy"):
-            self._broadcast(res, node, ins, type_)
+        if node.kind == "copy":
+            self._copy(res, node, ins, type_)
         elif node.kind == "cmp":
             self.lines.append(f"{res} = stride.cmp {node.attr}, {names} : {types} -> {type_}")
         else:
@@ -117,22 +117,15 @@ class _Builder:
         self.values[id(node)] = (res, type_)
         return res
 
-    def _broadcast(self, res, node, ins, type_):
-        """A stride.broadcast whose body is one arith op (bool logic) or
-        nothing (a copy)."""
+    def _copy(self, res, node, ins, type_):
+        """A stride.broadcast whose body yields its operand: a copy."""
         elem = _dtypes.mlir(node.in_dtypes[0])
-        n = len(self.values)
-        block = [f"%b{n}_{i}" for i in range(len(ins))]
-        self.lines.append(
-            f"{res} = stride.broadcast ins({', '.join(n for n, _ in ins)} : "
-            f"{', '.join(t for _, t in ins)}) -> {type_} {{")
-        self.lines.append(f"^bb0({', '.join(f'{b}: {elem}' for b in block)}):")
-        if node.kind == "copy":
-            out = block[0]
-        else:
-            out = f"%b{n}_r"
-            self.lines.append(f"  {out} = arith.{node.attr} {block[0]}, {block[1]} : {elem}")
-        self.lines.append(f"  stride.yield {out} : {elem}")
+        (name, in_type), = ins
+        block = f"%b{len(self.values)}"
+        self.lines.append(f"{res} = stride.broadcast ins({name} : {in_type}) "
+                          f"-> {type_} {{")
+        self.lines.append(f"^bb0({block}: {elem}):")
+        self.lines.append(f"  stride.yield {block} : {elem}")
         self.lines.append("}")
 
 
@@ -171,7 +164,7 @@ def generate_many(roots, out_layouts=None, leaf_keys=None):
         b.leaf_key = lambda leaf: leaf_keys[id(leaf)]
     order, seen = [], set()
     for root in roots:
-        for node in _postorder(root):
+        for node in postorder(root):
             if id(node) not in seen:
                 seen.add(id(node))
                 order.append(node)
@@ -257,3 +250,6 @@ def generate_cached(root, out_shape=None, out_strides=None):
             _TEXTS.clear()
         _TEXTS[full] = text
     return text, args
+
+
+_expr.HOOKS.structure = structure

@@ -1,14 +1,34 @@
 """Lazy expressions over NumPy arrays: a DAG of Stride ops whose leaves are
 arrays (by reference, never copied) and scalars. Shapes and dtypes are
 decided when a node is built, so errors surface at the line that made them."""
+import builtins
 import itertools
 import math
 
 import numpy as np
 
-from . import _dtypes, _shapes, _torch
+from . import _dtypes, _table, _torch
+from ._errors import user_line
 
 BOOL = _dtypes.BOOL
+
+
+class _Hooks:
+    """What the layers above lend this one, set when they are imported, so
+    that imports only go down (errors, dtypes and the op table, then
+    expressions, then NumPy's API, codegen and running, then tracing):
+    materialize (_run), structure (_codegen), array_ufunc and
+    array_function (_numpy_api), and the trace's entry points (_trace)."""
+    materialize = structure = array_ufunc = array_function = None
+    refuse_conversion = inplace = on_view = completes_inplace = None
+    on_read = write_out = None
+
+    @staticmethod
+    def current_trace():
+        return None  # no tracing layer: never in a trace
+
+
+HOOKS = _Hooks()
 
 
 class Scalar:
@@ -30,48 +50,42 @@ class Expr:
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         """NumPy ufuncs on lazy expressions build lazy expressions
         (np.exp(expr), ndarray + expr); see _numpy_api.UFUNCS."""
-        from . import _numpy_api
-        return _numpy_api.array_ufunc(ufunc, method, inputs, kwargs)
+        return HOOKS.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         """np.where, np.clip, np.matmul, ... on lazy expressions; see
         _numpy_api.FUNCTIONS."""
-        from . import _numpy_api
-        return _numpy_api.array_function(func, args, kwargs)
+        return HOOKS.array_function(func, args, kwargs)
 
     @property
     def ndim(self):
         return len(self.shape)
 
     def __bool__(self):
-        from ._numpy_api import user_line
         raise TypeError("the truth value of a lazy stride expression is "
                         "undefined (data-dependent Python control flow "
                         "cannot be traced or fused); materialize it first"
                         + user_line())
 
     def __array__(self, dtype=None, copy=None):
-        from . import _trace
-        if _trace.current() is not None:
+        if HOOKS.current_trace() is not None:
             # Inside @stride.jit the value would be computed from the trace's
             # arguments and kept as a constant of the plan: later calls
             # would see stale values. (np.asarray(expr), np.array(expr),
             # local[...] = expr all come here.)
-            _trace.refuse_conversion("converting a lazy stride expression "
+            HOOKS.refuse_conversion("converting a lazy stride expression "
                                      "to a NumPy array (np.asarray(expr), "
                                      "np.array(expr), a[...] = expr on a "
                                      "NumPy array)")
-        from ._run import materialize
-        result = materialize(self)  # a new array: no copy is ever needed
+        result = HOOKS.materialize(self)  # a new array: no copy is ever needed
         return result if dtype is None else result.astype(dtype, copy=False)
 
     # Python scalars of a size-1 expression, as ndarray gives them: outside
     # a trace it is materialized; inside one (float(expr), a[i] = expr on a
     # float or int NumPy array) it would be a trace-time constant.
     def _to_python(self, convert, what, need):
-        from . import _trace
-        if _trace.current() is not None:
-            _trace.refuse_conversion(
+        if HOOKS.current_trace() is not None:
+            HOOKS.refuse_conversion(
                 "using a lazy stride expression as an index "
                 "(operator.index(expr), a slice bound)" if need == "index"
                 else f"{what}(expr) of a lazy stride expression (also "
@@ -99,7 +113,6 @@ class Expr:
         return self._to_python(operator.index, "operator.index", "index")
 
     def __setitem__(self, key, value):
-        from ._numpy_api import user_line
         raise TypeError("assigning into a lazy stride expression "
                         "(expr[...] = value) is not supported: it is a value, "
                         "not memory" + user_line())
@@ -109,12 +122,10 @@ class Expr:
         # TypeError naming them and the user's line, like NumPy functions.
         if name.startswith("_"):
             raise AttributeError(name)
-        from ._numpy_api import user_line
         raise TypeError(f"ndarray.{name} is not supported on lazy stride "
                         f"expressions" + user_line())
 
     def __getitem__(self, key):
-        from ._numpy_api import user_line
         if isinstance(self, (Update, Stale)):
             raise TypeError("indexing an array after an in-place write to "
                             "it (x += ..., out=x) is not supported inside "
@@ -135,7 +146,7 @@ class Expr:
 
     def __repr__(self):
         return (f"<stride.{type(self).__name__} {self.describe()} "
-                f"shape={_shapes.fmt(self.shape)} dtype={self.dtype}>")
+                f"shape={_table.fmt(self.shape)} dtype={self.dtype}>")
 
     # Arithmetic. Unsupported operand types give NotImplemented so that
     # Python's own TypeError (or the other operand's method) takes over.
@@ -195,10 +206,9 @@ class Expr:
 
 
 def _inplace(symbol, target, other):
-    from . import _trace
-    if _trace.current() is None:
+    if HOOKS.current_trace() is None:
         return NotImplemented  # a new expression, bound to the name
-    return _trace.inplace(symbol, target, other)
+    return HOOKS.inplace(symbol, target, other)
 
 
 # The ufunc behind each augmented assignment (ndarray.__iadd__ is
@@ -225,8 +235,8 @@ def inplace_value(symbol, target, other):
         return result
     if result.shape != target.shape:
         raise ValueError(f"non-broadcastable output operand with shape "
-                         f"{_shapes.fmt(target.shape)} doesn't match the "
-                         f"broadcast shape {_shapes.fmt(result.shape)}")
+                         f"{_table.fmt(target.shape)} doesn't match the "
+                         f"broadcast shape {_table.fmt(result.shape)}")
     if result.dtype != target.dtype:
         if not np.can_cast(result.dtype, target.dtype, "same_kind"):
             raise TypeError(f"Cannot cast ufunc {name!r} output from "
@@ -261,7 +271,6 @@ class Leaf(Expr):
         key = key if isinstance(key, tuple) else (key,)
         if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
                or isinstance(k, bool) for k in key):
-            from ._numpy_api import user_line
             raise TypeError("only basic indexing (integers, slices, ..., "
                             "None) of a lazy stride array is supported"
                             + user_line())
@@ -272,19 +281,16 @@ class Leaf(Expr):
         if Ellipsis not in key:
             key = key + (Ellipsis,)  # an element stays a 0-d view
         view = Leaf(self.array[key], self.from_torch)
-        from . import _trace
-        _trace.on_view(self, view, key, raw, scalar)
+        HOOKS.on_view(self, view, key, raw, scalar)
         return view
 
     def __setitem__(self, key, value):
         """Only the store that completes `x[key] += y` inside @stride.jit
         (the view x[key] was updated in place, so storing it back is a
         no-op, as in NumPy); any other assignment is refused."""
-        from . import _trace
-        if not _trace.completes_inplace(self, key, value):
-            from ._numpy_api import user_line
+        if not HOOKS.completes_inplace(self, key, value):
             what = ("an argument of the @stride.jit function (or a view of "
-                    "one)" if _trace.current() is not None else
+                    "one)" if HOOKS.current_trace() is not None else
                     "a lazy stride array")
             raise TypeError(f"assigning into {what} (x[...] = value) is "
                             "not supported; compute the new value and return "
@@ -322,8 +328,7 @@ class Op(Expr):
             if t is not None:
                 s = self.structure = (t[0], list(t[2]))
             else:
-                from ._codegen import structure
-                s = self.structure = structure(self)
+                s = self.structure = HOOKS.structure(self)
         return s
 
     def describe(self):
@@ -368,8 +373,7 @@ def _operand(x):
     if isinstance(x, Expr):
         t = type(x)
         if (t is Leaf and x.written) or t is Update or t is Stale:
-            from . import _trace
-            _trace.on_read(x)  # refuses stale values, records late reads
+            HOOKS.on_read(x)  # refuses stale values, records late reads
         return x
     if isinstance(x, np.ndarray) or _torch.is_tensor(x):
         return lazy(x)
@@ -378,7 +382,7 @@ def _operand(x):
     return None
 
 
-def _operands(args, name):
+def operands(args, name):
     ops = []
     for x in args:
         op = _operand(x)
@@ -418,8 +422,7 @@ def _guard_weak(ops, strong, weak):
     """In a @stride.jit trace, a 0-d view, constant or result whose value
     decided a promotion makes its value class a guard of the plan (a 0-d
     argument's class is in the signature)."""
-    from . import _trace
-    trace = _trace.current()
+    trace = HOOKS.current_trace()
     if trace is None or not _values_matter(strong, weak):
         return
     weak_ops = [o for o in ops if isinstance(o, Scalar) or o.shape == ()]
@@ -428,19 +431,25 @@ def _guard_weak(ops, strong, weak):
             trace.on_weak_value(o, v)
 
 
-# NumPy's function of each op kind, for value_0d (the kinds named as in
-# NumPy come from getattr(np, kind)).
+# NumPy's function of each op kind without a ufunc in the op table, for
+# value_0d (the table's ops compute with their ufunc).
 _NUMPY_OF_KIND = {
-    "add": np.add, "sub": np.subtract, "mul": np.multiply,
-    "div": np.true_divide, "pow": np.power, "neg": np.negative,
-    "abs": np.absolute, "copy": lambda a: a, "cast": lambda a: a,
-    "select": np.where, "matmul": np.matmul,
-    "clip": lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi),
+    "copy": lambda a: a, "cast": lambda a: a, "select": np.where,
+    "matmul": np.matmul, "clip": np.clip,
     "sigmoid": lambda a: 1 / (1 + np.exp(-a)),
 }
 _NUMPY_CMP = {"lt": np.less, "le": np.less_equal, "gt": np.greater,
               "ge": np.greater_equal, "eq": np.equal, "ne": np.not_equal}
-_NUMPY_BOOL = {"ori": np.logical_or, "andi": np.logical_and}
+
+
+def numpy_function(node):
+    """NumPy's function computing Op `node` from its converted operands."""
+    if node.kind == "cmp":
+        return _NUMPY_CMP[node.attr]
+    row = _table.OPS.get(node.kind)
+    if row is not None and row.ufunc is not None:
+        return row.ufunc
+    return _NUMPY_OF_KIND[node.kind]
 
 
 def value_0d(node, leaf_array=None, memo=None):
@@ -494,12 +503,7 @@ def _compute_0d(node, values):
             args = [np.asarray(d.type(v) if not isinstance(v, np.ndarray)
                                else v.astype(d)) if d is not None else v
                     for v, d in zip(values, node.in_dtypes)]
-            if node.kind == "cmp":
-                fn = _NUMPY_CMP[node.attr]
-            elif node.kind == "bool":
-                fn = _NUMPY_BOOL[node.attr]
-            else:
-                fn = _NUMPY_OF_KIND.get(node.kind) or getattr(np, node.kind)
+            fn = numpy_function(node)
             return np.asarray(fn(*args)).astype(node.dtype)
     except Exception:  # e.g. an int to a negative int power; see _weak_value
         return None
@@ -561,46 +565,35 @@ def _promote(ops):
 
 def _elementwise(kind, ops, in_dtype, dtype, attr=None, in_dtypes=None):
     if len(ops) == 2:
-        shape = _shapes.broadcast(ops[0].shape, ops[1].shape)
+        shape = _table.broadcast(ops[0].shape, ops[1].shape)
     else:
-        shape = _shapes.broadcast(*(o.shape for o in ops))
+        shape = _table.broadcast(*(o.shape for o in ops))
     return Op(kind, ops, in_dtypes or (in_dtype,) * len(ops), dtype, shape, attr)
 
 
-# Bool arithmetic follows NumPy (+ and maximum are "or", * and minimum "and"),
-# which the integer ops on i1 would not give (i1 add wraps like xor, and
-# signed i1 max treats true as -1): those become a stride.broadcast whose body
-# is the logical op.
-_BOOL_ARITH = {"add": "ori", "mul": "andi", "maximum": "ori", "minimum": "andi"}
 _COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 
 
-def _binary(kind, ops):
+def _by_table(row, ops):
+    """The op of table row `row` on `ops`, with NumPy's dtypes."""
+    in_dtype, dtype = row.resolve(_promote(ops))
+    return _elementwise(row.mnemonic, ops, in_dtype, dtype)
+
+
+def binary(kind, ops):
+    """A binary op by its mnemonic (the operators'), a comparison or matmul."""
     if kind == "matmul":
         return _matmul(ops)
-    dtype = _promote(ops)
-    if kind in _BINARY_RULES:
-        return _by_rule(kind, _BINARY_RULES[kind], ops, dtype)
     if kind in _COMPARISONS:
-        return _elementwise("cmp", ops, dtype, BOOL, attr=kind)
-    if dtype == BOOL:
-        if kind in _BOOL_ARITH:
-            return _elementwise("bool", ops, BOOL, BOOL, attr=_BOOL_ARITH[kind])
-        if kind == "sub":
-            raise TypeError("numpy boolean subtract, the `-` operator, is not "
-                            "supported (as in NumPy)")
-        if kind == "pow":
-            raise TypeError("power of bool operands gives int8 in NumPy, a "
-                            "dtype Stride does not support")
-    if kind == "pow" and dtype.kind in "iu":
+        return _elementwise("cmp", ops, _promote(ops), BOOL, attr=kind)
+    if kind == "pow":
         e = ops[1]
-        if isinstance(e, Scalar) and not isinstance(e.value, bool) and e.value < 0:
-            # NumPy refuses this too; an array exponent is not checked.
+        if (isinstance(e, Scalar) and not isinstance(e.value, bool)
+                and e.value < 0 and _promote(ops).kind in "iu"):
+            # NumPy refuses this when it computes; an array exponent is not
+            # checked (its values are not known here).
             raise ValueError("Integers to negative integer powers are not allowed.")
-    if kind == "div" and dtype.kind in "biu":
-        # True division as in NumPy; stride.div on integers would truncate.
-        dtype = _dtypes.FLOAT64
-    return _elementwise(kind, ops, dtype, dtype)
+    return _by_table(_table.OPS[kind], ops)
 
 
 # The operators' fast path. A binary node's result (op, dtypes, shape) is
@@ -690,7 +683,7 @@ def _binary_op(kind, a, b):
     ops = (_operand(a), _operand(b))
     if ops[0] is None or ops[1] is None:
         return NotImplemented
-    result = _binary(kind, ops)
+    result = binary(kind, ops)
     if (sa is not None and sb is not None and type(result) is Op
             and result.operands is ops):
         if len(_NODES) >= _MEMO_LIMIT:
@@ -735,7 +728,7 @@ def _matmul(ops):
         if isinstance(o, Scalar):
             raise ValueError(f"matmul: operand {i} is a scalar; matmul needs "
                              "at least one dimension per operand")
-    shape = _shapes.matmul(ops[0].shape, ops[1].shape)
+    shape = _table.matmul(ops[0].shape, ops[1].shape)
     dtype = _promote(ops)
     if dtype == BOOL:
         # NumPy's bool matmul is "any of (a and b)": count in i64, then test
@@ -746,94 +739,35 @@ def _matmul(ops):
     return Op("matmul", ops, (dtype, dtype), dtype, shape)
 
 
-def _float_unary(kind):
-    def fn(x):
-        ops = _operands((x,), kind)
-        dtype = _promote(ops)
-        if dtype == BOOL:
-            raise TypeError(f"stride.{kind} of a bool operand gives float16 "
-                            "in NumPy, a dtype Stride does not support")
-        # exp of an integer array is float64 in NumPy.
-        result = _dtypes.FLOAT64 if dtype.kind in "iu" else dtype
-        return _elementwise(kind, ops, result, result)
-    fn.__name__ = kind
-    fn.__doc__ = f"Lazy elementwise {kind} (integers go through float64, as in NumPy)."
-    return fn
-
-
-exp = _float_unary("exp")
-log = _float_unary("log")
-sqrt = _float_unary("sqrt")
-tanh = _float_unary("tanh")
-sigmoid = _float_unary("sigmoid")
-
-
-# NumPy's result dtype rule of each ufunc added with the NumPy op set, by
-# the dtype kinds ('b' bool, 'i' int, 'f' float) of the promoted operands:
-#   float:   ints go through float64; bool would give float16 (refused)
-#   number:  ints and floats keep their dtype; bool would give int8 (refused)
-#   integer: ints and bool keep their dtype; floats are refused
-#   shift:   ints keep their dtype; bool (int8) and floats are refused
-#   logical: any dtype, tested for nonzero; the result is bool
-#   test:    any dtype; the result is bool
-_RULE_KINDS = {"float": "if", "number": "if", "integer": "bi", "shift": "i",
-               "logical": "bif", "test": "bif"}
-_UNARY_RULES = dict(
-    [(k, "float") for k in (
-        "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
-        "arcsinh", "arccosh", "arctanh", "exp2", "expm1", "log2", "log10",
-        "log1p", "floor", "ceil", "trunc", "rint")]
-    + [(k, "number") for k in ("sign", "square", "reciprocal")]
-    + [("bitwise_not", "integer"), ("logical_not", "logical")]
-    + [(k, "test") for k in ("isnan", "isinf", "isfinite")])
-_BINARY_RULES = dict(
-    [(k, "float") for k in ("arctan2", "hypot", "copysign")]
-    + [(k, "number") for k in ("remainder", "floor_divide")]
-    + [(k, "integer") for k in ("bitwise_and", "bitwise_or", "bitwise_xor")]
-    + [(k, "shift") for k in ("left_shift", "right_shift")]
-    + [(k, "logical") for k in ("logical_and", "logical_or", "logical_xor")])
-
-
-def _by_rule(kind, rule, ops, dtype):
-    if dtype.kind not in _RULE_KINDS[rule]:
-        numpy_gives = {"b": "int8" if rule in ("number", "shift") else
-                       "float16"}.get(dtype.kind)
-        if numpy_gives:
-            raise TypeError(f"stride.{kind} of bool operands gives "
-                            f"{numpy_gives} in NumPy, a dtype Stride does "
-                            "not support")
-        raise TypeError(f"stride.{kind} is not defined for {dtype} operands "
-                        "(as in NumPy)")
-    if rule == "logical":
-        return _elementwise(kind, ops, BOOL, BOOL)
-    if rule == "test":
-        return _elementwise(kind, ops, dtype, BOOL)
-    if rule == "float" and dtype.kind in "iu":
-        dtype = _dtypes.FLOAT64
-    return _elementwise(kind, ops, dtype, dtype)
-
-
-def _ufunc(kind, nin):
-    rules = _UNARY_RULES if nin == 1 else _BINARY_RULES
+def _table_function(row):
+    """stride.<name> of a table row: the lazy op, with NumPy's dtypes."""
+    nin, kind, name = row.arity, row.mnemonic, row.names[0]
 
     def fn(*args):
         if len(args) != nin:
-            raise TypeError(f"stride.{kind} takes {nin} operand(s), got "
+            raise TypeError(f"stride.{name} takes {nin} operand(s), got "
                             f"{len(args)}")
-        ops = _operands(args, kind)
-        return _by_rule(kind, rules[kind], ops, _promote(ops))
-    fn.__name__ = kind
-    fn.__doc__ = f"Lazy numpy.{kind}, with NumPy's result dtype."
+        return _by_table(row, operands(args, name))
+    fn.__name__ = name
+    fn.__qualname__ = name
+    fn.__doc__ = (f"Lazy numpy.{name}, with NumPy's result dtype (stride.{kind})."
+                  if row.ufunc is not None else
+                  f"Lazy stride.{kind}, with numpy.{row.dtype_ufunc.__name__}'s "
+                  "dtypes.")
     return fn
 
 
-for _kind in _UNARY_RULES:
-    globals()[_kind] = _ufunc(_kind, 1)
-for _kind in _BINARY_RULES:
-    globals()[_kind] = _ufunc(_kind, 2)
-del _kind
-invert = bitwise_not  # noqa: F821 (defined by the loop above)
-mod = remainder  # noqa: F821
+# One function per op of the table, under each of its names.
+TABLE_FUNCTIONS = {}
+for _row in _table.FUNCTION_OPS:
+    _fn = _table_function(_row)
+    for _name in _row.names:
+        TABLE_FUNCTIONS[_name] = _fn
+del _row, _fn, _name
+# (Not under names that would shadow builtins in this module: stride.abs
+# and stride.pow are the package's.)
+globals().update({k: v for k, v in TABLE_FUNCTIONS.items()
+                  if not hasattr(builtins, k)})
 
 
 def clip(a, a_min, a_max):
@@ -843,7 +777,7 @@ def clip(a, a_min, a_max):
         raise ValueError("stride.clip: one of a_min and a_max must be given "
                          "(as in NumPy)")
     given = tuple(x for x in (a, a_min, a_max) if x is not None)
-    dtype = _promote(_operands(given, "clip"))
+    dtype = _promote(operands(given, "clip"))
     # A missing bound is the dtype's extreme, not maximum/minimum: NumPy's
     # clip keeps the bound on a tie of -0.0 and +0.0, IEEE maximum does not.
     if dtype.kind == "f":
@@ -855,45 +789,18 @@ def clip(a, a_min, a_max):
         extremes = (dtype.type(info.min), dtype.type(info.max))
     a_min = extremes[0] if a_min is None else a_min
     a_max = extremes[1] if a_max is None else a_max
-    ops = _operands((a, a_min, a_max), "clip")
+    ops = operands((a, a_min, a_max), "clip")
     return _elementwise("clip", ops, dtype, dtype)
-
-
-def negative(x):
-    """Lazy -x."""
-    ops = _operands((x,), "negative")
-    dtype = _promote(ops)
-    if dtype == BOOL:
-        raise TypeError("the numpy boolean negative, the `-` operator, is not "
-                        "supported (as in NumPy)")
-    return _elementwise("neg", ops, dtype, dtype)
-
-
-def absolute(x):
-    """Lazy abs(x); abs of bool is the identity, as in NumPy."""
-    ops = _operands((x,), "abs")
-    dtype = _promote(ops)
-    return _elementwise("copy" if dtype == BOOL else "abs", ops, dtype, dtype)
-
-
-def maximum(a, b):
-    """Lazy elementwise maximum, propagating NaN like numpy.maximum."""
-    return _binary("maximum", _operands((a, b), "maximum"))
-
-
-def minimum(a, b):
-    """Lazy elementwise minimum, propagating NaN like numpy.minimum."""
-    return _binary("minimum", _operands((a, b), "minimum"))
 
 
 def matmul(a, b):
     """Lazy numpy.matmul: 1-D operands promoted, batch dims broadcast."""
-    return _matmul(_operands((a, b), "matmul"))
+    return _matmul(operands((a, b), "matmul"))
 
 
 def where(condition, x, y):
     """Lazy numpy.where(condition, x, y); a non-bool condition tests nonzero."""
-    ops = _operands((condition, x, y), "where")
+    ops = operands((condition, x, y), "where")
     dtype = _promote(ops[1:])
     return _elementwise("select", ops, None, dtype,
                         in_dtypes=(BOOL, dtype, dtype))

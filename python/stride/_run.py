@@ -5,16 +5,9 @@ import os
 
 import numpy as np
 
-from . import _codegen, _dtypes, _expr, _shapes, _stride, _torch
+from . import _codegen, _dtypes, _expr, _stride, _table, _torch
 from ._cache import CACHE
 
-POLICIES = ("torch", "numpy", "contiguous")
-
-
-def _check_policy(policy):
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; expected one of "
-                         + ", ".join(POLICIES))
 
 
 def element_strides(a):
@@ -28,7 +21,7 @@ def kernel_ready(a):
     return a.flags.aligned and all(s % a.itemsize == 0 for s in a.strides)
 
 
-def _prepare(a):
+def prepare(a):
     """The array handed to a kernel: `a` itself (zero-copy) whenever possible,
     else an aligned copy in the same memory order, or, for a bool array with
     bytes other than 0 and 1, a copy with those bytes made 1."""
@@ -74,7 +67,7 @@ def allocate(param):
     else:
         span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides))
         offset = sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
-    if span and strides == _c_strides(shape):
+    if span and strides == c_strides(shape):
         if span * dtype.itemsize >= _ALIGN_FROM:
             return _aligned_empty(span, dtype).reshape(shape)
         return np.empty(shape, dtype)  # (NumPy zeroes the strides of empty arrays)
@@ -102,7 +95,7 @@ def _aligned_empty(count, dtype):
     return raw[start:start + nbytes].view(dtype)
 
 
-def _c_strides(shape):
+def c_strides(shape):
     strides, acc = [], 1
     for n in reversed(shape):
         strides.append(acc)
@@ -115,7 +108,7 @@ def _call_args(args):
     inputs, layouts = [], []
     for arg in args:
         if isinstance(arg, np.ndarray):
-            a = _prepare(arg)
+            a = prepare(arg)
             inputs.append(a)
             layouts.append((a.shape, element_strides(a)))
         else:
@@ -126,15 +119,13 @@ def _call_args(args):
 
 
 _threads = None  # None: $STRIDE_NUM_THREADS, else the machine's cores
-# os.cpu_count() reads /sys on every call (about 8 us); the core count does
-# not change while the process runs.
-_CORES = os.cpu_count() or 1
 
 
 def set_threads(n):
     """Run large kernels (2 MiB moved or 2^24 operations) on `n` OpenMP
-    threads (1 keeps every kernel single-threaded); None restores the default: $STRIDE_NUM_THREADS,
-    else the machine's cores. Part of the cache key."""
+    threads (1 keeps every kernel single-threaded); None restores the
+    default: $STRIDE_NUM_THREADS, else the machine's cores. Part of the
+    cache key."""
     global _threads
     if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
         raise ValueError(f"set_threads expects an int >= 1 or None, got {n!r}")
@@ -142,17 +133,11 @@ def set_threads(n):
 
 
 def get_threads():
-    """The thread count kernels compile for: set_threads's, else
-    $STRIDE_NUM_THREADS, else os.cpu_count()."""
+    """The thread count kernels compile for: set_threads's, else the
+    drivers' rule (resolveThreads: $STRIDE_NUM_THREADS, else the cores)."""
     if _threads is not None:
         return _threads
-    env = os.environ.get("STRIDE_NUM_THREADS")
-    if env is not None:
-        if not env.strip().isdigit() or int(env) < 1:
-            raise ValueError("STRIDE_NUM_THREADS must be a positive integer, "
-                             f"got {env!r}")
-        return int(env)
-    return _CORES
+    return _stride.resolve_threads(0)
 
 
 # The fast path of materialize: (structure, policy, threads, out's layout)
@@ -160,9 +145,9 @@ def get_threads():
 _FAST = {}
 _FAST_LIMIT = 4096
 try:
-    from numpy.core._multiarray_umath import may_share_memory as _may_share
+    from numpy.core._multiarray_umath import may_share_memory as may_share
 except ImportError:  # pragma: no cover - other NumPy layouts
-    _may_share = np.may_share_memory
+    may_share = np.may_share_memory
 
 
 def _out_signature(out):
@@ -187,7 +172,7 @@ def _fast_call(root, policy, out):
             continue
         if (a.shape != sig[0] or a.strides != sig[1] or sig[2]
                 or not a.flags.aligned
-                or (out is not None and _may_share(a, out))):
+                or (out is not None and may_share(a, out))):
             return None
         inputs.append(a)
     if out is None:
@@ -243,8 +228,8 @@ def _run(root, policy, out=None, generated=None, register=False,
     if result.shape != root.shape or result.dtype != root.dtype:
         raise RuntimeError(  # a disagreement between this package and the compiler
             f"internal error: the kernel produces {result.dtype} "
-            f"{_shapes.fmt(result.shape)}, expected {root.dtype} "
-            f"{_shapes.fmt(root.shape)}")
+            f"{_table.fmt(result.shape)}, expected {root.dtype} "
+            f"{_table.fmt(root.shape)}")
     kernel(inputs, [result])
     if register:
         _register_fast(root, policy, out, kernel, args, inputs)
@@ -265,7 +250,7 @@ def materialize(expr, policy="torch", out=None):
         result = _fast_call(expr, policy, out)
         if result is not None:
             return result
-    _check_policy(policy)
+    _table.check_policy(policy)
     root = _expr.as_root(expr)
     if _torch.is_tensor(out):
         materialize(root, policy, _torch.to_numpy(out, "out"))
@@ -304,8 +289,8 @@ def _check_out(root, out):
         raise TypeError(f"out has dtype {out.dtype} but the expression gives "
                         f"{root.dtype}")
     if out.shape != root.shape:
-        raise ValueError(f"out has shape {_shapes.fmt(out.shape)} but the "
-                         f"expression gives shape {_shapes.fmt(root.shape)}")
+        raise ValueError(f"out has shape {_table.fmt(out.shape)} but the "
+                         f"expression gives shape {_table.fmt(root.shape)}")
     if not out.flags.writeable:
         raise ValueError("out is read-only")
     if out.size == 0:
@@ -314,13 +299,13 @@ def _check_out(root, out):
         if s == 0 and n > 1:
             raise ValueError(f"out has stride 0 in dim {d} (size {n}): several "
                              "results would go to one element")
-    if _self_overlapping(out):
-        raise ValueError(f"out (shape {_shapes.fmt(out.shape)}, dtype "
+    if self_overlapping(out):
+        raise ValueError(f"out (shape {_table.fmt(out.shape)}, dtype "
                          f"{out.dtype}, itemsize {out.itemsize}, byte strides "
                          f"{out.strides}) overlaps itself")
 
 
-def _self_overlapping(a):
+def self_overlapping(a):
     """Whether two elements of `a` share memory. Cheap sufficient test first
     (each dim's stride clears the extent of the smaller ones), then an exact
     count of distinct offsets for the rare interleaved layouts."""
@@ -489,7 +474,7 @@ class Function:
 
     def __init__(self, mlir_text, entry, policy="torch", fuse=True,
                  keep_result_layouts=False):
-        _check_policy(policy)
+        _table.check_policy(policy)
         if not isinstance(mlir_text, str) or not isinstance(entry, str):
             raise TypeError("stride.compile expects the IR text and the entry "
                             "function's name as strings")
@@ -502,7 +487,7 @@ class Function:
         for i, a in enumerate(args):
             if isinstance(a, np.ndarray):
                 _dtypes.check(a.dtype, f"argument #{i}")
-                a = _prepare(a)
+                a = prepare(a)
                 inputs.append(a)
                 layouts.append((a.dtype.str, a.shape, element_strides(a)))
             elif _dtypes.is_scalar(a):
@@ -535,3 +520,6 @@ def compile(mlir_text, entry, policy="torch", fuse=True,
             keep_result_layouts=False):
     """A callable for function `entry` of hand-written Stride IR; see Function."""
     return Function(mlir_text, entry, policy, fuse, keep_result_layouts)
+
+
+_expr.HOOKS.materialize = materialize

@@ -7,8 +7,9 @@ import threading
 
 import numpy as np
 
-from . import _codegen, _dtypes, _expr, _run, _stride, _torch
+from . import _codegen, _dtypes, _expr, _numpy_api, _run, _stride, _table, _torch
 from ._cache import CACHE
+from ._errors import user_line
 
 _tracing = threading.local()
 
@@ -22,7 +23,6 @@ def current():
 
 
 def _user_line():
-    from ._numpy_api import user_line
     return user_line()
 
 
@@ -275,7 +275,7 @@ def _check_target(target, construct, line):
     result there is unspecified, so it is refused (as for materialize's
     out=)."""
     if any(s == 0 and n > 1 for n, s in zip(target.shape, target.strides)) \
-            or _run._self_overlapping(target):
+            or _run.self_overlapping(target):
         raise ValueError(f"{construct} writes an argument whose elements "
                          "overlap (a broadcast or self-overlapping view; "
                          "NumPy's result is unspecified)" + line)
@@ -329,7 +329,7 @@ class _Plan:
         for i, pos, keys in self.views:
             inputs[i] = _index(args[pos], keys)
         for i in self.bools:
-            inputs[i] = _run._prepare(inputs[i])
+            inputs[i] = _run.prepare(inputs[i])
         outputs = [alloc() for alloc in self.allocs]
         self.kernel(inputs, outputs)
         if self.outs:
@@ -353,7 +353,7 @@ class _Plan:
         for read, write, message in self.checks:
             a = read if isinstance(read, np.ndarray) else _index(args[read[0]], read[1])
             b = _index(args[write[0]], write[1])
-            if _run._may_share(a, b):
+            if _run.may_share(a, b):
                 try:
                     overlap = np.shares_memory(a, b, max_work=1 << 20)
                 except np.TooHardError:
@@ -377,7 +377,7 @@ def _allocator(param):
     """A fast allocation of the kernel's output layout."""
     dtype = _dtypes.NUMPY_TYPES[param["dtype"]]
     shape, strides = tuple(param["shape"]), tuple(param["strides"])
-    if 0 not in shape and strides == _run._c_strides(shape):
+    if 0 not in shape and strides == _run.c_strides(shape):
         return functools.partial(np.empty, shape, dtype)
     return functools.partial(_run.allocate, param)
 
@@ -401,7 +401,7 @@ class JitFunction:
     """The callable @stride.jit returns; see docs/python.md."""
 
     def __init__(self, fn, policy="torch", threads=None):
-        _run._check_policy(policy)
+        _table.check_policy(policy)
         if threads is not None and (not isinstance(threads, int)
                                     or isinstance(threads, bool) or threads < 1):
             raise ValueError(f"threads must be an int >= 1, got {threads!r}")
@@ -469,7 +469,7 @@ class JitFunction:
             raise TypeError(f"@stride.jit function {self.fn.__name__} "
                             "returned nothing to compute")
         for root in roots:
-            for node in _codegen._postorder(root):
+            for node in _codegen.postorder(root):
                 for o in node.operands:
                     if isinstance(o, _expr.Leaf) and id(o) not in keys:
                         # An array the function closed over: a constant
@@ -490,13 +490,13 @@ class JitFunction:
                         per_call.append(i)
                     pos = vpos
                 elif pos is None:  # a closed-over array, fixed at trace time
-                    sources.append((None, _run._prepare(g)))
+                    sources.append((None, _run.prepare(g)))
                     constants.append(g)
                 else:
                     sources.append((pos, None))
                     if g.dtype == _dtypes.BOOL or not _run.kernel_ready(g):
                         per_call.append(i)  # bool bytes, alignment: per call
-                g = sources[-1][1] if pos is None else _run._prepare(g)
+                g = sources[-1][1] if pos is None else _run.prepare(g)
                 layouts.append((g.shape, _run.element_strides(g)))
             else:
                 value, dtype = g
@@ -600,7 +600,7 @@ class _Guards:
                         slot = slots[id(o)]
                         same = self._dtypes[slot] == d
                         operands.append((slot, None if same else d.type))
-                step = (2, _numpy_function(node), tuple(operands), node.dtype)
+                step = (2, _expr.numpy_function(node), tuple(operands), node.dtype)
                 dtype = node.dtype
             else:
                 spec = trace.spec_of(node)
@@ -671,14 +671,6 @@ class _Guards:
         return True
 
 
-def _numpy_function(node):
-    if node.kind == "cmp":
-        return _expr._NUMPY_CMP[node.attr]
-    if node.kind == "bool":
-        return _expr._NUMPY_BOOL[node.attr]
-    return _expr._NUMPY_OF_KIND.get(node.kind) or getattr(np, node.kind)
-
-
 def _release(root, specs):
     """Drops the traced call's arrays from the guard's leaves (they are read
     by position at each call): a plan must not keep them alive."""
@@ -700,3 +692,13 @@ def jit(fn=None, *, policy="torch", threads=None):
     if fn is None:
         return lambda f: JitFunction(f, policy, threads)
     return JitFunction(fn, policy, threads)
+
+
+# The entry points the expression layer calls (see _expr.HOOKS).
+_expr.HOOKS.current_trace = current
+_expr.HOOKS.refuse_conversion = refuse_conversion
+_expr.HOOKS.inplace = inplace
+_expr.HOOKS.on_view = on_view
+_expr.HOOKS.completes_inplace = completes_inplace
+_expr.HOOKS.on_read = on_read
+_expr.HOOKS.write_out = write_out

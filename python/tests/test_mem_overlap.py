@@ -206,7 +206,7 @@ def test_reads_ahead_matches_brute_force():
     """_reads_ahead against an enumeration of every overlapping element
     pair, on random shifted views (any strides, shifts of whole elements
     and of bytes, forwards and backwards) of one buffer."""
-    from stride._run import _reads_ahead, _self_overlapping
+    from stride._run import _reads_ahead, self_overlapping as _self_overlapping
     rng = np.random.default_rng(7)
     buf = np.zeros(4096, np.uint8)
     verdicts = set()

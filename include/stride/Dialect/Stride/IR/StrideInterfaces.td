@@ -56,6 +56,32 @@ def Stride_ScalarBodyOpInterface : OpInterface<"ScalarBodyOpInterface"> {
       "::mlir::Value", "buildScalarBody",
       (ins "::mlir::OpBuilder &":$b, "::mlir::Location":$loc,
            "::mlir::ValueRange":$scalars)>,
+    StaticInterfaceMethod<[{
+        The name of the NumPy ufunc the op implements (`exp`, `add`,
+        `logical_not`), by which front ends reach it; empty for an op that
+        front ends reach by a function of their own (`clip`, `cmp`,
+        `select`, `cast`).
+      }],
+      "::llvm::StringRef", "getUfuncName">,
+    StaticInterfaceMethod<[{
+        The NumPy ufunc whose type resolution (`ufunc.resolve_dtypes`)
+        gives the op's dtypes under NumPy's rules: the op's own ufunc, or a
+        relative for an op NumPy lacks (`sigmoid` follows `exp`).
+      }],
+      "::llvm::StringRef", "getDtypeUfuncName">,
+    StaticInterfaceMethod<[{
+        The number of operands.
+      }],
+      "unsigned", "getArity">,
+    StaticInterfaceMethod<[{
+        Whether the operands may have element type `type`.
+      }],
+      "bool", "acceptsElementType", (ins "::mlir::Type":$type)>,
+    StaticInterfaceMethod<[{
+        The result's element type: `same` (the operands'), `i1`, or
+        `custom` (decided by the op's own rule, as for `stride.cast`).
+      }],
+      "::llvm::StringRef", "getResultElementRule">,
   ];
 }
 

@@ -66,12 +66,28 @@ class Stride_ElementwiseOp<string mnemonic, list<Trait> traits = []>
   code scalarBody = ?;
   Stride_ElementRule elementRule = Stride_AnyElement;
   string verifyKind = "same";
+  // The op table front ends read (ScalarBodyOpInterface's static methods):
+  // the NumPy ufunc the op implements (empty: reached by a function of its
+  // own), the ufunc whose dtype resolution it follows, and its arity.
+  string ufunc = "";
+  string dtypeUfunc = ufunc;
+  int arity = ?;
   let extraClassDefinition = !if(!eq(verifyKind, "custom"), "",
     "::llvm::LogicalResult $cppClass::verify() {\n"
     "  return ::mlir::stride::verifyElementwiseOp(*this, "
     # !if(!eq(verifyKind, "predicate"), "true", "false")
-    # ", [](::mlir::Type t) -> bool { return " # elementRule.predicate
-    # "; }, \"" # elementRule.description # "\");\n}\n")
+    # ", &$cppClass::acceptsElementType, \"" # elementRule.description
+    # "\");\n}\n")
+    # "bool $cppClass::acceptsElementType(::mlir::Type t) {\n  (void)t;\n"
+    # "  return " # elementRule.predicate # ";\n}\n"
+    # "::llvm::StringRef $cppClass::getUfuncName() { return \"" # ufunc
+    # "\"; }\n"
+    # "::llvm::StringRef $cppClass::getDtypeUfuncName() { return \""
+    # dtypeUfunc # "\"; }\n"
+    # "unsigned $cppClass::getArity() { return " # arity # "; }\n"
+    # "::llvm::StringRef $cppClass::getResultElementRule() { return \""
+    # !cond(!eq(verifyKind, "predicate"): "i1", !eq(verifyKind, "same"): "same",
+            true: "custom") # "\"; }\n"
     # "::mlir::Value $cppClass::buildScalarBody(::mlir::OpBuilder &b, "
     # "::mlir::Location loc, ::mlir::ValueRange s) {\n  (void)b; (void)loc; "
     # "(void)s;\n" # scalarBody # "\n}\n"
@@ -93,6 +109,8 @@ class Stride_UnaryOp<string mnemonic, string meaning, string numpy,
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
   let elementRule = rule;
   let scalarBody = body;
+  let ufunc = !subst("numpy.", "", numpy);
+  let arity = 1;
 }
 
 class Stride_BinaryOp<string mnemonic, string meaning, string numpy,
@@ -111,6 +129,8 @@ class Stride_BinaryOp<string mnemonic, string meaning, string numpy,
   }];
   let elementRule = rule;
   let scalarBody = body;
+  let ufunc = !subst("numpy.", "", numpy);
+  let arity = 2;
 }
 
 // One math-dialect op on floats.
@@ -149,6 +169,8 @@ class Stride_PredicateOp<string mnemonic, string meaning, string numpy,
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
   let verifyKind = "predicate";
   let scalarBody = body;
+  let ufunc = !subst("numpy.", "", numpy);
+  let arity = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,7 +190,11 @@ def Stride_SqrtOp : Stride_FloatUnaryOp<"sqrt", "the square root",
 def Stride_TanhOp : Stride_FloatUnaryOp<"tanh", "the hyperbolic tangent",
                                         "numpy.tanh", "math::TanhOp">;
 def Stride_SigmoidOp : Stride_UnaryOp<"sigmoid", "the logistic function",
-    "torch.sigmoid", Stride_FloatElement, "return buildSigmoid(b, loc, s[0]);">;
+    "torch.sigmoid", Stride_FloatElement, "return buildSigmoid(b, loc, s[0]);"> {
+  // NumPy has no sigmoid ufunc; its dtypes are exp's.
+  let ufunc = "";
+  let dtypeUfunc = "exp";
+}
 
 def Stride_AddOp : Stride_BinaryOp<"add",
     "the sum (for i1 the logical or, as NumPy's bool add)", "numpy.add",
@@ -240,6 +266,10 @@ def Stride_TruncOp : Stride_FloatUnaryOp<"trunc", "the value rounded toward zero
                                          "numpy.trunc", "math::TruncOp">;
 def Stride_RintOp : Stride_FloatUnaryOp<"rint",
     "the nearest integer, ties to even", "numpy.rint", "math::RoundEvenOp">;
+def Stride_FabsOp : Stride_FloatUnaryOp<"fabs", "the absolute value of a float",
+                                        "numpy.fabs", "math::AbsFOp">;
+def Stride_CbrtOp : Stride_FloatUnaryOp<"cbrt", "the cube root", "numpy.cbrt",
+                                        "math::CbrtOp">;
 def Stride_SignOp : Stride_UnaryOp<"sign", "the sign (-1, 0 or 1; NaN stays NaN)",
     "numpy.sign", Stride_NumberElement, "return buildSign(b, loc, s[0]);">;
 def Stride_SquareOp : Stride_UnaryOp<"square", "the square", "numpy.square",
@@ -328,6 +358,7 @@ def Stride_ClipOp : Stride_ElementwiseOp<"clip"> {
     type($high) `->` type($result)
   }];
   let scalarBody = "return buildClip(b, loc, s[0], s[1], s[2]);";
+  let arity = 3;
 }
 
 def Stride_CmpOp : Stride_ElementwiseOp<"cmp"> {
@@ -346,6 +377,7 @@ def Stride_CmpOp : Stride_ElementwiseOp<"cmp"> {
   }];
   let verifyKind = "custom";
   let scalarBody = "return buildCompare(b, loc, getPredicate(), s[0], s[1]);";
+  let arity = 2;
   let arguments = (ins Stride_CmpPredicateAttr:$predicate,
                        Stride_TensorOrScalar:$lhs, Stride_TensorOrScalar:$rhs);
   let assemblyFormat = [{
@@ -371,6 +403,7 @@ def Stride_SelectOp : Stride_ElementwiseOp<"select"> {
   let verifyKind = "custom";
   let scalarBody =
       "return arith::SelectOp::create(b, loc, s[0], s[1], s[2]).getResult();";
+  let arity = 3;
   let arguments = (ins Stride_TensorOrScalar:$condition,
                        Stride_TensorOrScalar:$true_value,
                        Stride_TensorOrScalar:$false_value);
@@ -397,6 +430,7 @@ def Stride_CastOp : Stride_ElementwiseOp<"cast"> {
   let verifyKind = "custom";
   let scalarBody =
       "return buildCast(b, loc, s[0], getType().getElementType());";
+  let arity = 1;
   let arguments = (ins Stride_TensorOrScalar:$operand);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
 }

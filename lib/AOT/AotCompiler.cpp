@@ -11,11 +11,12 @@
 
 #include "stride/AOT/AotCompiler.h"
 
+
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Pipelines/LLVMOptimization.h"
 #include "stride/Runner/CompileEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/IRBuilder.h"
@@ -269,8 +270,8 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
                               entry.symbol + rt::kAotEntryMetadataSuffix,
                               data);
 
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
-                                            &targetMachine);
+  // Shared libraries reach libmvec through libm's linker script (-lm).
+  auto optimize = makeKernelOptimizer(&targetMachine);
   if (llvm::Error e = optimize(result.module.get())) {
     error = "optimizing the library failed: " + llvm::toString(std::move(e));
     return std::nullopt;

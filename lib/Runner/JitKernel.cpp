@@ -4,10 +4,10 @@
 
 #include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Pipelines/LLVMOptimization.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -157,14 +157,15 @@ JitKernel::compile(ModuleOp module, StringRef entry,
       createHostTargetMachine(/*positionIndependent=*/false, error);
   if (!targetMachine)
     return nullptr;
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
-                                               /*sizeLevel=*/0,
-                                               targetMachine.get());
+  auto transformer = makeKernelOptimizer(targetMachine.get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   // Threaded kernels call the OpenMP runtime.
   SmallVector<StringRef> libraries;
+  // Vectorized loops over math functions call libmvec's variants.
+  if (*vectorMathLibrary())
+    libraries.push_back(vectorMathLibrary());
   if (options.threads > 1)
     libraries.push_back(STRIDE_OMP_LIBRARY);
   // GPU kernels' host code calls the mgpu* runtime.

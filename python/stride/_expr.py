@@ -158,7 +158,9 @@ class Expr:
     def __rmul__(self, other): return _binary_op("mul", other, self)
     def __truediv__(self, other): return _binary_op("div", self, other)
     def __rtruediv__(self, other): return _binary_op("div", other, self)
-    def __pow__(self, other): return _binary_op("pow", self, other)
+    def __pow__(self, other):
+        fast = _fast_power(self, other)
+        return _binary_op("pow", self, other) if fast is None else fast
     def __rpow__(self, other): return _binary_op("pow", other, self)
     def __matmul__(self, other): return _binary_op("matmul", self, other)
     def __rmatmul__(self, other): return _binary_op("matmul", other, self)
@@ -203,6 +205,36 @@ class Expr:
     def __ilshift__(self, other): return _inplace("<<=", self, other)
     def __irshift__(self, other): return _inplace(">>=", self, other)
     def __imatmul__(self, other): return _inplace("@=", self, other)
+
+
+def _fast_power(x, exponent):
+    """ndarray ** scalar as NumPy 1.24 computes it (number.c,
+    fast_scalar_power): a float array to the power 1, -1, 0.5 or 2 is
+    positive, reciprocal, sqrt or square of it (sqrt is not pow(x, 0.5) in
+    the last bit), any other array squared is square (an integer array and
+    a float 2.0: of the array as float64). None: the ufunc power."""
+    if isinstance(exponent, (bool, int, float)):
+        is_float = isinstance(exponent, float)
+    elif isinstance(exponent, (np.generic, np.ndarray)) and \
+            np.ndim(exponent) == 0 and exponent.dtype.kind in "biuf":
+        is_float = exponent.dtype.kind == "f"
+    else:
+        return None
+    try:
+        value = float(exponent)
+    except OverflowError:
+        return None
+    if x.dtype.kind == "f":
+        op = {1.0: "positive", -1.0: "reciprocal", 0.5: "sqrt",
+              2.0: "square"}.get(value)
+        if op == "positive":
+            return x
+        return None if op is None else TABLE_FUNCTIONS[op](x)
+    if value != 2.0:
+        return None
+    if is_float and x.dtype.kind in "iu":
+        x = x.astype(_dtypes.FLOAT64)
+    return TABLE_FUNCTIONS["square"](x)
 
 
 def _inplace(symbol, target, other):

@@ -175,3 +175,35 @@ def test_clip_maximum_minimum_zero_ties_match_numpy(dtype):
             got = stride.materialize(got)
             np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
             np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_scalar_power_is_numpys_fast_power(dtype):
+    """ndarray ** scalar is NumPy's fast_scalar_power: square, sqrt,
+    reciprocal or the array itself for the exponents it special-cases (bit
+    for bit: sqrt is not pow(x, 0.5) everywhere), power otherwise."""
+    a = np.linspace(0.1, 7.3, 37).astype(dtype)
+    for e in (2, 2.0, 0.5, -1, -1.0, 1, 0, 3, 1.5, np.float32(2), np.int64(2),
+              np.array(2.0), True):
+        if a.dtype.kind == "i" and float(e) < 0 and np.asarray(e).dtype.kind == "i":
+            with pytest.raises(ValueError, match="negative integer powers"):
+                a ** e
+            with pytest.raises(ValueError, match="negative integer powers"):
+                stride.lazy(a) ** e
+            continue
+        with np.errstate(all="ignore"):
+            want = a ** e
+            got = stride.materialize(stride.lazy(a) ** e)
+        assert got.dtype == want.dtype, (dtype, e)
+        if float(e) == 2 or (a.dtype.kind == "f" and float(e) in (0.5, -1, 1)):
+            np.testing.assert_array_equal(got, want, err_msg=f"{dtype} ** {e!r}")
+        else:  # pow: libmvec's vector pow is within a few ulp of libm's
+            np.testing.assert_allclose(got, want, rtol=4e-7 if dtype ==
+                                       "float32" else 1e-15, err_msg=f"{e!r}")
+
+
+def test_bool_power_is_refused_where_numpy_gives_int8():
+    b = np.array([True, False])
+    assert (b ** 2).dtype == np.int8
+    with pytest.raises(TypeError, match="int8"):
+        stride.lazy(b) ** 2

@@ -1,0 +1,146 @@
+//===- LLVMOptimization.cpp - LLVM's O3 for Stride kernels ----------------===//
+
+#include "stride/Pipelines/LLVMOptimization.h"
+
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <deque>
+#include <mutex>
+#include <string>
+
+using namespace mlir;
+
+const char *mlir::stride::vectorMathLibrary() {
+  return STRIDE_VECTOR_MATH_LIBRARY;
+}
+
+namespace {
+/// libm's math functions declared in `module` (a library function whose
+/// parameters and result are all floating point: sin, pow, atan2, ...) do
+/// not access memory for Stride: the kernels never read errno, and the
+/// vectorizer widens only calls without side effects.
+void markMathFunctionsPure(llvm::Module &module,
+                           const llvm::TargetLibraryInfoImpl &info) {
+  llvm::TargetLibraryInfo tli(info);
+  for (llvm::Function &function : module) {
+    llvm::LibFunc libFunc;
+    if (!function.isDeclaration() || function.isIntrinsic() ||
+        !tli.getLibFunc(function, libFunc))
+      continue;
+    llvm::FunctionType *type = function.getFunctionType();
+    if (!type->getReturnType()->isFloatingPointTy() || type->isVarArg() ||
+        type->getNumParams() == 0 ||
+        !llvm::all_of(type->params(),
+                      [](llvm::Type *t) { return t->isFloatingPointTy(); }))
+      continue;
+    function.setDoesNotAccessMemory();
+    function.setDoesNotThrow();
+    function.setWillReturn();
+  }
+}
+/// glibc's x86-64 vector function ABI: ISA letter and lanes of a 64-bit and
+/// a 32-bit float vector, with the target feature each needs ("b" is SSE,
+/// the baseline).
+struct VectorIsa {
+  char letter;
+  unsigned f64Lanes, f32Lanes;
+  const char *feature;
+};
+constexpr VectorIsa kIsas[] = {
+    {'b', 2, 4, nullptr}, {'d', 4, 8, "+avx2"}, {'e', 8, 16, "+avx512f"}};
+
+/// libm's functions with libmvec variants (glibc 2.35 has them all; older
+/// ones fewer: each variant is checked in the library), by arity.
+constexpr std::pair<const char *, unsigned> kVectorMathFunctions[] = {
+    {"sin", 1},   {"cos", 1},   {"tan", 1},    {"asin", 1},  {"acos", 1},
+    {"atan", 1},  {"sinh", 1},  {"cosh", 1},   {"tanh", 1},  {"asinh", 1},
+    {"acosh", 1}, {"atanh", 1}, {"exp", 1},    {"exp2", 1},  {"exp10", 1},
+    {"expm1", 1}, {"log", 1},   {"log2", 1},   {"log10", 1}, {"log1p", 1},
+    {"cbrt", 1},  {"erf", 1},   {"erfc", 1},   {"atan2", 2}, {"hypot", 2},
+    {"pow", 2}};
+
+/// The scalar -> vector mappings of libmvec's functions (and of the LLVM
+/// intrinsics for them) that `targetMachine`'s ISA can call and the loaded
+/// library defines. The names live as long as the process (TLI keeps
+/// StringRefs).
+std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
+  static std::mutex mutex;
+  static std::deque<std::string> names;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto keep = [&](std::string name) -> llvm::StringRef {
+    return names.emplace_back(std::move(name));
+  };
+  std::string error;
+  llvm::sys::DynamicLibrary library =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(
+          mlir::stride::vectorMathLibrary(), &error);
+  std::vector<llvm::VecDesc> mappings;
+  if (!library.isValid())
+    return mappings;
+  llvm::StringRef features = tm->getTargetFeatureString();
+  for (const VectorIsa &isa : kIsas) {
+    if (isa.feature && !features.contains(isa.feature))
+      continue;
+    for (auto [function, arity] : kVectorMathFunctions) {
+      for (bool f32 : {false, true}) {
+        unsigned lanes = f32 ? isa.f32Lanes : isa.f64Lanes;
+        std::string scalar = std::string(function) + (f32 ? "f" : "");
+        std::string params(arity, 'v');
+        std::string vector = std::string("_ZGV") + isa.letter + "N" +
+                             std::to_string(lanes) + params + "_" + scalar;
+        if (!library.getAddressOfSymbol(vector.c_str()))
+          continue;
+        llvm::StringRef vectorName = keep(vector);
+        llvm::StringRef prefix =
+            keep("_ZGV_LLVM_N" + std::to_string(lanes) + params);
+        for (std::string name :
+             {scalar, "llvm." + std::string(function) + (f32 ? ".f32" : ".f64")})
+          mappings.emplace_back(keep(name), vectorName,
+                                llvm::ElementCount::getFixed(lanes),
+                                /*Masked=*/false, prefix, std::nullopt);
+      }
+    }
+  }
+  return mappings;
+}
+} // namespace
+
+std::function<llvm::Error(llvm::Module *)>
+mlir::stride::makeKernelOptimizer(llvm::TargetMachine *targetMachine,
+                                  bool vectorMath) {
+  vectorMath = vectorMath && *vectorMathLibrary();
+  return [targetMachine, vectorMath](llvm::Module *module) -> llvm::Error {
+    llvm::TargetLibraryInfoImpl libraryInfo(module->getTargetTriple());
+    if (vectorMath) {
+      libraryInfo.addVectorizableFunctions(vectorMathMappings(targetMachine));
+      markMathFunctionsPure(*module, libraryInfo);
+    }
+
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager sccs;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopUnrolling = true;
+    tuning.LoopInterleaving = true;
+    tuning.LoopVectorization = true;
+    tuning.SLPVectorization = true;
+    llvm::PassBuilder builder(targetMachine, tuning);
+    // Registered first, so the default registration below keeps it.
+    functions.registerPass(
+        [&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(sccs);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, sccs, modules);
+    llvm::ModulePassManager passes =
+        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    passes.run(*module, modules);
+    return llvm::Error::success();
+  };
+}

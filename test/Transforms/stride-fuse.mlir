@@ -49,17 +49,17 @@ func.func @expression(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// A broadcast producer fuses too (evaluated once per consumer element, as in
-// Julia); types and layouts stay as they were.
+// A cheap broadcast producer fuses too (evaluated once per consumer element,
+// as in Julia); types and layouts stay as they were.
 // CHECK-LABEL: func.func @broadcast_producer
 // CHECK: stride.broadcast ins(%{{.*}}, %{{.*}} : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, tensor<3xf32>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
-// CHECK: math.tanh
+// CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK-NOT: stride.broadcast
 func.func @broadcast_producer(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, %b: tensor<3xf32>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> {
   %0 = stride.broadcast ins(%b : tensor<3xf32>) -> tensor<3xf32> {
   ^bb0(%x: f32):
-    %t = math.tanh %x : f32
+    %t = arith.mulf %x, %x : f32
     stride.yield %t : f32
   }
   %1 = stride.broadcast ins(%a, %0 : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>, tensor<3xf32>) -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> {
@@ -68,6 +68,39 @@ func.func @broadcast_producer(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4
     stride.yield %s : f32
   }
   return %1 : tensor<4x3xf32, #stride.layout<strides = [1, 4]>>
+}
+
+// -----
+
+// A costly producer (a transcendental) that its one consumer reads broadcast
+// stays its own kernel: fused, tanh(b) would run once per row of the result
+// instead of once per element of b. The same along a size-1 dim.
+// CHECK-LABEL: func.func @costly_broadcast_producer
+// CHECK: %[[T:.*]] = stride.broadcast ins(%{{.*}} : tensor<3xf32>) -> tensor<3xf32>
+// CHECK: math.tanh
+// CHECK: %[[C:.*]] = stride.broadcast ins(%{{.*}} : tensor<4x1xf32>) -> tensor<4x1xf32>
+// CHECK: math.cos
+// CHECK: stride.broadcast ins(%{{.*}}, %[[T]], %[[C]] : tensor<4x3xf32>, tensor<3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+// CHECK-NOT: math.
+// CHECK: return
+func.func @costly_broadcast_producer(%a: tensor<4x3xf32>, %b: tensor<3xf32>, %c: tensor<4x1xf32>) -> tensor<4x3xf32> {
+  %0 = stride.broadcast ins(%b : tensor<3xf32>) -> tensor<3xf32> {
+  ^bb0(%x: f32):
+    %t = math.tanh %x : f32
+    stride.yield %t : f32
+  }
+  %1 = stride.broadcast ins(%c : tensor<4x1xf32>) -> tensor<4x1xf32> {
+  ^bb0(%x: f32):
+    %t = math.cos %x : f32
+    stride.yield %t : f32
+  }
+  %2 = stride.broadcast ins(%a, %0, %1 : tensor<4x3xf32>, tensor<3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32> {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    %p = arith.mulf %s, %z : f32
+    stride.yield %p : f32
+  }
+  return %2 : tensor<4x3xf32>
 }
 
 // -----

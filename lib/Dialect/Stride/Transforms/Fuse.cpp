@@ -240,19 +240,40 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
 };
 } // namespace
 
+/// Whether `consumer` reads `value` broadcast: it iterates a dim of size
+/// other than 1 that `value` lacks or has with size 1, so a fused producer
+/// of `value` would run several times per element it produces.
+static bool isBroadcastIn(Value value, Operation *consumer) {
+  auto produced = dyn_cast<RankedTensorType>(value.getType());
+  auto consumed = dyn_cast<RankedTensorType>(consumer->getResult(0).getType());
+  if (!produced || !consumed)
+    return false;
+  int64_t extra = consumed.getRank() - produced.getRank();
+  for (int64_t d = 0; d < consumed.getRank(); ++d) {
+    int64_t size = consumed.getDimSize(d);
+    bool lacked = d < extra || produced.getDimSize(d - extra) == 1;
+    if (lacked && size != 1)
+      return true;
+  }
+  return false;
+}
+
 ControlFusionFn mlir::stride::recomputeRule(unsigned recomputeLimit) {
   return [recomputeLimit](OpOperand *fusedOperand) {
     auto producer = fusedOperand->get().getDefiningOp<BroadcastOp>();
     Value result = producer.getResult(0);
-    if (result.hasOneUse())
-      return true;
     Block &body = producer.getBodyBlock();
     size_t size = body.getOperations().size() - 1; // without the yield
     bool transcendental =
         llvm::any_of(body.without_terminator(), [](Operation &op) {
           return isa<math::MathDialect>(op.getDialect());
         });
-    return size <= recomputeLimit && !transcendental;
+    bool cheap = size <= recomputeLimit && !transcendental;
+    // One use: fused, unless the consumer broadcasts it and it is costly
+    // (exp(v) of a vector into a matrix would run once per row).
+    if (result.hasOneUse())
+      return cheap || !isBroadcastIn(result, fusedOperand->getOwner());
+    return cheap;
   };
 }
 

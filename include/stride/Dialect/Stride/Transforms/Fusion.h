@@ -30,9 +30,10 @@ void populateStrideFusionPatterns(RewritePatternSet &patterns,
                                   const ControlFusionFn &control,
                                   FusionCounters counters = {});
 
-/// stride-fuse's recompute rule: a producer with one use always fuses; a
-/// shared one only when its body has at most `recomputeLimit` ops, none
-/// from the math dialect.
+/// stride-fuse's recompute rule. A producer is cheap when its body has at
+/// most `recomputeLimit` ops, none from the math dialect. One with one use
+/// fuses unless the consumer reads it broadcast and it is not cheap; a
+/// shared one fuses (is recomputed) only when cheap.
 ControlFusionFn recomputeRule(unsigned recomputeLimit);
 
 } // namespace mlir::stride

@@ -134,11 +134,18 @@ def StrideFuse : Pass<"stride-fuse"> {
       result has a use that is not an input of a `stride.broadcast` (a
       `stride.matmul`, a `func.return`, another op) is kept: fusion never
       crosses a matmul and never drops a value someone else reads.
-    - A producer with one use is always fused.
+    - A producer is cheap when its body has at most `recompute-limit`
+      operations, none from the `math` dialect (transcendentals cost more
+      than a load).
+    - A producer with one use is fused, unless the consumer reads it
+      broadcast (it iterates a dim of size other than 1 that the producer's
+      result lacks or has with size 1) and it is not cheap: fused, it would
+      run once per consumer element instead of once per element it makes
+      (`a + exp(v)` with `a` a matrix and `v` a vector computes `exp(v)` once
+      as its own kernel).
     - A producer with several uses is recomputed in every consumer when it is
-      cheap — at most `recompute-limit` operations in its body, none from the
-      `math` dialect (transcendentals cost more than a load) — and kept
-      otherwise. `recompute-limit=0` keeps every shared producer.
+      cheap and kept otherwise. `recompute-limit=0` keeps every shared
+      producer.
 
     Algorithm: the consumers are visited once, in program order; each
     absorbs the producer of its first input that may fuse until none is

@@ -12,7 +12,8 @@ Stride MLIR pipeline into one fused kernel, cached, and run zero-copy.
 See docs/python.md.
 """
 from ._cache import CacheInfo, cache_info, clear_cache, set_cache_limit
-from ._expr import Expr, TABLE_FUNCTIONS, clip, lazy, matmul, where
+from ._expr import (Expr, REDUCTION_FUNCTIONS, TABLE_FUNCTIONS, clip, lazy,
+                    matmul, where)
 from ._run import Function, compile, get_threads, materialize, set_threads
 from ._stride import CompileError
 from ._trace import JitFunction, jit
@@ -21,8 +22,13 @@ from ._trace import JitFunction, jit
 # under NumPy's names for it: stride.exp, stride.abs and stride.absolute,
 # stride.logical_and, ... (stride.abs shadows the builtin only here).
 globals().update(TABLE_FUNCTIONS)
+# The reductions: stride.sum, prod, amax, amin, mean, argmax, argmin, any,
+# all (and max, min as NumPy's aliases).
+globals().update(REDUCTION_FUNCTIONS)
+max, min = amax, amin  # noqa: F821 (shadow the builtins only here)
 
 __all__ = ["lazy", "materialize", "compile", "matmul", "where", "clip",
            "cache_info", "set_cache_limit", "clear_cache", "set_threads",
            "get_threads", "CacheInfo", "CompileError", "Expr", "Function",
-           "jit", "JitFunction", *sorted(TABLE_FUNCTIONS)]
+           "jit", "JitFunction", "max", "min", *sorted(TABLE_FUNCTIONS),
+           *sorted(REDUCTION_FUNCTIONS)]

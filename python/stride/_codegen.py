@@ -112,6 +112,13 @@ class _Builder:
             self._copy(res, node, ins, type_)
         elif node.kind == "cmp":
             self.lines.append(f"{res} = stride.cmp {node.attr}, {names} : {types} -> {type_}")
+        elif node.kind in _expr.REDUCTIONS:
+            axes, keepdims = node.attr
+            attrs = ("" if axes is None else
+                     f" axes [{', '.join(str(a) for a in axes)}]")
+            attrs += " keepdims" if keepdims else ""
+            self.lines.append(f"{res} = stride.{node.kind} {names}{attrs} : "
+                              f"{types} -> {type_}")
         else:
             self.lines.append(f"{res} = stride.{node.kind} {names} : {types} -> {type_}")
         self.values[id(node)] = (res, type_)

@@ -135,6 +135,34 @@ class Expr:
                         "not supported (index the input arrays instead)"
                         + user_line())
 
+    # ndarray's reduction methods, as numpy.sum(x, ...) and the others.
+    def sum(self, axis=None, dtype=None, keepdims=False):
+        return reduce("sum", self, axis, keepdims, dtype)
+
+    def prod(self, axis=None, dtype=None, keepdims=False):
+        return reduce("prod", self, axis, keepdims, dtype)
+
+    def mean(self, axis=None, dtype=None, keepdims=False):
+        return reduce("mean", self, axis, keepdims, dtype)
+
+    def max(self, axis=None, keepdims=False):
+        return reduce("amax", self, axis, keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        return reduce("amin", self, axis, keepdims)
+
+    def argmax(self, axis=None, keepdims=False):
+        return reduce("argmax", self, axis, keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        return reduce("argmin", self, axis, keepdims)
+
+    def any(self, axis=None, keepdims=False):
+        return reduce("any", self, axis, keepdims)
+
+    def all(self, axis=None, keepdims=False):
+        return reduce("all", self, axis, keepdims)
+
     def astype(self, dtype):
         """A lazy cast (stride.cast: floats to integers truncate, anything to
         bool tests nonzero), like ndarray.astype with casting='unsafe'."""
@@ -478,6 +506,13 @@ def numpy_function(node):
     """NumPy's function computing Op `node` from its converted operands."""
     if node.kind == "cmp":
         return _NUMPY_CMP[node.attr]
+    if node.kind in REDUCTIONS:
+        axes, keepdims = node.attr
+        fn = REDUCTIONS[node.kind][0]
+        if node.kind in ("argmax", "argmin"):
+            axis = None if axes is None else (axes[0] if axes else None)
+            return lambda a: fn(a, axis=axis, keepdims=keepdims)
+        return lambda a: fn(a, axis=axes, keepdims=keepdims)
     row = _table.OPS.get(node.kind)
     if row is not None and row.ufunc is not None:
         return row.ufunc
@@ -836,6 +871,99 @@ def where(condition, x, y):
     dtype = _promote(ops[1:])
     return _elementwise("select", ops, None, dtype,
                         in_dtypes=(BOOL, dtype, dtype))
+
+
+# NumPy's reductions: the Stride op of each (stride.<kind>), NumPy's
+# function computing it (for 0-d values and result dtypes), and whether an
+# empty reduced axis is an error (no identity).
+REDUCTIONS = {
+    "sum": (np.sum, False), "prod": (np.prod, False),
+    "amax": (np.amax, True), "amin": (np.amin, True),
+    "mean": (np.mean, False), "argmax": (np.argmax, True),
+    "argmin": (np.argmin, True), "any": (np.any, False),
+    "all": (np.all, False),
+}
+_NUMPY_REDUCTION_NAMES = {"amax": "maximum", "amin": "minimum",
+                          "argmax": "argmax", "argmin": "argmin"}
+_REDUCTION_DTYPES = {}
+
+
+def _reduction_dtype(kind, dtype):
+    """NumPy's result dtype of reduction `kind` of a `dtype` array (its own
+    answer on one element: sum of int32 is int64, mean of ints float64)."""
+    key = (kind, dtype)
+    result = _REDUCTION_DTYPES.get(key)
+    if result is None:
+        with np.errstate(all="ignore"):
+            result = REDUCTIONS[kind][0](np.ones(1, dtype)).dtype
+        result = _REDUCTION_DTYPES[key] = _dtypes.check(
+            result, f"the result of stride.{kind}")
+    return result
+
+
+def reduce(kind, x, axis=None, keepdims=False, dtype=None):
+    """A lazy reduction (stride.sum, ...) of `x` over `axis` (None: all;
+    an int or a tuple, negative ones from the end), as NumPy's function:
+    its result dtype (dtype= for sum, prod and mean converts first, as
+    NumPy accumulates in it), its axis errors, and argmax/argmin over one
+    axis or the flattened array."""
+    (op,) = operands((x,), kind)
+    if isinstance(op, Scalar):
+        op = as_root(op)
+    ndim = len(op.shape)
+    argument = kind in ("argmax", "argmin")
+    if argument and axis is not None and not isinstance(
+            axis, (int, np.integer)):
+        raise TypeError(f"numpy.{kind}: axis must be an integer or None, "
+                        f"got {axis!r}" + user_line())
+    if axis is None:
+        axes = None
+    else:  # NumPy's own AxisError; argmax of a 0-d array takes axis 0 or -1
+        axes = np.core.numeric.normalize_axis_tuple(
+            axis, 1 if argument and ndim == 0 else ndim)
+    reduced = range(ndim) if axes is None or ndim == 0 else axes
+    if REDUCTIONS[kind][1] and any(op.shape[d] == 0 for d in reduced) or (
+            REDUCTIONS[kind][1] and axes is None and 0 in op.shape):
+        name = _NUMPY_REDUCTION_NAMES[kind]
+        raise ValueError(
+            f"attempt to get {name} of an empty sequence" if argument else
+            f"zero-size array to reduction operation {name} which has no "
+            "identity")
+    source = op.dtype
+    if dtype is not None:
+        if kind not in ("sum", "prod", "mean"):
+            raise TypeError(f"numpy.{kind}: dtype= is not supported")
+        source = _dtypes.check(dtype, f"dtype of stride.{kind}")
+    result = (source if dtype is not None and kind != "mean"
+              else _reduction_dtype(kind, source))
+    if dtype is not None and kind == "mean":
+        result = source
+    if argument and axes is None:
+        shape = (1,) * ndim if keepdims else ()
+    else:
+        keep = set(reduced)
+        shape = tuple((1 if d in keep else n) for d, n in enumerate(op.shape)
+                      if keepdims or d not in keep)
+    if ndim == 0:
+        shape = ()
+    attr = (None if axes is None else tuple(axes), bool(keepdims))
+    # The op reads the input converted to dtype= (NumPy accumulates in it).
+    return Op(kind, (op,), (source,), result, shape, attr)
+
+
+def _reduction_function(kind):
+    def fn(a, axis=None, keepdims=False, dtype=None):
+        return reduce(kind, a, axis, keepdims, dtype)
+    fn.__name__ = fn.__qualname__ = kind
+    fn.__doc__ = (f"Lazy numpy.{kind}(a, axis=None, keepdims=False"
+                  + (", dtype=None" if kind in ("sum", "prod", "mean") else "")
+                  + f"), with NumPy's result dtype and layout (stride.{kind}).")
+    return fn
+
+
+REDUCTION_FUNCTIONS = {kind: _reduction_function(kind) for kind in REDUCTIONS}
+globals().update({k: v for k, v in REDUCTION_FUNCTIONS.items()
+                  if not hasattr(builtins, k)})
 
 
 def as_root(x):

@@ -34,10 +34,65 @@ FUNCTIONS = {
     "maximum": UFUNCS["maximum"], "minimum": UFUNCS["minimum"],
 }
 
+
+def _no_out(name, out, where=True, initial=None):
+    if out is not None or where is not True or initial is not None:
+        given = [k for k, v in (("out", out is not None),
+                                ("where", where is not True),
+                                ("initial", initial is not None)) if v]
+        raise _unsupported(name, f" with keyword arguments {', '.join(given)}")
+
+
+# NumPy's reductions with their own signatures (np.max is amax): the
+# arguments Stride takes (axis, keepdims, dtype) and out=, where= and
+# initial= refused by name.
+def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+         where=True):
+    _no_out("sum", out, where, initial)
+    return _expr.reduce("sum", a, axis, keepdims, dtype)
+
+
+def _prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+          where=True):
+    _no_out("prod", out, where, initial)
+    return _expr.reduce("prod", a, axis, keepdims, dtype)
+
+
+def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    _no_out("mean", out, where)
+    return _expr.reduce("mean", a, axis, keepdims, dtype)
+
+
+def _extreme(kind):
+    def fn(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+        _no_out(kind, out, where, initial)
+        return _expr.reduce(kind, a, axis, keepdims)
+    return fn
+
+
+def _argument(kind):
+    def fn(a, axis=None, out=None, *, keepdims=False):
+        _no_out(kind, out)
+        return _expr.reduce(kind, a, axis, keepdims)
+    return fn
+
+
+def _test(kind):
+    def fn(a, axis=None, out=None, keepdims=False, *, where=True):
+        _no_out(kind, out, where)
+        return _expr.reduce(kind, a, axis, keepdims)
+    return fn
+
+
+REDUCTIONS = {"sum": _sum, "prod": _prod, "mean": _mean,
+              "amax": _extreme("amax"), "amin": _extreme("amin"),
+              "argmax": _argument("argmax"), "argmin": _argument("argmin"),
+              "any": _test("any"), "all": _test("all")}
+
 def _unsupported(name, why=""):
     return TypeError(f"numpy.{name} is not supported on lazy stride "
                      f"expressions{why}; supported: "
-                     f"{', '.join(sorted(set(UFUNCS) | set(FUNCTIONS)))}"
+                     f"{', '.join(sorted(set(UFUNCS) | set(FUNCTIONS) | set(REDUCTIONS)))}"
                      + user_line())
 
 
@@ -60,6 +115,9 @@ def array_ufunc(ufunc, method, inputs, kwargs):
 
 
 def array_function(func, args, kwargs):
+    reduction = REDUCTIONS.get(func.__name__)
+    if reduction is not None:
+        return reduction(*args, **kwargs)
     fn = FUNCTIONS.get(func.__name__)
     if fn is None:
         raise _unsupported(func.__name__)

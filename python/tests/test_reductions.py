@@ -1,0 +1,182 @@
+"""Reductions from Python: np.sum, np.prod, np.amax/np.max, np.amin/np.min,
+np.mean, np.argmax, np.argmin, np.any, np.all and the ndarray methods on
+lazy expressions and under @stride.jit, with NumPy's values, dtypes and
+errors, and the result layouts of ../shared/reduce-view-corpus.jsonl."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import stride
+from helpers import elem_strides, make_view
+
+CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
+                      "reduce-view-corpus.jsonl")
+DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32,
+          "i64": np.int64, "i1": np.bool_}
+NUMPY = {"sum": np.sum, "prod": np.prod, "amax": np.amax, "amin": np.amin,
+         "mean": np.mean, "argmax": np.argmax, "argmin": np.argmin,
+         "any": np.any, "all": np.all}
+
+
+def strided(shape, strides, dtype, rng):
+    """An array of `shape` with element `strides` (negative and 0 too) over
+    a fresh buffer of random values."""
+    dtype = np.dtype(dtype)
+    span = sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + 1
+    if 0 in shape:
+        span = 1
+    base = rng.standard_normal(span) * 3
+    base = (base > 0) if dtype == np.bool_ else base.astype(dtype)
+    offset = sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
+    if 0 in shape:
+        offset = 0
+    return np.lib.stride_tricks.as_strided(
+        base[offset:], shape, [s * dtype.itemsize for s in strides])
+
+
+def corpus_cases():
+    if not os.path.exists(CORPUS):
+        return []
+    with open(CORPUS) as f:
+        cases = [json.loads(line) for line in f]
+    return [c for c in cases if c["kind"] == "reduce"]
+
+
+CASES = corpus_cases()
+
+
+@pytest.mark.skipif(not CASES, reason=f"no reduction corpus at {CORPUS}")
+@pytest.mark.parametrize("lib", ["numpy", "torch"])
+def test_reduction_corpus_through_python(lib):
+    """Every corpus case through np.<op> on stride.lazy under the case's
+    policy: shape, strides and dtype exactly, or an error where the library
+    refuses."""
+    rng = np.random.default_rng(0)
+    failures, count = [], 0
+    for case in (c for c in CASES if c["lib"] == lib):
+        count += 1
+        inp, args, expect = case["input"], case["args"], case["expect"]
+        x = strided(inp["shape"], inp["strides"], DTYPES[inp["dtype"]], rng)
+        dims = args["dims"]
+        axis = None if dims is None else (
+            dims[0] if case["op"] in ("argmax", "argmin") else tuple(dims))
+        try:
+            expr = NUMPY[case["op"]](stride.lazy(x), axis=axis,
+                                     keepdims=args["keepdim"])
+            with np.errstate(all="ignore"):
+                got = stride.materialize(expr, policy=lib)
+        except (ValueError, TypeError) as e:
+            if "error" not in expect:
+                failures.append(f"{case['id']}: unexpected error {e}")
+            continue
+        if "error" in expect:
+            failures.append(f"{case['id']}: expected {expect['error']}")
+            continue
+        want = (list(expect["shape"]), list(expect["strides"]),
+                np.dtype(DTYPES[expect["dtype"]]))
+        have = (list(got.shape), list(elem_strides(got)), got.dtype)
+        if have != want:
+            failures.append(f"{case['id']}: got {have}, want {want}")
+    assert not failures, f"{len(failures)} of {count}:\n" + "\n".join(failures[:20])
+
+
+OPS = list(NUMPY)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "bool"])
+def test_values_and_dtypes_match_numpy(op, dtype):
+    rng = np.random.default_rng(1)
+    for layout in ("c", "perm", "negative", "mixed"):
+        view = make_view(rng, (3, 4, 5), layout, np.float64).np
+        x = strided(view.shape, elem_strides(view), dtype, rng)
+        axes = [None, 0, -1, (0, 2)] if op not in ("argmax", "argmin") else [None, 0, 1, -1]
+        for axis in axes:
+            for keepdims in (False, True):
+                with np.errstate(all="ignore"):
+                    want = NUMPY[op](x, axis=axis, keepdims=keepdims)
+                    got = stride.materialize(
+                        NUMPY[op](stride.lazy(x), axis=axis, keepdims=keepdims),
+                        policy="numpy")
+                assert got.dtype == want.dtype, (op, axis)
+                assert got.shape == want.shape, (op, axis)
+                if got.dtype.kind == "f":
+                    np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == "float32" else 1e-12)
+                else:
+                    np.testing.assert_array_equal(got, want)
+
+
+def test_methods_and_reductions_of_expressions():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((64, 33)).astype(np.float32).T
+    y = rng.standard_normal((33, 64)).astype(np.float32)
+    lx, ly = stride.lazy(x), stride.lazy(y)
+    np.testing.assert_allclose(stride.materialize((lx * ly).sum()), (x * y).sum(), rtol=1e-5)
+    np.testing.assert_allclose(stride.materialize(abs(lx - ly).max(axis=1)),
+                               np.abs(x - y).max(axis=1), rtol=1e-6)
+    m = lx.mean(axis=0, keepdims=True)
+    np.testing.assert_allclose(stride.materialize(((lx - m) ** 2).mean(axis=0)),
+                               ((x - x.mean(axis=0, keepdims=True)) ** 2).mean(axis=0), rtol=1e-5)
+    assert stride.materialize(lx.argmin()).item() == x.argmin()
+    assert stride.materialize((lx > 0).any(axis=0)).tolist() == (x > 0).any(axis=0).tolist()
+    np.testing.assert_allclose(stride.materialize(np.sum(lx, dtype=np.float64)),
+                               np.sum(x, dtype=np.float64), rtol=1e-12)
+    assert stride.materialize(stride.sum(lx, axis=1)).shape == (33,)
+    assert stride.materialize(stride.max(lx)) == x.max()
+
+
+def test_softmax_and_layer_norm_under_jit():
+    @stride.jit(policy="numpy")
+    def softmax(x):
+        e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+        return e / np.sum(e, axis=-1, keepdims=True)
+
+    @stride.jit
+    def layer_norm(x, eps):
+        mu = x.mean(axis=-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + eps)
+
+    rng = np.random.default_rng(3)
+    for shape in [(7, 130), (1, 1), (33, 17)]:
+        x = rng.standard_normal(shape)
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        np.testing.assert_allclose(softmax(x), e / e.sum(axis=-1, keepdims=True), rtol=1e-12)
+        mu = x.mean(axis=-1, keepdims=True)
+        want = (x - mu) / np.sqrt(((x - mu) ** 2).mean(axis=-1, keepdims=True) + 1e-5)
+        np.testing.assert_allclose(layer_norm(x, 1e-5), want, rtol=1e-9, atol=1e-12)
+
+
+def test_large_float32_sum_is_accurate():
+    x = np.random.default_rng(4).random(10_000_000, dtype=np.float32)
+    got = stride.materialize(stride.lazy(x).sum())
+    exact = x.astype(np.float64).sum()
+    assert abs(float(got) - exact) <= abs(float(np.sum(x)) - exact) + 1e-7 * exact
+
+
+def test_reduction_errors_are_numpys():
+    x = stride.lazy(np.ones((2, 3)))
+    with pytest.raises(np.AxisError):
+        np.sum(x, axis=2)
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        np.sum(x, axis=(1, -1))
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+        np.max(stride.lazy(np.ones((0, 3))), axis=0)
+    with pytest.raises(ValueError, match="attempt to get argmax of an empty sequence"):
+        np.argmax(stride.lazy(np.ones((0, 3))))
+    with pytest.raises(TypeError, match="axis must be an integer"):
+        np.argmax(x, axis=(0, 1))
+    with pytest.raises(TypeError, match="numpy.sum is not supported .* out"):
+        np.sum(x, out=np.empty(()))
+    with pytest.raises(TypeError, match="dtype= is not supported"):
+        stride.amax(x, dtype=np.float32)
+    assert np.max(stride.lazy(np.ones((0, 3))), axis=1).shape == (0,)
+
+
+def test_mean_of_integers_is_an_error_under_torch():
+    x = stride.lazy(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert stride.materialize(x.mean(), policy="numpy") == 2.5
+    with pytest.raises(ValueError, match="mean"):
+        stride.materialize(x.mean(), policy="torch")

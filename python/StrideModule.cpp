@@ -10,6 +10,7 @@
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Layout/Shape.h"
 #include "stride/Layout/Strides.h"
+#include "stride/Layout/Views.h"
 #include "stride/Pipelines/Pipelines.h"
 #include "stride/Runner/JitKernel.h"
 
@@ -360,6 +361,62 @@ py::tuple matmulShape(const py::sequence &lhs, const py::sequence &rhs) {
   return toTuple(result.info.result);
 }
 
+/// lib/Layout's view rule `kind` (Views.h) under `policy` on an operand of
+/// `shape` and element `strides`: (shape, strides, offset, is_view), or
+/// ValueError with the rule's message.
+py::tuple viewLayout(const std::string &kind, const std::string &policyName,
+                     const py::sequence &shapeSeq,
+                     const py::sequence &stridesSeq, const py::object &attr) {
+  namespace L = ::stride::layout;
+  std::optional<L::Policy> policy = L::parsePolicy(policyName);
+  if (!policy)
+    throw py::value_error("unknown policy '" + policyName + "'");
+  L::Shape shape = toShape(shapeSeq);
+  L::Strides strides = toShape(stridesSeq);
+  auto ints = [](const py::object &o) {
+    std::vector<int64_t> v;
+    for (py::handle h : o.cast<py::sequence>())
+      v.push_back(h.cast<int64_t>());
+    return v;
+  };
+  L::ViewResult result;
+  if (kind == "permute") {
+    result = L::permuteView(shape, strides, ints(attr));
+  } else if (kind == "slice") {
+    std::vector<L::SliceSpec> slices;
+    for (py::handle s : attr.cast<py::sequence>()) {
+      auto part = [&](size_t i) -> std::optional<int64_t> {
+        py::object v = s.cast<py::sequence>()[i];
+        if (v.is_none())
+          return std::nullopt;
+        return v.cast<int64_t>();
+      };
+      slices.push_back({part(0), part(1), part(2)});
+    }
+    result = L::sliceView(*policy, shape, strides, slices);
+  } else if (kind == "expand") {
+    result = L::expandView(*policy, shape, strides, ints(attr));
+  } else if (kind == "squeeze") {
+    std::optional<std::vector<int64_t>> dims;
+    if (!attr.is_none())
+      dims = ints(attr);
+    result = L::squeezeView(shape, strides, dims);
+  } else if (kind == "unsqueeze") {
+    result = L::unsqueezeView(*policy, shape, strides, attr.cast<int64_t>());
+  } else if (kind == "flip") {
+    result = L::flipView(*policy, shape, strides, ints(attr));
+  } else if (kind == "reshape") {
+    result = L::reshapeView(*policy, shape, strides, ints(attr));
+  } else {
+    throw py::value_error("unknown view '" + kind + "'");
+  }
+  if (!result.ok())
+    throw py::value_error("stride." + kind + ": " + *result.error);
+  const L::View &view = result.view;
+  return py::make_tuple(toTuple(view.shape), toTuple(view.strides),
+                        view.offset, view.isView);
+}
+
 /// The policy names, in the enum's order.
 py::list policies() {
   py::list names;
@@ -416,6 +473,11 @@ PYBIND11_MODULE(_stride, m) {
   m.def("matmul_shape", &matmulShape, py::arg("lhs"), py::arg("rhs"),
         "numpy.matmul's result shape (ValueError naming the dims).");
   m.def("policies", &policies, "The layout policies' names.");
+  m.def("view_layout", &viewLayout, py::arg("kind"), py::arg("policy"),
+        py::arg("shape"), py::arg("strides"), py::arg("attr"),
+        "The view rule `kind` of the layout algebra: (shape, strides, "
+        "offset, is_view) of the view of an operand of `shape` and element "
+        "`strides`.");
   m.def("resolve_threads", &resolveThreadCount, py::arg("requested") = 0,
         "The thread count a request means: itself when positive; for 0, "
         "$STRIDE_NUM_THREADS, else the machine's cores.");

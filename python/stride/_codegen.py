@@ -112,6 +112,10 @@ class _Builder:
             self._copy(res, node, ins, type_)
         elif node.kind == "cmp":
             self.lines.append(f"{res} = stride.cmp {node.attr}, {names} : {types} -> {type_}")
+        elif node.kind in _expr.VIEWS:
+            self.lines.append(f"{res} = stride.{node.kind} {names}"
+                              f"{_view_attr(node.kind, node.attr)} : "
+                              f"{types} -> {type_}")
         elif node.kind in _expr.REDUCTIONS:
             axes, keepdims = node.attr
             attrs = ("" if axes is None else
@@ -134,6 +138,21 @@ class _Builder:
         self.lines.append(f"^bb0({block}: {elem}):")
         self.lines.append(f"  stride.yield {block} : {elem}")
         self.lines.append("}")
+
+
+def _view_attr(kind, attr):
+    """The attribute text of view op `kind` (StrideViewOps.td's formats)."""
+    ints = lambda v: "[" + ", ".join(str(i) for i in v) + "]"
+    if kind == "slice":
+        part = lambda v: "" if v is None else str(v)
+        return " [" + ", ".join(
+            f"{part(a)}:{part(b)}" + ("" if c is None else f":{c}")
+            for a, b, c in attr) + "]"
+    if kind == "squeeze":
+        return "" if attr is None else f" dims {ints(attr)}"
+    if kind == "unsqueeze":
+        return f" [{attr}]"
+    return " " + ints(attr)
 
 
 def _number_arguments(b, root):

@@ -131,9 +131,31 @@ class Expr:
                             "it (x += ..., out=x) is not supported inside "
                             "@stride.jit (index it before the write)"
                             + user_line())
-        raise TypeError("indexing the result of a lazy stride operation is "
-                        "not supported (index the input arrays instead)"
-                        + user_line())
+        return index(self, key)
+
+    # ndarray's view methods (views of inputs and of intermediates).
+    @property
+    def T(self):
+        return transpose(self)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
+            axes = axes[0]
+        return transpose(self, axes or None)
+
+    def swapaxes(self, axis1, axis2):
+        return swapaxes(self, axis1, axis2)
+
+    def reshape(self, *shape, order="C"):
+        if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+            shape = shape[0]
+        return reshape(self, shape, order)
+
+    def squeeze(self, axis=None):
+        return squeeze(self, axis)
+
+    def ravel(self):
+        return reshape(self, (-1,))
 
     # ndarray's reduction methods, as numpy.sum(x, ...) and the others.
     def sum(self, axis=None, dtype=None, keepdims=False):
@@ -310,10 +332,13 @@ def inplace_value(symbol, target, other):
 class Leaf(Expr):
     """An array operand, held by reference: the kernel reads its memory as it
     is, with its own strides."""
-    __slots__ = ("array", "from_torch", "written", "tree")
+    __slots__ = ("array", "from_torch", "written", "tree", "origin")
 
     def __init__(self, array, from_torch=False):
         self.array, self.from_torch = array, from_torch
+        # (parent Leaf, key) of a view made by indexing: materialized alone
+        # it is the policy's view of the parent (see _run.view_of_input).
+        self.origin = None
         # In a @stride.jit trace that writes arguments (see _trace): WATCH
         # (a read must be recorded) or STALE (its memory was written).
         self.written = 0
@@ -341,6 +366,7 @@ class Leaf(Expr):
         if Ellipsis not in key:
             key = key + (Ellipsis,)  # an element stays a 0-d view
         view = Leaf(self.array[key], self.from_torch)
+        view.origin = (self, raw)
         HOOKS.on_view(self, view, key, raw, scalar)
         return view
 
@@ -506,6 +532,8 @@ def numpy_function(node):
     """NumPy's function computing Op `node` from its converted operands."""
     if node.kind == "cmp":
         return _NUMPY_CMP[node.attr]
+    if node.kind in VIEWS:
+        return _numpy_view(node.kind, node.attr)
     if node.kind in REDUCTIONS:
         axes, keepdims = node.attr
         fn = REDUCTIONS[node.kind][0]
@@ -964,6 +992,150 @@ def _reduction_function(kind):
 REDUCTION_FUNCTIONS = {kind: _reduction_function(kind) for kind in REDUCTIONS}
 globals().update({k: v for k, v in REDUCTION_FUNCTIONS.items()
                   if not hasattr(builtins, k)})
+
+
+# View ops (stride.permute, slice, expand, squeeze, unsqueeze, flip,
+# reshape): NumPy's result shape and errors come from NumPy itself, applied
+# to a zero-stride stand-in of the operand's shape (no memory); the
+# strides, offset and view-or-copy are the policy's, decided by the
+# compiler (lib/Layout's view rules), and a chain of views of one input
+# materializes as a view of it (_run).
+VIEWS = ("permute", "slice", "expand", "squeeze", "unsqueeze", "flip",
+         "reshape")
+
+
+def _numpy_view(kind, attr):
+    """NumPy's function of view `kind` with attribute `attr`."""
+    if kind == "permute":
+        return lambda a: np.transpose(a, attr)
+    if kind == "slice":
+        return lambda a: a[tuple(slice(*s) for s in attr)]
+    if kind == "expand":
+        return lambda a: np.broadcast_to(a, attr)
+    if kind == "squeeze":
+        return lambda a: np.squeeze(a, attr)
+    if kind == "unsqueeze":
+        return lambda a: np.expand_dims(a, attr)
+    if kind == "flip":
+        return lambda a: np.flip(a, attr)
+    return lambda a: np.reshape(a, attr)
+
+
+def _stand_in(shape):
+    return np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape,
+                                           (0,) * len(shape))
+
+
+def view(kind, x, attr, numpy_view):
+    """The lazy view `kind` of `x` with attribute `attr` (see _codegen);
+    `numpy_view` is NumPy's function of the same view, for the shape."""
+    (op,) = operands((x,), kind)
+    if isinstance(op, Scalar):
+        op = as_root(op)
+    shape = numpy_view(_stand_in(op.shape)).shape
+    return Op(kind, (op,), (op.dtype,), op.dtype, tuple(shape), attr)
+
+
+def transpose(a, axes=None):
+    """Lazy numpy.transpose (axes None reverses them)."""
+    (op,) = operands((a,), "transpose")
+    ndim = len(op.shape)
+    perm = (tuple(range(ndim))[::-1] if axes is None else
+            np.core.numeric.normalize_axis_tuple(axes, ndim, allow_duplicate=False))
+    if len(perm) != ndim:
+        raise ValueError("axes don't match array")
+    return view("permute", op, tuple(perm), lambda v: np.transpose(v, perm))
+
+
+def swapaxes(a, axis1, axis2):
+    (op,) = operands((a,), "swapaxes")
+    ndim = len(op.shape)
+    a1, a2 = (np.core.numeric.normalize_axis_index(ax, ndim)
+              for ax in (axis1, axis2))
+    perm = list(range(ndim))
+    perm[a1], perm[a2] = perm[a2], perm[a1]
+    return view("permute", op, tuple(perm), lambda v: np.swapaxes(v, a1, a2))
+
+
+def reshape(a, newshape, order="C"):
+    if order != "C":
+        raise TypeError("stride.reshape: only order='C' is supported"
+                        + user_line())
+    target = (newshape,) if isinstance(newshape, (int, np.integer)) else \
+        tuple(int(n) for n in newshape)
+    return view("reshape", a, target, lambda v: v.reshape(target))
+
+
+def squeeze(a, axis=None):
+    (op,) = operands((a,), "squeeze")
+    dims = None if axis is None else np.core.numeric.normalize_axis_tuple(
+        axis, len(op.shape))
+    return view("squeeze", op, dims, lambda v: np.squeeze(v, axis))
+
+
+def expand_dims(a, axis):
+    (op,) = operands((a,), "expand_dims")
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out_ndim = len(op.shape) + len(axes)
+    for d in sorted(np.core.numeric.normalize_axis_tuple(axes, out_ndim)):
+        op = view("unsqueeze", op, d, lambda v, d=d: np.expand_dims(v, d))
+    return op
+
+
+def flip(m, axis=None):
+    (op,) = operands((m,), "flip")
+    dims = tuple(range(len(op.shape))) if axis is None else \
+        np.core.numeric.normalize_axis_tuple(axis, len(op.shape))
+    return view("flip", op, dims, lambda v: np.flip(v, dims))
+
+
+def broadcast_to(array, shape):
+    target = (shape,) if isinstance(shape, (int, np.integer)) else \
+        tuple(int(n) for n in shape)
+    return view("expand", array, target, lambda v: np.broadcast_to(v, target))
+
+
+def index(x, key):
+    """x[key] for basic indexing (ints, slices, ..., None) of an
+    intermediate: a slice, then the integer-indexed dims squeezed, then the
+    new axes inserted, as NumPy's view."""
+    key = key if isinstance(key, tuple) else (key,)
+    if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
+           or isinstance(k, (bool, np.bool_)) for k in key):
+        raise TypeError("only basic indexing (integers, slices, ..., None) "
+                        "of a lazy stride expression is supported" + user_line())
+    _stand_in(x.shape)[key]  # NumPy's IndexError for a bad key
+    if sum(k is Ellipsis for k in key) == 0:
+        key = key + (Ellipsis,)
+    real = [k for k in key if k is not None and k is not Ellipsis]
+    fill = len(x.shape) - len(real)
+    expanded = []
+    for k in key:
+        expanded.extend([slice(None)] * fill if k is Ellipsis else [k])
+    slices, ints, news, out_dim = [], [], [], 0
+    for k in expanded:
+        if k is None:
+            news.append(out_dim)
+            out_dim += 1
+            continue
+        d = len(slices)
+        if isinstance(k, slice):
+            slices.append((k.start, k.stop, k.step))
+            out_dim += 1
+        else:
+            i = int(k) + (x.shape[d] if int(k) < 0 else 0)
+            slices.append((i, i + 1, None))
+            ints.append(d)
+    op = x
+    spec = tuple(tuple(None if v is None else int(v) for v in s) for s in slices)
+    if any(s != (None, None, None) for s in spec):
+        op = view("slice", op, spec, lambda v: v[tuple(
+            slice(*s) for s in spec)])
+    if ints:
+        op = view("squeeze", op, tuple(ints), lambda v: np.squeeze(v, tuple(ints)))
+    for d in news:
+        op = view("unsqueeze", op, d, lambda v, d=d: np.expand_dims(v, d))
+    return op
 
 
 def as_root(x):

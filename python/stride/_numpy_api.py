@@ -32,6 +32,11 @@ UFUNCS.update({
 FUNCTIONS = {
     "where": _expr.where, "clip": _expr.clip, "matmul": _expr.matmul,
     "maximum": UFUNCS["maximum"], "minimum": UFUNCS["minimum"],
+    # Views (of inputs and of intermediates).
+    "transpose": _expr.transpose, "swapaxes": _expr.swapaxes,
+    "reshape": _expr.reshape, "squeeze": _expr.squeeze,
+    "expand_dims": _expr.expand_dims, "flip": _expr.flip,
+    "broadcast_to": _expr.broadcast_to,
 }
 
 

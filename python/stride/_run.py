@@ -251,6 +251,11 @@ def materialize(expr, policy="torch", out=None):
         if result is not None:
             return result
     _table.check_policy(policy)
+    if out is None and ((type(expr) is _expr.Op and expr.kind in _expr.VIEWS)
+                        or (type(expr) is _expr.Leaf and expr.origin)):
+        result = view_of_input(expr, policy)
+        if result is not None:
+            return result
     root = _expr.as_root(expr)
     if _torch.is_tensor(out):
         materialize(root, policy, _torch.to_numpy(out, "out"))
@@ -280,6 +285,54 @@ def materialize(expr, policy="torch", out=None):
     tmp = _run(root, policy, None, generated)
     np.copyto(out, tmp, casting="no")
     return out
+
+
+class _ViewOf:
+    """The NumPy array interface of a view into `base`'s memory; NumPy
+    keeps this object, and so `base`, alive as the view's base."""
+    def __init__(self, base, address, shape, strides):
+        self.base = base
+        self.__array_interface__ = {
+            "version": 3, "shape": shape, "typestr": base.dtype.str,
+            "data": (address, not base.flags.writeable),
+            "strides": tuple(s * base.itemsize for s in strides)}
+
+
+def view_of_input(root, policy):
+    """A chain of views of one input array, materialized as the library
+    does: a view of the input (no kernel, no copy) with the shape, strides
+    and offset of the policy's view rules (lib/Layout, through the
+    extension). None where the chain is not only views of an input, or a
+    view in it is a copy under the policy (the kernel then makes it)."""
+    chain, node = [], root
+    while True:
+        while type(node) is _expr.Op and node.kind in _expr.VIEWS:
+            chain.append(node)
+            node = node.operands[0]
+        if type(node) is not _expr.Leaf or node.origin is None:
+            break
+        parent, key = node.origin  # indexing: the same views of the parent
+        node = _expr.index(parent, key)
+    if type(node) is not _expr.Leaf or node.written or not chain:
+        return None
+    array = node.array
+    shape, strides, offset = array.shape, element_strides(array), 0
+    for op in reversed(chain):
+        shape, strides, moved, is_view = _stride.view_layout(
+            op.kind, policy, shape, strides, op.attr)
+        if not is_view:
+            return None
+        offset += moved
+    address = array.__array_interface__["data"][0] + offset * array.itemsize
+    if 0 in shape:
+        address = array.__array_interface__["data"][0]
+    view = np.asarray(_ViewOf(array, address, tuple(shape), strides))
+    if node.from_torch:
+        try:
+            return _torch.from_numpy(view)
+        except (ValueError, RuntimeError):
+            return None  # a view PyTorch cannot hold (negative strides)
+    return view
 
 
 def _check_out(root, out):

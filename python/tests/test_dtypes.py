@@ -23,7 +23,7 @@ def values(dtype, shape=(2, 3)):
 BINARY = {
     "add": (operator.add, operator.add), "sub": (operator.sub, operator.sub),
     "mul": (operator.mul, operator.mul), "div": (operator.truediv, operator.truediv),
-    "pow": (operator.pow, np.power),  # not ndarray.__pow__: a ** 2 is np.square there
+    "pow": (operator.pow, operator.pow),  # ndarray.__pow__: a ** 2 is np.square
     "maximum": (stride.maximum, np.maximum), "minimum": (stride.minimum, np.minimum),
     "lt": (operator.lt, operator.lt), "ge": (operator.ge, operator.ge),
     "eq": (operator.eq, operator.eq), "ne": (operator.ne, operator.ne),

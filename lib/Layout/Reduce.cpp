@@ -81,13 +81,15 @@ Strides reduceOutputStrides(Policy policy, const Operand &input,
                             const std::vector<bool> &reduced, bool keepdims,
                             bool indexResult) {
   Shape shape = reduceShape(input.shape, reduced, keepdims);
-  if (policy != Policy::Numpy || indexResult)
+  if (policy != Policy::Numpy)
     return contiguousStrides(shape);
   int64_t elements = 1;
   for (int64_t size : shape)
     elements *= size;
   if (elements == 0)
     return Strides(shape.size(), 0);
+  if (indexResult)
+    return contiguousStrides(shape);
   int64_t rank = input.shape.size();
   // nditer's new_temp_array: walk the axes innermost first, giving each
   // result dim the running extent (a kept reduced dim has size 1).

@@ -11,7 +11,8 @@
 //                 order, nditer's stable sort by |stride| that treats size-1
 //                 dims as stride 0 (ambiguous); an empty result gets all-zero
 //                 strides. argmax/argmin copy the input with the axis moved
-//                 last and allocate their result C-contiguous.
+//                 last and allocate their result C-contiguous (an empty one
+//                 with all-zero strides too).
 //
 // All strides are in elements. No MLIR types in the interface.
 //
@@ -45,7 +46,8 @@ Shape reduceShape(const Shape &input, const std::vector<bool> &reduced,
 
 /// The result strides of a reduction of `input` (concrete sizes and
 /// strides) over the `reduced` dims. `indexResult` is argmax/argmin, which
-/// NumPy computes on a contiguous copy and allocates C-contiguous.
+/// NumPy computes on a contiguous copy and allocates C-contiguous (all-zero
+/// strides too when the result is empty).
 Strides reduceOutputStrides(Policy policy, const Operand &input,
                             const std::vector<bool> &reduced, bool keepdims,
                             bool indexResult);

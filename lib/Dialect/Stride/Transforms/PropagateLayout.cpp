@@ -137,18 +137,18 @@ Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
 /// What the policy's library refuses of a reduction that Stride's verifier
 /// accepts, as a diagnostic: under torch a mean of integers and an argmax
 /// or argmin of i1 that PyTorch's kernel would run; under numpy an axis of
-/// a 0-d input.
+/// a 0-d input (except for argmax/argmin, which flatten it first).
 LogicalResult checkReducePolicy(layout::Policy policy, Operation *op,
                                 ReduceKind kind, RankedTensorType input) {
   Type element = input.getElementType();
   StringRef name = reduceKindName(kind);
+  bool index = kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
   if (policy == layout::Policy::Torch) {
     if (kind == ReduceKind::Mean && !isa<FloatType>(element))
       return op->emitOpError()
              << "mean of " << element
              << " elements is an error under policy torch: PyTorch's mean "
                 "needs a floating-point input (cast it first)";
-    bool index = kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
     if (index && element.isInteger(1)) {
       // PyTorch fills a result over a size-1 axis with 0 and runs no kernel
       // on an empty input; otherwise its kernel has no bool version.
@@ -167,7 +167,7 @@ LogicalResult checkReducePolicy(layout::Policy policy, Operation *op,
                << "PyTorch has no " << name << " kernel for bool";
     }
   }
-  if (policy == layout::Policy::Numpy && input.getRank() == 0) {
+  if (policy == layout::Policy::Numpy && input.getRank() == 0 && !index) {
     auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes");
     if (axes && !axes.empty())
       return op->emitOpError()

@@ -10,17 +10,19 @@
 
 // A named reduction: `input` reduced over `axes` (absent: all axes, NumPy's
 // `axis=None`; negative axes count from the end), the reduced axes removed
-// from the result or, with `keepdims`, kept with size 1. `resultRule` says
-// the result's element type in words; `kind` names the C++ ReduceKind.
+// from the result or, with `keepdims`, kept with size 1. `meaning` is the
+// summary's noun phrase, `sentence` the description's first sentence (without
+// the NumPy reference), `rule` the op's own rule, `resultRule` the result's
+// element type in words; `kindName` names the C++ ReduceKind.
 class Stride_ReduceOp<string mnemonic, string kindName, string meaning,
-                      string numpy, string rule, string resultRule,
-                      string example>
+                      string sentence, string numpy, string rule,
+                      string resultRule, string example>
     : Stride_Op<mnemonic, [Pure,
         DeclareOpInterfaceMethods<Stride_InferResultShapeOpInterface,
             ["inferResultShape", "getBroadcastOperands"]>]> {
   let summary = meaning # " over some or all axes";
-  let description = "Computes " # meaning # " of the elements of `input` "
-    # "along `axes`, like `" # numpy # "`. " # rule # " " # resultRule
+  let description = sentence # ", like `" # numpy # "`. " # rule # " "
+    # resultRule
     # " `axes` absent means all axes (NumPy's `axis=None`); negative axes "
     # "count from the end; a repeated or out-of-range axis is an error. The "
     # "reduced axes are removed from the result, or kept with size 1 under "
@@ -53,53 +55,64 @@ class Stride_ReduceOp<string mnemonic, string kindName, string meaning,
   }];
 }
 
-def Stride_SumOp : Stride_ReduceOp<"sum", "Sum", "the sum", "numpy.sum",
+def Stride_SumOp : Stride_ReduceOp<"sum", "Sum", "the sum",
+    "Sums the elements of `input` along `axes`", "numpy.sum",
     "Float sums are compensated (Kahan), at least as accurate as NumPy's "
     "pairwise summation; an empty sum is 0.",
     "Integers and `i1` sum to `i64` (bools count), floats keep their type.",
     "%s = stride.sum %x axes [0, -1] : tensor<4x5x6xi32> -> tensor<5xi64>">;
 def Stride_ProdOp : Stride_ReduceOp<"prod", "Prod", "the product",
-    "numpy.prod", "An empty product is 1; integer products wrap.",
+    "Multiplies the elements of `input` along `axes`", "numpy.prod",
+    "An empty product is 1; integer products wrap.",
     "Integers and `i1` multiply to `i64`, floats keep their type.",
     "%p = stride.prod %x keepdims : tensor<4x5xf32> -> tensor<1x1xf32>">;
 def Stride_AmaxOp : Stride_ReduceOp<"amax", "Max", "the maximum",
-    "numpy.amax", "NaN propagates (any NaN gives NaN); an axis of size 0 is "
-    "an error, as in both libraries.",
+    "Takes the largest element of `input` along `axes`", "numpy.amax",
+    "NaN propagates (any NaN gives NaN); an axis of size 0 is an error, as "
+    "in both libraries.",
     "The result has the input's element type (`i1`: logical or).",
     "%m = stride.amax %x axes [1] keepdims : tensor<4x5xf32> -> tensor<4x1xf32>">;
 def Stride_AminOp : Stride_ReduceOp<"amin", "Min", "the minimum",
-    "numpy.amin", "NaN propagates (any NaN gives NaN); an axis of size 0 is "
-    "an error, as in both libraries.",
+    "Takes the smallest element of `input` along `axes`", "numpy.amin",
+    "NaN propagates (any NaN gives NaN); an axis of size 0 is an error, as "
+    "in both libraries.",
     "The result has the input's element type (`i1`: logical and).",
     "%m = stride.amin %x axes [0] : tensor<4x5xi32> -> tensor<5xi32>">;
 def Stride_MeanOp : Stride_ReduceOp<"mean", "Mean", "the arithmetic mean",
-    "numpy.mean", "It is the compensated sum divided by the number of "
-    "reduced elements in the result type (an empty mean is NaN).",
+    "Averages the elements of `input` along `axes`", "numpy.mean",
+    "The mean is the compensated sum divided by the number of reduced "
+    "elements, in the result type (an empty mean is NaN).",
     "Floats keep their type; integers and `i1` give `f64` as in NumPy (under "
     "policy `torch` that is an error, as PyTorch refuses them).",
     "%m = stride.mean %x axes [-1] : tensor<4x5xf32> -> tensor<4xf32>">;
 def Stride_ArgmaxOp : Stride_ReduceOp<"argmax", "Argmax",
-    "the index of the maximum", "numpy.argmax",
-    "Ties give the first index, a NaN counts as the maximum (its first "
+    "the index of the maximum",
+    "Gives the index of the largest element of `input` along `axes`",
+    "numpy.argmax",
+    "Ties give the first index and a NaN counts as the largest (its first "
     "index); at most one axis, and without `axes` the index is into the "
     "row-major flattened input; an empty axis is an error.",
     "The result is `i64`.",
     "%i = stride.argmax %x axes [1] : tensor<4x5xf32> -> tensor<4xi64>">;
 def Stride_ArgminOp : Stride_ReduceOp<"argmin", "Argmin",
-    "the index of the minimum", "numpy.argmin",
-    "Ties give the first index, a NaN counts as the minimum (its first "
+    "the index of the minimum",
+    "Gives the index of the smallest element of `input` along `axes`",
+    "numpy.argmin",
+    "Ties give the first index and a NaN counts as the smallest (its first "
     "index); at most one axis, and without `axes` the index is into the "
     "row-major flattened input; an empty axis is an error.",
     "The result is `i64`.",
     "%i = stride.argmin %x : tensor<4x5xf32> -> tensor<i64>">;
 def Stride_AnyOp : Stride_ReduceOp<"any", "Any",
-    "whether any element is nonzero", "numpy.any",
-    "NaN counts as nonzero; an empty `any` is false.",
+    "whether any element is nonzero",
+    "Tests whether any element of `input` along `axes` is nonzero",
+    "numpy.any", "NaN counts as nonzero; an empty `any` is false.",
     "The result is `i1`.",
     "%b = stride.any %x axes [0] : tensor<4x5xf32> -> tensor<5xi1>">;
 def Stride_AllOp : Stride_ReduceOp<"all", "All",
-    "whether every element is nonzero", "numpy.all",
-    "NaN counts as nonzero; an empty `all` is true.",
+    "whether every element is nonzero",
+    "Tests whether every element of `input` along `axes` is nonzero",
+    "numpy.all", "NaN counts as nonzero; an empty `all` is true.",
     "The result is `i1`.",
     "%b = stride.all %x axes [0, 1] keepdims : tensor<4x5xi32> -> tensor<1x1xi1>">;
 

@@ -55,3 +55,20 @@ func.func @scalar(%x: tensor<f32>) -> tensor<*xf32> {
   %0 = stride.amax %x : tensor<f32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// amax, amin, argmax and argmin check a dynamic reduced axis for size 0 at
+// run time; sums and kept axes need no check.
+// CHECK-LABEL: func.func @empty_check
+// CHECK: %[[D:.*]] = tensor.dim %{{.*}}, %c1
+// CHECK: %[[NZ:.*]] = arith.cmpi ne, %[[D]], %c0
+// CHECK: cf.assert %[[NZ]], "stride.amax at {{.*}}: reduces axis 1 of run-time size 0: amax of an empty axis has no identity"
+// CHECK: stride.amax {{.*}} {stride.shape_checked}
+// CHECK-NOT: cf.assert
+// CHECK: return
+func.func @empty_check(%x: tensor<?x?xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %0 = stride.amax %x axes [1] : tensor<?x?xf32> -> tensor<*xf32>
+  %1 = stride.sum %x axes [1] : tensor<?x?xf32> -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}

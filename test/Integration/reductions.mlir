@@ -14,6 +14,13 @@
 // RUN: %npytool check %t "np.all(x, axis=1)" %t/out8.npy
 // RUN: %npytool check %t "np.sum(x)" %t/out9.npy 1e-4
 // RUN: %npytool check %t "np.argmax(x)" %t/out10.npy
+// RUN: rm -rf %t/gpu && mkdir -p %t/gpu && cp %t/x.npy %t/gpu/
+// RUN: stride-run %s --entry floats --target gpu-host --input %t/x.npy --output-dir %t/gpu
+// RUN: %npytool check %t/gpu "np.sum(x, axis=(0, -1))" %t/gpu/out0.npy 1e-5
+// RUN: %npytool check %t/gpu "np.mean(x, axis=1)" %t/gpu/out4.npy
+// RUN: %npytool check %t/gpu "np.argmax(x, axis=-1)" %t/gpu/out5.npy
+// RUN: %npytool check %t/gpu "np.sum(x)" %t/gpu/out9.npy 1e-4
+// RUN: %npytool check %t/gpu "np.argmax(x)" %t/gpu/out10.npy
 // RUN: stride-run %s --entry layouts --input %t/x.npy --input %t/x.npy --input %t/c.npy --output-dir %t
 // RUN: %npytool check %t "np.sum(x, axis=1)" %t/out0.npy 1e-5
 // RUN: %npytool check %t "np.argmax(x, axis=0)" %t/out1.npy

@@ -1,5 +1,6 @@
 // RUN: stride-opt %s --stride-infer-shapes --stride-propagate-layout --stride-bufferize --canonicalize --cse --split-input-file | FileCheck %s
 // RUN: stride-opt %s --stride-to-linalg-pipeline --split-input-file | FileCheck %s --check-prefix=DEALLOC
+// RUN: stride-opt %s --stride-to-linalg-pipeline=threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
 
 // A row sum: a linalg.generic with a reduction iterator on the reduced dim,
 // Kahan-compensated through a scratch accumulator (freed by the
@@ -18,6 +19,19 @@
 // DEALLOC: memref.dealloc
 func.func @row_sum(%x: tensor<4x6xf32>) -> tensor<*xf32> {
   %0 = stride.sum %x axes [1] : tensor<4x6xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// With threads, a large reduction splits its leading kept dim: the input,
+// the result and the scratch accumulator are cut alike.
+// THREADS-LABEL: func.func @threaded_rows
+// THREADS: scf.parallel
+// THREADS-COUNT-3: memref.subview
+// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+func.func @threaded_rows(%x: tensor<1024x1024xf32>) -> tensor<*xf32> {
+  %0 = stride.sum %x axes [1] : tensor<1024x1024xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

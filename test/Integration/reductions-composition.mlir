@@ -2,7 +2,11 @@
 // keepdims result broadcast back), dynamic shapes, and threads, each checked
 // against NumPy by npytool.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %npytool make %t x="rand(7,33)" w="rand(33)" big="rand(1024,1024)" e="np.zeros((3, 0), np.float32)"
+// RUN: %npytool make %t x="rand(7,33)" w="rand(33)" big="rand(1024,1024)" e="np.zeros((3, 0), np.float32)" n="np.int64(3)"
+// RUN: stride-run %s --entry calls --input %t/x.npy --output-dir %t
+// RUN: %npytool check %t "x - x.max(axis=0, keepdims=True)" %t/out0.npy
+// RUN: stride-run %s --entry loop --input %t/x.npy --input %t/n.npy --output-dir %t
+// RUN: %npytool check %t "x.sum(axis=0) + 3 * x.max(axis=0)" %t/out0.npy 1e-5
 // RUN: stride-run %s --entry softmax --input %t/x.npy --output-dir %t
 // RUN: %npytool check %t "np.exp(x - x.max(axis=-1, keepdims=True)) / np.exp(x - x.max(axis=-1, keepdims=True)).sum(axis=-1, keepdims=True)" %t/out0.npy
 // RUN: stride-run %s --entry layer_norm --input %t/x.npy --input %t/w.npy --output-dir %t
@@ -69,4 +73,30 @@ func.func @threaded(%x: tensor<1024x1024xf32>) -> (tensor<*xf32>, tensor<*xf32>,
   %2 = stride.argmin %x axes [1] : tensor<1024x1024xf32> -> tensor<*xi64>
   %3 = stride.mean %x axes [0] : tensor<1024x1024xf32> -> tensor<*xf32>
   return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xf32>
+}
+
+// A reduction in a private function's result, and reductions feeding an
+// scf.for's iteration value.
+func.func private @column_max(%x: tensor<7x33xf32>) -> tensor<*xf32> {
+  %0 = stride.amax %x axes [0] keepdims : tensor<7x33xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+func.func @calls(%x: tensor<7x33xf32>) -> tensor<*xf32> {
+  %0 = func.call @column_max(%x) : (tensor<7x33xf32>) -> tensor<*xf32>
+  %1 = stride.sub %x, %0 : tensor<7x33xf32>, tensor<*xf32> -> tensor<*xf32>
+  return %1 : tensor<*xf32>
+}
+
+func.func @loop(%x: tensor<7x33xf32>, %n64: i64) -> tensor<33xf32> {
+  %n = arith.index_cast %n64 : i64 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = stride.sum %x axes [0] : tensor<7x33xf32> -> tensor<33xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> tensor<33xf32> {
+    %m = stride.amax %x axes [0] : tensor<7x33xf32> -> tensor<33xf32>
+    %a = stride.add %acc, %m : tensor<33xf32>, tensor<33xf32> -> tensor<33xf32>
+    scf.yield %a : tensor<33xf32>
+  }
+  return %r : tensor<33xf32>
 }

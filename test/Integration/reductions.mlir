@@ -29,6 +29,17 @@
 // RUN: %npytool check %t "np.argmax(x)" %t/out4.npy
 // RUN: %npytool check %t "np.mean(c, axis=0)" %t/out5.npy
 // RUN: %npytool check %t "np.sum(c, axis=1)" %t/out6.npy 1e-5
+// RUN: %npytool make %t l="np.round(rand(3,5,37) * 2) / 2" p="np.float32(1) + rand(3,5,37) / np.float32(64)" ln="np.where(np.arange(3*5*37).reshape(3,5,37) % 41 == 7, np.float32(np.nan), np.round(rand(3,5,37)))"
+// RUN: stride-run %s --entry lanes --input %t/l.npy --input %t/p.npy --input %t/ln.npy --output-dir %t
+// RUN: %npytool check %t "np.argmax(l, axis=2)" %t/out0.npy
+// RUN: %npytool check %t "np.argmin(l, axis=-1)" %t/out1.npy
+// RUN: %npytool check %t "np.argmax(l)" %t/out2.npy
+// RUN: %npytool check %t "np.sum(l, axis=(1, 2))" %t/out3.npy 1e-5
+// RUN: %npytool check %t "np.mean(l, axis=2, keepdims=True)" %t/out4.npy
+// RUN: %npytool check %t "np.prod(p, axis=2)" %t/out5.npy
+// RUN: %npytool check %t "np.argmax(ln, axis=2)" %t/out6.npy
+// RUN: %npytool check %t "np.argmin(ln)" %t/out7.npy
+// RUN: %npytool check %t "np.sum(ln, axis=2)" %t/out8.npy
 // RUN: stride-run %s --entry special --input %t/s.npy --output-dir %t
 // RUN: %npytool check %t "np.amax(s, axis=1)" %t/out0.npy
 // RUN: %npytool check %t "np.amin(s, axis=1)" %t/out1.npy
@@ -118,4 +129,21 @@ func.func @integers(%i: tensor<3x4xi32>, %b: tensor<2x3xi1>) -> (tensor<*xi64>, 
   %12 = stride.argmax %b axes [1] : tensor<2x3xi1> -> tensor<*xi64>
   %13 = stride.prod %b axes [0] : tensor<2x3xi1> -> tensor<*xi64>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13 : tensor<*xi64>, tensor<*xi64>, tensor<*xi32>, tensor<*xi32>, tensor<*xi64>, tensor<*xi64>, tensor<*xf64>, tensor<*xi64>, tensor<*xi1>, tensor<*xi1>, tensor<*xi1>, tensor<*xi1>, tensor<*xi64>, tensor<*xi64>
+}
+
+// Long reductions along the innermost dim run in 16 lanes plus a partial
+// block (37 = 2 * 16 + 5), combined afterwards; argmax's first index and
+// NaN rule hold across lanes, and reversed outer dims (kept and reduced)
+// keep their logical indices.
+func.func @lanes(%l: tensor<3x5x37xf32, #stride.layout<strides = [-185, -37, 1]>>, %p: tensor<3x5x37xf32>, %n: tensor<3x5x37xf32, #stride.layout<strides = [185, -37, 1]>>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xi64>, tensor<*xf32>) {
+  %0 = stride.argmax %l axes [2] : tensor<3x5x37xf32, #stride.layout<strides = [-185, -37, 1]>> -> tensor<*xi64>
+  %1 = stride.argmin %l axes [-1] : tensor<3x5x37xf32, #stride.layout<strides = [-185, -37, 1]>> -> tensor<*xi64>
+  %2 = stride.argmax %l : tensor<3x5x37xf32, #stride.layout<strides = [-185, -37, 1]>> -> tensor<*xi64>
+  %3 = stride.sum %l axes [1, 2] : tensor<3x5x37xf32, #stride.layout<strides = [-185, -37, 1]>> -> tensor<*xf32>
+  %4 = stride.mean %l axes [2] keepdims : tensor<3x5x37xf32, #stride.layout<strides = [-185, -37, 1]>> -> tensor<*xf32>
+  %5 = stride.prod %p axes [2] : tensor<3x5x37xf32> -> tensor<*xf32>
+  %6 = stride.argmax %n axes [2] : tensor<3x5x37xf32, #stride.layout<strides = [185, -37, 1]>> -> tensor<*xi64>
+  %7 = stride.argmin %n : tensor<3x5x37xf32, #stride.layout<strides = [185, -37, 1]>> -> tensor<*xi64>
+  %8 = stride.sum %n axes [2] : tensor<3x5x37xf32, #stride.layout<strides = [185, -37, 1]>> -> tensor<*xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xi64>, tensor<*xf32>
 }

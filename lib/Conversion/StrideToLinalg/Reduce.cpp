@@ -187,73 +187,164 @@ LogicalResult KernelBuilder::emitReduce(
                                 "dimension of dynamic size, which is not "
                                 "supported";
 
-  // Extra accumulators, dense buffers of the kept dims' shape.
-  auto scratch = [&](Type type) {
+  bool isFloat = isa<FloatType>(element);
+  bool isBool = element.isInteger(1);
+  Type accType = resultElement;
+  bool kahan = (kind == ReduceKind::Sum || kind == ReduceKind::Mean) &&
+               isa<FloatType>(resultElement);
+  bool index = kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
+  MLIRContext *context = b.getContext();
+
+  // A dense scratch buffer of `sizes` (static where known).
+  auto scratch = [&](Type type, ArrayRef<OpFoldResult> sizes) -> Value {
     SmallVector<int64_t> shape;
     SmallVector<Value> dynamic;
-    for (OpFoldResult size : keptSizes) {
+    for (OpFoldResult size : sizes) {
       std::optional<int64_t> c = getConstantIntValue(size);
       shape.push_back(c ? *c : ShapedType::kDynamic);
       if (!c)
         dynamic.push_back(math.value(size));
     }
-    Value buffer = memref::AllocOp::create(
-        b, loc, MemRefType::get(shape, type), dynamic, b.getI64IntegerAttr(64));
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < rank; ++d)
-      if (!reduced[d])
-        exprs.push_back(b.getAffineDimExpr(loopOf[d]));
-    return std::make_pair(buffer, exprs);
+    return memref::AllocOp::create(b, loc, MemRefType::get(shape, type),
+                                   dynamic, b.getI64IntegerAttr(64));
   };
-
-  bool isFloat = isa<FloatType>(element);
-  bool isBool = element.isInteger(1);
-  SmallVector<Value> outputs{outView->view};
-  SmallVector<SmallVector<AffineExpr>> outExprs{outView->exprs};
-  Type accType = resultElement;
-  bool kahan = (kind == ReduceKind::Sum || kind == ReduceKind::Mean) &&
-               isa<FloatType>(resultElement);
-  bool index = kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
-  if (kahan) {
-    auto [buffer, exprs] = scratch(resultElement);
-    outputs.push_back(buffer);
-    outExprs.push_back(exprs);
-  }
+  // The accumulators' types and identities: [value, compensation] for a
+  // Kahan sum, [value, index] for argmax/argmin, [value] otherwise.
+  SmallVector<Type> accTypes;
+  SmallVector<Value> identities;
   if (index) {
-    // The value accumulator first, then the index (the result).
-    auto [buffer, exprs] = scratch(element);
-    outputs.insert(outputs.begin(), buffer);
-    outExprs.insert(outExprs.begin(), exprs);
-  }
-
-  // Identities.
-  if (index) {
-    linalg::FillOp::create(b, loc, identityOf(b, loc, kind, element),
-                           outputs[0]);
-    Value none = arith::ConstantOp::create(
-        b, loc, resultElement,
-        b.getIntegerAttr(resultElement, std::numeric_limits<int64_t>::max()));
-    linalg::FillOp::create(b, loc, none, outputs[1]);
+    accTypes = {element, resultElement};
+    identities = {identityOf(b, loc, kind, element),
+                  arith::ConstantOp::create(
+                      b, loc, resultElement,
+                      b.getIntegerAttr(resultElement,
+                                       std::numeric_limits<int64_t>::max()))};
   } else {
-    linalg::FillOp::create(b, loc, identityOf(b, loc, kind, accType),
-                           outputs[0]);
+    accTypes = {accType};
+    identities = {identityOf(b, loc, kind, accType)};
     if (kahan) {
-      Value zero = arith::ConstantOp::create(b, loc, accType,
-                                             b.getZeroAttr(accType));
-      linalg::FillOp::create(b, loc, zero, outputs[1]);
+      accTypes.push_back(accType);
+      identities.push_back(
+          arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType)));
     }
   }
+  // Which accumulator is the result (argmax: the index).
+  unsigned resultAcc = index ? 1 : 0;
 
-  // The logical index, within the reduced axes, of a loop point.
+  // An input element as the accumulators combine it.
+  auto prepare = [&](OpBuilder &nb, Location nl, Value x) -> Value {
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Mean:
+    case ReduceKind::Prod:
+      return convert(nb, nl, x, accType);
+    case ReduceKind::Any:
+    case ReduceKind::All:
+      return truth(nb, nl, x);
+    default:
+      return x;
+    }
+  };
+  // One accumulation step of prepared value `x` (at logical index `i` for
+  // argmax/argmin) into `acc`; returns the new accumulators.
+  auto step = [&](OpBuilder &nb, Location nl, Value x, Value i,
+                  ValueRange acc) -> SmallVector<Value> {
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Mean: {
+      if (!kahan)
+        return {arith::AddIOp::create(nb, nl, acc[0], x)};
+      // Kahan: y = x - c; t = s + y; c = (t - s) - y; s = t. The
+      // compensation is dropped where t is not finite, so that infinities
+      // and NaN propagate as in a plain sum.
+      Value sum = acc[0], c = acc[1];
+      Value y = arith::SubFOp::create(nb, nl, x, c);
+      Value t = arith::AddFOp::create(nb, nl, sum, y);
+      Value lost = arith::SubFOp::create(
+          nb, nl, arith::SubFOp::create(nb, nl, t, sum), y);
+      Value inf = arith::ConstantOp::create(
+          nb, nl, accType,
+          nb.getFloatAttr(accType, std::numeric_limits<double>::infinity()));
+      Value finite =
+          arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OLT,
+                                math::AbsFOp::create(nb, nl, t), inf);
+      Value zero =
+          arith::ConstantOp::create(nb, nl, accType, nb.getZeroAttr(accType));
+      return {t, arith::SelectOp::create(nb, nl, finite, lost, zero)};
+    }
+    case ReduceKind::Prod:
+      return {isa<FloatType>(accType)
+                  ? arith::MulFOp::create(nb, nl, acc[0], x).getResult()
+                  : arith::MulIOp::create(nb, nl, acc[0], x).getResult()};
+    case ReduceKind::Max:
+    case ReduceKind::Min: {
+      bool max = kind == ReduceKind::Max;
+      Value a = acc[0];
+      if (isFloat)
+        return {max ? arith::MaximumFOp::create(nb, nl, a, x).getResult()
+                    : arith::MinimumFOp::create(nb, nl, a, x).getResult()};
+      if (isBool)
+        return {max ? arith::OrIOp::create(nb, nl, a, x).getResult()
+                    : arith::AndIOp::create(nb, nl, a, x).getResult()};
+      return {max ? arith::MaxSIOp::create(nb, nl, a, x).getResult()
+                  : arith::MinSIOp::create(nb, nl, a, x).getResult()};
+    }
+    case ReduceKind::Any:
+      return {arith::OrIOp::create(nb, nl, acc[0], x)};
+    case ReduceKind::All:
+      return {arith::AndIOp::create(nb, nl, acc[0], x)};
+    case ReduceKind::Argmax:
+    case ReduceKind::Argmin: {
+      // x wins when better, or equal with a smaller index; NaN is better
+      // than any number (NumPy's first NaN).
+      bool max = kind == ReduceKind::Argmax;
+      Value v = acc[0], idx = acc[1];
+      Value better, equal;
+      if (isFloat) {
+        better = arith::CmpFOp::create(
+            nb, nl, max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+            x, v);
+        Value xNaN = isNaN(nb, nl, x), vNaN = isNaN(nb, nl, v);
+        Value vNumber = arith::XOrIOp::create(
+            nb, nl, vNaN,
+            arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true)));
+        better = arith::OrIOp::create(
+            nb, nl, better, arith::AndIOp::create(nb, nl, xNaN, vNumber));
+        equal = arith::OrIOp::create(
+            nb, nl,
+            arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ, x, v),
+            arith::AndIOp::create(nb, nl, xNaN, vNaN));
+      } else {
+        arith::CmpIPredicate pred =
+            isBool
+                ? (max ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult)
+                : (max ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt);
+        better = arith::CmpIOp::create(nb, nl, pred, x, v);
+        equal = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, x, v);
+      }
+      Value earlier =
+          arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, idx);
+      Value take = arith::OrIOp::create(
+          nb, nl, better, arith::AndIOp::create(nb, nl, equal, earlier));
+      return {arith::SelectOp::create(nb, nl, take, x, v),
+              arith::SelectOp::create(nb, nl, take, i, idx)};
+    }
+    }
+    return {};
+  };
+
   SmallVector<Value> sizeValues;
   for (OpFoldResult size : in.sizes)
     sizeValues.push_back(math.value(size));
-  auto logicalIndex = [&](OpBuilder &nb, Location nl) -> Value {
+  // The logical index, within the reduced axes (row-major over them), of a
+  // loop point; `position(d)` is the element's position along dim d.
+  auto logicalIndex = [&](OpBuilder &nb, Location nl,
+                          function_ref<Value(int64_t)> position) -> Value {
     Value flat = arith::ConstantIndexOp::create(nb, nl, 0);
     for (int64_t d = 0; d < rank; ++d) {
       if (!reduced[d])
         continue;
-      Value i = linalg::IndexOp::create(nb, nl, loopOf[d]);
+      Value i = position(d);
       if (mirrored[d]) {
         Value last = arith::SubIOp::create(
             nb, nl, sizeValues[d], arith::ConstantIndexOp::create(nb, nl, 1));
@@ -264,121 +355,229 @@ LogicalResult KernelBuilder::emitReduce(
     }
     return arith::IndexCastOp::create(nb, nl, nb.getI64Type(), flat);
   };
+  auto plainIndex = [&](OpBuilder &nb, Location nl) {
+    return logicalIndex(nb, nl, [&](int64_t d) -> Value {
+      return linalg::IndexOp::create(nb, nl, loopOf[d]);
+    });
+  };
 
-  SmallVector<AffineMap> maps{
-      AffineMap::get(rank, 0, inView->exprs, b.getContext())};
-  for (auto &exprs : outExprs)
-    maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  for (int64_t d = 0; d < rank; ++d)
-    if (reduced[d])
-      iterators[loopOf[d]] = utils::IteratorType::reduction;
+  // Reduced along the innermost loop with a long, static, positive stride:
+  // accumulate in kLanes independent lanes (several accumulators, so the
+  // loop vectorizes and float sums do not wait on one chain), the last
+  // partial block into the first lanes, then combine the lanes.
+  constexpr int64_t kLanes = 16;
+  int64_t inner = rank ? order.back() : -1;
+  int64_t innerSize = 0, innerStride = 0; // 0: not static
+  if (inner >= 0) {
+    innerSize = getConstantIntValue(in.sizes[inner]).value_or(0);
+    innerStride = staticStrides[inner].value_or(0);
+  }
+  bool laneKind = kahan || index ||
+                  (kind == ReduceKind::Prod && isa<FloatType>(accType));
+  bool lanes = laneKind && inner >= 0 && reduced[inner] &&
+               innerSize >= 2 * kLanes && innerStride > 0 &&
+               llvm::all_of(staticStrides, [](auto s) { return s.has_value(); });
 
-  emitGeneric(
-      loc, ValueRange{inView->view}, outputs, maps, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value x = args[0];
-        SmallVector<Value> yields;
-        switch (kind) {
-        case ReduceKind::Sum:
-        case ReduceKind::Mean:
-          if (kahan) {
-            // Kahan: y = x - c; t = s + y; c = (t - s) - y; s = t.
-            Value s = args[1], c = args[2];
-            Value v = convert(nb, nl, x, accType);
-            Value y = arith::SubFOp::create(nb, nl, v, c);
-            Value t = arith::AddFOp::create(nb, nl, s, y);
-            Value lost = arith::SubFOp::create(
-                nb, nl, arith::SubFOp::create(nb, nl, t, s), y);
-            Value inf = arith::ConstantOp::create(
-                nb, nl, accType,
-                nb.getFloatAttr(accType,
-                                std::numeric_limits<double>::infinity()));
-            Value finite = arith::CmpFOp::create(
-                nb, nl, arith::CmpFPredicate::OLT,
-                math::AbsFOp::create(nb, nl, t), inf);
-            Value zero = arith::ConstantOp::create(nb, nl, accType,
-                                                   nb.getZeroAttr(accType));
-            yields = {t, arith::SelectOp::create(nb, nl, finite, lost, zero)};
-          } else {
-            yields = {arith::AddIOp::create(
-                nb, nl, args[1], convert(nb, nl, x, accType))};
-          }
-          break;
-        case ReduceKind::Prod: {
-          Value v = convert(nb, nl, x, accType);
-          yields = {isa<FloatType>(accType)
-                        ? arith::MulFOp::create(nb, nl, args[1], v).getResult()
-                        : arith::MulIOp::create(nb, nl, args[1], v)
-                              .getResult()};
-          break;
+  SmallVector<AffineMap> maps;
+  if (!lanes) {
+    SmallVector<Value> outputs;
+    SmallVector<AffineExpr> keptExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d])
+        keptExprs.push_back(b.getAffineDimExpr(loopOf[d]));
+    for (auto [k, type] : llvm::enumerate(accTypes)) {
+      bool isResult = k == resultAcc;
+      outputs.push_back(isResult ? outView->view : scratch(type, keptSizes));
+      linalg::FillOp::create(b, loc, identities[k], outputs.back());
+    }
+    maps.push_back(AffineMap::get(rank, 0, inView->exprs, context));
+    for (unsigned k = 0; k < outputs.size(); ++k)
+      maps.push_back(AffineMap::get(
+          rank, 0, k == resultAcc ? outView->exprs : keptExprs, context));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d])
+        iterators[loopOf[d]] = utils::IteratorType::reduction;
+    emitGeneric(loc, ValueRange{inView->view}, outputs, maps, iterators,
+                [&](OpBuilder &nb, Location nl, ValueRange args) {
+                  Value x = prepare(nb, nl, args[0]);
+                  Value i = index ? plainIndex(nb, nl) : Value();
+                  linalg::YieldOp::create(
+                      nb, nl, step(nb, nl, x, i, args.drop_front()));
+                });
+  } else {
+    int64_t blocks = innerSize / kLanes, rest = innerSize % kLanes;
+    // Loops: the other dims as before (0 .. rank-2), the blocks (rank-1,
+    // reduction) and the lanes (rank, parallel).
+    unsigned blockLoop = rank - 1, laneLoop = rank;
+    SmallVector<OpFoldResult> laneSizes(keptSizes);
+    laneSizes.push_back(math.constant(kLanes));
+    SmallVector<AffineExpr> laneExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d])
+        laneExprs.push_back(b.getAffineDimExpr(loopOf[d]));
+    laneExprs.push_back(b.getAffineDimExpr(laneLoop));
+    SmallVector<Value> laneBuffers;
+    for (auto [k, type] : llvm::enumerate(accTypes)) {
+      laneBuffers.push_back(scratch(type, laneSizes));
+      linalg::FillOp::create(b, loc, identities[k], laneBuffers.back());
+    }
+    auto inputView = [&](OpFoldResult offset, bool tail)
+        -> FailureOr<LoopView> {
+      SmallVector<ViewDim> dims;
+      SmallVector<int64_t> dimOf; // the input dim of each view dim
+      for (int64_t d = 0; d < rank; ++d) {
+        dimOf.push_back(d);
+        if (d == inner && !tail)
+          dimOf.push_back(d);
+        if (d != inner) {
+          dims.push_back({in.sizes[d], in.strides[d], loopOf[d]});
+        } else if (tail) {
+          dims.push_back({math.constant(rest), in.strides[d], blockLoop});
+        } else {
+          dims.push_back({math.constant(blocks),
+                          math.constant(kLanes * innerStride), blockLoop});
+          dims.push_back({math.constant(kLanes), in.strides[d], laneLoop});
         }
-        case ReduceKind::Max:
-        case ReduceKind::Min: {
-          bool max = kind == ReduceKind::Max;
-          Value acc = args[1];
-          Value r;
-          if (isFloat)
-            r = max ? arith::MaximumFOp::create(nb, nl, acc, x).getResult()
-                    : arith::MinimumFOp::create(nb, nl, acc, x).getResult();
-          else if (isBool)
-            r = max ? arith::OrIOp::create(nb, nl, acc, x).getResult()
-                    : arith::AndIOp::create(nb, nl, acc, x).getResult();
-          else
-            r = max ? arith::MaxSIOp::create(nb, nl, acc, x).getResult()
-                    : arith::MinSIOp::create(nb, nl, acc, x).getResult();
-          yields = {r};
-          break;
-        }
-        case ReduceKind::Any:
-          yields = {arith::OrIOp::create(nb, nl, args[1], truth(nb, nl, x))};
-          break;
-        case ReduceKind::All:
-          yields = {arith::AndIOp::create(nb, nl, args[1], truth(nb, nl, x))};
-          break;
-        case ReduceKind::Argmax:
-        case ReduceKind::Argmin: {
-          bool max = kind == ReduceKind::Argmax;
-          Value v = args[1], idx = args[2];
-          Value i = logicalIndex(nb, nl);
-          Value better, equal;
-          if (isFloat) {
-            better = arith::CmpFOp::create(
-                nb, nl,
-                max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x,
-                v);
-            Value xNaN = isNaN(nb, nl, x), vNaN = isNaN(nb, nl, v);
-            Value vNumber = arith::XOrIOp::create(
-                nb, nl, vNaN,
-                arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true)));
-            better = arith::OrIOp::create(
-                nb, nl, better, arith::AndIOp::create(nb, nl, xNaN, vNumber));
-            equal = arith::OrIOp::create(
-                nb, nl,
-                arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ, x, v),
-                arith::AndIOp::create(nb, nl, xNaN, vNaN));
-          } else {
-            arith::CmpIPredicate pred =
-                isBool ? (max ? arith::CmpIPredicate::ugt
-                              : arith::CmpIPredicate::ult)
-                       : (max ? arith::CmpIPredicate::sgt
-                              : arith::CmpIPredicate::slt);
-            better = arith::CmpIOp::create(nb, nl, pred, x, v);
-            equal = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, x,
-                                          v);
-          }
-          Value earlier =
-              arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, idx);
-          Value take = arith::OrIOp::create(
-              nb, nl, better, arith::AndIOp::create(nb, nl, equal, earlier));
-          yields = {arith::SelectOp::create(nb, nl, take, x, v),
-                    arith::SelectOp::create(nb, nl, take, i, idx)};
-          break;
-        }
-        }
-        linalg::YieldOp::create(nb, nl, yields);
-      });
+      }
+      FailureOr<LoopView> view = makeView(b, loc, input, offset, dims);
+      if (failed(view))
+        return failure();
+      // Reduced dims walked backwards are walked forwards (as above).
+      for (auto [pos, dim] : llvm::enumerate(dims))
+        if (reduced[dimOf[pos]] && !isa<AffineDimExpr>(view->exprs[pos]))
+          view->exprs[pos] = b.getAffineDimExpr(dim.loop);
+      return view;
+    };
+    // The main blocks.
+    FailureOr<LoopView> mainView = inputView(in.offset, /*tail=*/false);
+    if (failed(mainView))
+      return op->emitOpError() << "the input cannot be viewed in lanes";
+    SmallVector<AffineMap> mainMaps{
+        AffineMap::get(rank + 1, 0, mainView->exprs, context)};
+    for (size_t k = 0; k < laneBuffers.size(); ++k)
+      mainMaps.push_back(AffineMap::get(rank + 1, 0, laneExprs, context));
+    SmallVector<utils::IteratorType> mainIterators(
+        rank + 1, utils::IteratorType::parallel);
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d] && d != inner)
+        mainIterators[loopOf[d]] = utils::IteratorType::reduction;
+    mainIterators[blockLoop] = utils::IteratorType::reduction;
+    emitGeneric(
+        loc, ValueRange{mainView->view}, laneBuffers, mainMaps, mainIterators,
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value x = prepare(nb, nl, args[0]);
+          Value i;
+          if (index)
+            i = logicalIndex(nb, nl, [&](int64_t d) -> Value {
+              if (d != inner)
+                return linalg::IndexOp::create(nb, nl, loopOf[d]);
+              Value block = linalg::IndexOp::create(nb, nl, blockLoop);
+              Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
+              return arith::AddIOp::create(
+                  nb, nl,
+                  arith::MulIOp::create(
+                      nb, nl, block,
+                      arith::ConstantIndexOp::create(nb, nl, kLanes)),
+                  lane);
+            });
+          linalg::YieldOp::create(nb, nl,
+                                  step(nb, nl, x, i, args.drop_front()));
+        });
+    // The last partial block, into lanes 0 .. rest-1.
+    if (rest > 0) {
+      OpFoldResult tailOffset = math.add(
+          in.offset, math.constant(blocks * kLanes * innerStride));
+      FailureOr<LoopView> tailView = inputView(tailOffset, /*tail=*/true);
+      if (failed(tailView))
+        return op->emitOpError() << "the input cannot be viewed in lanes";
+      SmallVector<AffineExpr> tailLaneExprs(laneExprs);
+      tailLaneExprs.back() = b.getAffineDimExpr(blockLoop);
+      SmallVector<AffineMap> tailMaps{
+          AffineMap::get(rank, 0, tailView->exprs, context)};
+      for (size_t k = 0; k < laneBuffers.size(); ++k)
+        tailMaps.push_back(AffineMap::get(rank, 0, tailLaneExprs, context));
+      SmallVector<utils::IteratorType> tailIterators(
+          rank, utils::IteratorType::parallel);
+      for (int64_t d = 0; d < rank; ++d)
+        if (reduced[d] && d != inner)
+          tailIterators[loopOf[d]] = utils::IteratorType::reduction;
+      // The first `rest` lanes, as the tail's loop is that long.
+      SmallVector<Value> tailLanes;
+      SmallVector<OpFoldResult> zeros(laneSizes.size(), math.constant(0));
+      SmallVector<OpFoldResult> ones(laneSizes.size(), math.constant(1));
+      SmallVector<OpFoldResult> tailSizes(keptSizes);
+      tailSizes.push_back(math.constant(rest));
+      for (Value buffer : laneBuffers)
+        tailLanes.push_back(memref::SubViewOp::create(b, loc, buffer, zeros,
+                                                      tailSizes, ones));
+      emitGeneric(
+          loc, ValueRange{tailView->view}, tailLanes, tailMaps,
+          tailIterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value x = prepare(nb, nl, args[0]);
+            Value i;
+            if (index)
+              i = logicalIndex(nb, nl, [&](int64_t d) -> Value {
+                if (d != inner)
+                  return linalg::IndexOp::create(nb, nl, loopOf[d]);
+                return arith::AddIOp::create(
+                    nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
+                    arith::ConstantIndexOp::create(nb, nl, blocks * kLanes));
+              });
+            linalg::YieldOp::create(nb, nl,
+                                    step(nb, nl, x, i, args.drop_front()));
+          });
+    }
+    // Combine the lanes: loops over the kept dims (in dim order), then the
+    // lanes (reduction).
+    int64_t kept = keptSizes.size();
+    SmallVector<ViewDim> combineDims;
+    for (int64_t d = 0, r = 0, k = 0; d < rank; ++d) {
+      if (!reduced[d])
+        combineDims.push_back({in.sizes[d], out.strides[r],
+                               static_cast<unsigned>(k++)});
+      if (!reduced[d] || keepdims)
+        ++r;
+    }
+    FailureOr<LoopView> resultView =
+        makeView(b, loc, dest, out.offset, combineDims);
+    if (failed(resultView))
+      return op->emitOpError() << "the result cannot be viewed";
+    SmallVector<AffineExpr> keptIds, laneIds;
+    for (int64_t k = 0; k < kept; ++k)
+      keptIds.push_back(b.getAffineDimExpr(k));
+    laneIds = keptIds;
+    laneIds.push_back(b.getAffineDimExpr(kept));
+    SmallVector<Value> outputs;
+    SmallVector<AffineMap> combineMaps;
+    for (size_t k = 0; k < laneBuffers.size(); ++k)
+      combineMaps.push_back(AffineMap::get(kept + 1, 0, laneIds, context));
+    for (auto [k, type] : llvm::enumerate(accTypes)) {
+      bool isResult = k == resultAcc;
+      outputs.push_back(isResult ? resultView->view
+                                 : scratch(type, keptSizes));
+      linalg::FillOp::create(b, loc, identities[k], outputs.back());
+      combineMaps.push_back(AffineMap::get(
+          kept + 1, 0, isResult ? resultView->exprs : keptIds, context));
+    }
+    SmallVector<utils::IteratorType> combineIterators(
+        kept + 1, utils::IteratorType::parallel);
+    combineIterators[kept] = utils::IteratorType::reduction;
+    unsigned numLanes = laneBuffers.size();
+    linalg::GenericOp::create(
+        b, loc, TypeRange{}, laneBuffers, outputs, combineMaps,
+        combineIterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          ValueRange lane = args.take_front(numLanes);
+          ValueRange acc = args.drop_front(numLanes);
+          Value x = lane[0], i;
+          if (kahan) // a lane's compensated estimate
+            x = arith::SubFOp::create(nb, nl, lane[0], lane[1]);
+          if (index)
+            i = lane[1];
+          linalg::YieldOp::create(nb, nl, step(nb, nl, x, i, acc));
+        });
+  }
 
   if (kind == ReduceKind::Mean) {
     // mean = sum / count, in the result type.
@@ -393,10 +592,9 @@ LogicalResult KernelBuilder::emitReduce(
     SmallVector<AffineExpr> ids;
     for (int64_t i = 0; i < outRank; ++i)
       ids.push_back(b.getAffineDimExpr(i));
-    Value view = outView->view;
-    auto map = AffineMap::get(outRank, 0, ids, b.getContext());
+    auto map = AffineMap::get(outRank, 0, ids, context);
     linalg::GenericOp::create(
-        b, loc, TypeRange{}, ValueRange{}, ValueRange{view},
+        b, loc, TypeRange{}, ValueRange{}, ValueRange{outView->view},
         ArrayRef<AffineMap>{map},
         SmallVector<utils::IteratorType>(outRank,
                                          utils::IteratorType::parallel),

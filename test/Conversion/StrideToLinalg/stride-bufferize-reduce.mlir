@@ -7,8 +7,8 @@
 // deallocation pipeline), written straight into the output argument.
 // CHECK-LABEL: func.func @row_sum
 // CHECK-SAME: (%[[X:.*]]: memref<4x6xf32, strided<[6, 1], offset: ?>>, %[[OUT:.*]]: memref<4xf32, strided<[1], offset: ?>>)
-// CHECK: %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK: linalg.fill
+// CHECK: %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK: linalg.fill {{.*}} outs(%[[C]]
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
 // CHECK: ^bb0(%[[IN:.*]]: f32, %[[S:.*]]: f32, %[[COMP:.*]]: f32):

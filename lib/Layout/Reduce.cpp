@@ -83,25 +83,22 @@ Strides reduceOutputStrides(Policy policy, const Operand &input,
   Shape shape = reduceShape(input.shape, reduced, keepdims);
   if (policy != Policy::Numpy)
     return contiguousStrides(shape);
-  int64_t elements = 1;
   for (int64_t size : shape)
-    elements *= size;
-  if (elements == 0)
-    return Strides(shape.size(), 0);
+    if (size == 0)
+      return Strides(shape.size(), 0);
   if (indexResult)
     return contiguousStrides(shape);
   int64_t rank = input.shape.size();
   // nditer's new_temp_array: walk the axes innermost first, giving each
   // result dim the running extent (a kept reduced dim has size 1).
+  // Unsigned, so that a size that overflows int64 wraps instead of being
+  // undefined behaviour (as stridesFromPerm).
   std::vector<int64_t> full(rank, 0);
-  int64_t running = 1;
+  uint64_t running = 1;
   for (int64_t d : numpyReduceAxisOrder(input.shape, input.strides)) {
-    if (reduced[d]) {
-      full[d] = running;
-      continue;
-    }
-    full[d] = running;
-    running *= input.shape[d];
+    full[d] = static_cast<int64_t>(running);
+    if (!reduced[d])
+      running *= static_cast<uint64_t>(input.shape[d]);
   }
   Strides strides;
   for (int64_t d = 0; d < rank; ++d)

@@ -375,7 +375,8 @@ LogicalResult KernelBuilder::emitReduce(
   bool laneKind = kahan || index ||
                   (kind == ReduceKind::Prod && isa<FloatType>(accType));
   bool lanes = laneKind && inner >= 0 && reduced[inner] &&
-               innerSize >= 2 * kLanes && innerStride > 0 &&
+               innerSize >= 2 * kLanes && innerSize <= (int64_t(1) << 40) &&
+               innerStride > 0 && innerStride <= (int64_t(1) << 20) &&
                llvm::all_of(staticStrides, [](auto s) { return s.has_value(); });
 
   SmallVector<AffineMap> maps;

@@ -7,6 +7,12 @@
 // and, for mean, a second generic dividing by the count. The input is read
 // through a strided view: any strides, including 0 and negative ones.
 //
+// When the innermost loop is reduced, long (>= 32), static and of positive
+// stride, float sums, means and products and argmax/argmin accumulate in 16
+// lanes instead (a blocks loop and a parallel lane loop, the last partial
+// block into the first lanes), combined by a third generic: independent
+// accumulators, so the loop does not wait on one dependency chain.
+//
 //  * float sum and mean: Kahan-compensated (a second accumulator buffer of
 //    the result's shape), at least as accurate as NumPy's pairwise
 //    summation; the compensation is reset where the running sum is not

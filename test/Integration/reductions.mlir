@@ -40,6 +40,17 @@
 // RUN: %npytool check %t "np.argmax(ln, axis=2)" %t/out6.npy
 // RUN: %npytool check %t "np.argmin(ln)" %t/out7.npy
 // RUN: %npytool check %t "np.sum(ln, axis=2)" %t/out8.npy
+// RUN: %npytool make %t z="np.zeros((3, 0), np.float32)" k="np.float64(2.5)"
+// RUN: stride-run %s --entry edges --policy numpy --input %t/z.npy --input %t/k.npy --output-dir %t
+// RUN: %npytool check %t "np.sum(z, axis=1)" %t/out0.npy
+// RUN: %npytool check %t "np.prod(z, axis=1)" %t/out1.npy
+// RUN: %npytool check %t "np.any(z, axis=1)" %t/out2.npy
+// RUN: %npytool check %t "np.all(z, axis=1)" %t/out3.npy
+// RUN: %npytool check %t "np.mean(z, axis=1)" %t/out4.npy
+// RUN: %npytool check %t "np.amax(z, axis=0)" %t/out5.npy
+// RUN: %npytool check %t "np.sum(k)" %t/out6.npy
+// RUN: %npytool check %t "np.argmax(k, axis=0)" %t/out7.npy
+// RUN: %npytool check %t "np.amin(k, keepdims=True)" %t/out8.npy
 // RUN: stride-run %s --entry special --input %t/s.npy --output-dir %t
 // RUN: %npytool check %t "np.amax(s, axis=1)" %t/out0.npy
 // RUN: %npytool check %t "np.amin(s, axis=1)" %t/out1.npy
@@ -146,4 +157,20 @@ func.func @lanes(%l: tensor<3x5x37xf32, #stride.layout<strides = [-185, -37, 1]>
   %7 = stride.argmin %n : tensor<3x5x37xf32, #stride.layout<strides = [185, -37, 1]>> -> tensor<*xi64>
   %8 = stride.sum %n axes [2] : tensor<3x5x37xf32, #stride.layout<strides = [185, -37, 1]>> -> tensor<*xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xi64>, tensor<*xf32>
+}
+
+// Empty reductions give the identity (mean: NaN); an empty result needs no
+// identity (amax over a non-empty axis of an empty array); 0-d inputs
+// reduce to themselves.
+func.func @edges(%z: tensor<3x0xf32>, %k: tensor<f64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xi1>, tensor<*xi1>, tensor<*xf32>, tensor<*xf32>, tensor<*xf64>, tensor<*xi64>, tensor<*xf64>) {
+  %0 = stride.sum %z axes [1] : tensor<3x0xf32> -> tensor<*xf32>
+  %1 = stride.prod %z axes [1] : tensor<3x0xf32> -> tensor<*xf32>
+  %2 = stride.any %z axes [1] : tensor<3x0xf32> -> tensor<*xi1>
+  %3 = stride.all %z axes [1] : tensor<3x0xf32> -> tensor<*xi1>
+  %4 = stride.mean %z axes [1] : tensor<3x0xf32> -> tensor<*xf32>
+  %5 = stride.amax %z axes [0] : tensor<3x0xf32> -> tensor<*xf32>
+  %6 = stride.sum %k : tensor<f64> -> tensor<*xf64>
+  %7 = stride.argmax %k axes [0] : tensor<f64> -> tensor<*xi64>
+  %8 = stride.amin %k keepdims : tensor<f64> -> tensor<*xf64>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<*xf32>, tensor<*xf32>, tensor<*xi1>, tensor<*xi1>, tensor<*xf32>, tensor<*xf32>, tensor<*xf64>, tensor<*xi64>, tensor<*xf64>
 }

@@ -36,6 +36,19 @@ for corpus in ../shared/layout-corpus.jsonl ../shared/layout-corpus-numpy.jsonl;
   fi
 done
 
+corpus=../shared/reduce-view-corpus.jsonl
+echo "== reduction corpus $corpus"
+if [ -f "$corpus" ]; then
+  /usr/bin/python3 utils/check-reduce-corpus --stride-opt "$BUILD_DIR/bin/stride-opt" "$corpus"
+  record "corpus $(basename "$corpus") (reductions)" $?
+  echo "== reduction corpus $corpus after fusion and coalescing (layouts must not change)"
+  /usr/bin/python3 utils/check-reduce-corpus --fuse --stride-opt "$BUILD_DIR/bin/stride-opt" "$corpus"
+  record "corpus $(basename "$corpus") (reductions) --fuse" $?
+else
+  echo "corpus $corpus not found (it lives in the project's shared/ folder)"
+  record "corpus $(basename "$corpus") (reductions)" 1
+fi
+
 echo "== pytest (python/tests, the stride package)"
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 -m pytest python/tests -q -p no:cacheprovider
 record pytest $?

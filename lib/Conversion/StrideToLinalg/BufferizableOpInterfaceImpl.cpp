@@ -369,6 +369,37 @@ struct MatmulOpInterface
   }
 };
 
+/// A reduction allocates its result in its propagated layout and fills it
+/// with KernelBuilder::emitReduce.
+template <typename OpTy>
+struct ReduceOpInterface
+    : public AllocatingOpInterface<ReduceOpInterface<OpTy>, OpTy> {
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType)
+      return op->emitOpError() << "shapes are unknown; run "
+                                  "stride-infer-shapes before bufferization";
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> operands =
+        buffersOf(rewriter, op->getOperands(), options, state);
+    if (failed(operands))
+      return failure();
+    KernelBuilder kernels(rewriter, threadsOf(op));
+    Value dest;
+    if (failed(kernels.emitReduce(op, operands->front(),
+                                  [&](ArrayRef<OpFoldResult> sizes) {
+                                    dest = kernels.allocate(
+                                        op->getLoc(), resultType, sizes);
+                                    return dest;
+                                  })))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, dest);
+    return success();
+  }
+};
+
 /// A named elementwise op bufferizes as the one-op stride.broadcast it is
 /// sugar for: it is generalized in place and that broadcast is bufferized
 /// (its results allocated in their layouts), so a plain One-Shot Bufferize
@@ -403,6 +434,15 @@ void mlir::stride::registerBufferizableOpInterfaceExternalModels(
   registry.addExtension(+[](MLIRContext *context, StrideDialect *) {
     BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
     MatmulOp::attachInterface<MatmulOpInterface>(*context);
+    SumOp::attachInterface<ReduceOpInterface<SumOp>>(*context);
+    ProdOp::attachInterface<ReduceOpInterface<ProdOp>>(*context);
+    AmaxOp::attachInterface<ReduceOpInterface<AmaxOp>>(*context);
+    AminOp::attachInterface<ReduceOpInterface<AminOp>>(*context);
+    MeanOp::attachInterface<ReduceOpInterface<MeanOp>>(*context);
+    ArgmaxOp::attachInterface<ReduceOpInterface<ArgmaxOp>>(*context);
+    ArgminOp::attachInterface<ReduceOpInterface<ArgminOp>>(*context);
+    AnyOp::attachInterface<ReduceOpInterface<AnyOp>>(*context);
+    AllOp::attachInterface<ReduceOpInterface<AllOp>>(*context);
     attachNamed<
 #define GET_OP_LIST
 #include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"

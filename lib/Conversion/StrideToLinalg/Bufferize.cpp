@@ -45,7 +45,7 @@ struct StrideBufferizePass
     Builder builder(module.getContext());
     if (threads > 1)
       module.walk([&](Operation *op) {
-        if (isa<BroadcastOp, MatmulOp>(op))
+        if (isa<BroadcastOp, MatmulOp>(op) || isReduction(op))
           op->setAttr(kThreadsAttr, builder.getI64IntegerAttr(threads));
       });
     foldCastRoundTrips(module);

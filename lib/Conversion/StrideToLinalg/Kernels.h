@@ -58,6 +58,14 @@ public:
   emitMatmul(MatmulOp op, Value lhs, Value rhs,
              function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
 
+  /// A reduction (sum ... all, see ReduceKind) of buffer `input` as
+  /// linalg.fill plus a linalg.generic with reduction iterators (see
+  /// Reduce.cpp); `makeDest` gets the result's run-time sizes and returns
+  /// the buffer to write.
+  LogicalResult
+  emitReduce(Operation *op, Value input,
+             function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
+
 private:
   /// Emits the kernel's linalg.generic, in `threads` chunks of its first loop
   /// when that pays off (see convert-stride-to-linalg's description).

@@ -212,6 +212,34 @@ void insertMatmulChecks(MatmulOp op) {
                             std::to_string(dim));
 }
 
+/// amax, amin, argmax and argmin have no identity: a reduced dim of
+/// dynamic size is checked to be nonzero at run time (static zeros are the
+/// verifier's).
+void insertReduceChecks(Operation *op, ReduceKind kind) {
+  if (kind != ReduceKind::Max && kind != ReduceKind::Min &&
+      kind != ReduceKind::Argmax && kind != ReduceKind::Argmin)
+    return;
+  Value input = op->getOperand(0);
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  std::optional<SmallVector<bool>> reduced = getReducedDims(op);
+  if (!type || !reduced)
+    return;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!(*reduced)[d] || !type.isDynamicDim(d))
+      continue;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value nonzero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          sizeOf(b, loc, input, d), zero);
+    cf::AssertOp::create(b, loc, nonzero,
+                         describe(op) + ": reduces axis " + std::to_string(d) +
+                             " of run-time size 0: " +
+                             reduceKindName(kind).str() +
+                             " of an empty axis has no identity");
+  }
+}
+
 bool hasDynamicOperand(ValueRange operands) {
   return llvm::any_of(operands, [](Value v) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
@@ -314,6 +342,13 @@ struct StrideInferShapesPass
           return failure();
         setResultType(result, *refined);
       }
+    }
+    if (std::optional<ReduceKind> kind = getReduceKind(op)) {
+      if (hasDynamicOperand(op->getOperands()) && !op->hasAttr(kCheckedAttr)) {
+        insertReduceChecks(op, *kind);
+        op->setAttr(kCheckedAttr, UnitAttr::get(op->getContext()));
+      }
+      return success();
     }
     if ((hasDynamicOperand(operands) || hasDynamicOperand(inits)) &&
         !op->hasAttr(kCheckedAttr)) {

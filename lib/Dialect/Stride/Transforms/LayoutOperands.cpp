@@ -87,7 +87,9 @@ Type TorchDtypes::common(ValueRange values) {
 /// it is Stride's own result type.
 static SmallVector<Value> torchDtypeSources(Value value) {
   Operation *op = value.getDefiningOp();
-  if (!op || !isa<StrideDialect>(op->getDialect()) || isa<MatmulOp>(op))
+  // A reduction's result type is its own (int sums are int64 in both).
+  if (!op || !isa<StrideDialect>(op->getDialect()) || isa<MatmulOp>(op) ||
+      isReduction(op))
     return {};
   if (getElementTypeOrSelf(value.getType()).isInteger(1))
     return {}; // comparisons, predicates and logic give bool in both

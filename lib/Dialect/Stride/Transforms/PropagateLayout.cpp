@@ -6,6 +6,7 @@
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Layout/Reduce.h"
 #include "stride/Layout/Strides.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -133,6 +134,87 @@ Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
   return copy.getResult(0);
 }
 
+/// What the policy's library refuses of a reduction that Stride's verifier
+/// accepts, as a diagnostic: under torch a mean of integers and an argmax
+/// or argmin of i1 that PyTorch's kernel would run; under numpy an axis of
+/// a 0-d input (except for argmax/argmin, which flatten it first).
+LogicalResult checkReducePolicy(layout::Policy policy, Operation *op,
+                                ReduceKind kind, RankedTensorType input) {
+  Type element = input.getElementType();
+  StringRef name = reduceKindName(kind);
+  bool index = kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
+  if (policy == layout::Policy::Torch) {
+    if (kind == ReduceKind::Mean && !isa<FloatType>(element))
+      return op->emitOpError()
+             << "mean of " << element
+             << " elements is an error under policy torch: PyTorch's mean "
+                "needs a floating-point input (cast it first)";
+    if (index && element.isInteger(1)) {
+      // PyTorch fills a result over a size-1 axis with 0 and runs no kernel
+      // on an empty input; otherwise its kernel has no bool version.
+      std::optional<SmallVector<bool>> reduced = getReducedDims(op);
+      bool runsKernel = true;
+      if (op->getAttrOfType<DenseI64ArrayAttr>("axes") && reduced) {
+        for (int64_t d = 0; d < input.getRank(); ++d)
+          if ((*reduced)[d] && input.getDimSize(d) == 1)
+            runsKernel = false;
+        if (llvm::is_contained(input.getShape(), 0))
+          runsKernel = false;
+      }
+      if (runsKernel)
+        return op->emitOpError()
+               << name << " of i1 elements is an error under policy torch: "
+               << "PyTorch has no " << name << " kernel for bool";
+    }
+  }
+  if (policy == layout::Policy::Numpy && input.getRank() == 0 && !index) {
+    auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes");
+    if (axes && !axes.empty())
+      return op->emitOpError()
+             << "axis " << axes[0]
+             << " is out of range for a 0-d input under policy numpy";
+  }
+  return success();
+}
+
+/// The layout the policy gives a reduction's result (see
+/// layout::reduceOutputStrides), or null for row-major.
+LayoutAttr reduceLayout(layout::Policy policy, Operation *op, ReduceKind kind,
+                        RankedTensorType input, RankedTensorType result) {
+  std::optional<SmallVector<bool>> reduced = getReducedDims(op);
+  if (!reduced)
+    return {};
+  layout::Shape sizes;
+  for (int64_t s : input.getShape())
+    sizes.push_back(ShapedType::isDynamic(s) ? kRepresentativeSize : s);
+  layout::Operand operand{sizes, operandStrides(input, sizes)};
+  std::vector<bool> flags(reduced->begin(), reduced->end());
+  bool keepdims = getKeepdims(op);
+  layout::Strides strides = layout::reduceOutputStrides(
+      policy, operand, flags, keepdims,
+      kind == ReduceKind::Argmax || kind == ReduceKind::Argmin);
+  MLIRContext *context = result.getContext();
+  if (result.hasStaticShape())
+    return LayoutAttr::get(context, ArrayRef<int64_t>(strides));
+  layout::Shape outShape = layout::reduceShape(sizes, flags, keepdims);
+  return LayoutAttr::getWithPerm(context,
+                                 layout::permFromStrides(outShape, strides));
+}
+
+LogicalResult propagateReduce(layout::Policy policy, Operation *op,
+                              ReduceKind kind) {
+  auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!input)
+    return success();
+  if (failed(checkReducePolicy(policy, op, kind, input)))
+    return failure();
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (result)
+    op->getResult(0).setType(
+        withLayout(result, reduceLayout(policy, op, kind, input, result)));
+  return success();
+}
+
 struct StridePropagateLayoutPass
     : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
   using Base::Base;
@@ -141,27 +223,34 @@ struct StridePropagateLayoutPass
     if (failed(refineModule(getOperation(), Refinement::Layout,
                             [&](func::FuncOp func) {
                               TorchDtypes torch;
+                              bool failedAny = false;
                               func->walk([&](Operation *op) {
                                 if (isa<StrideDialect>(op->getDialect()) &&
-                                    !isa<YieldOp>(op))
-                                  propagate(policy, op, torch);
+                                    !isa<YieldOp>(op) &&
+                                    failed(propagate(policy, op, torch)))
+                                  failedAny = true;
                               });
+                              if (failedAny)
+                                return failure();
                               updateSignature(func);
                               return success();
                             })))
       signalPassFailure();
   }
 
-  void propagate(layout::Policy policy, Operation *op, TorchDtypes &torch) {
+  LogicalResult propagate(layout::Policy policy, Operation *op,
+                          TorchDtypes &torch) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       if (auto type = dyn_cast<RankedTensorType>(matmul.getType()))
         matmul.getResult().setType(
             withLayout(type, matmulLayout(policy, matmul, type)));
-      return;
+      return success();
     }
+    if (std::optional<ReduceKind> kind = getReduceKind(op))
+      return propagateReduce(policy, op, *kind);
     auto shaped = dyn_cast<InferResultShapeOpInterface>(op);
     if (!shaped || !shaped.getDestinations().empty())
-      return; // destinations keep their strides
+      return success(); // destinations keep their strides
     ValueRange operands = shaped.getBroadcastOperands();
     LayoutOperands seen = layoutOperands(policy, op, operands, torch);
     bool copyLike = isCastOrCopy(op);
@@ -174,6 +263,7 @@ struct StridePropagateLayoutPass
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }
+    return success();
   }
 
   void updateSignature(func::FuncOp func) {

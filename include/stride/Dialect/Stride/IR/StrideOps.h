@@ -14,6 +14,7 @@
 
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/IR/ReduceOps.h"
 
 #include "stride/Dialect/Stride/IR/StrideInterfaces.h.inc"
 

@@ -548,4 +548,6 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure,
   let hasVerifier = 1;
 }
 
+include "stride/Dialect/Stride/IR/StrideReduceOps.td"
+
 #endif // STRIDE_DIALECT_STRIDE_IR_STRIDEOPS_TD

@@ -1,0 +1,615 @@
+//===- Reduce.cpp - Stride reductions as linalg.generic on buffers -------===//
+//
+// A reduction becomes linalg.fill of its identity into the result (and into
+// the buffers of any extra accumulators), one linalg.generic whose loops are
+// the input's dims (ordered by decreasing |stride|, so the innermost loop
+// walks memory most densely) with reduction iterators on the reduced dims,
+// and, for mean, a second generic dividing by the count. The input is read
+// through a strided view: any strides, including 0 and negative ones.
+//
+// When the innermost loop is reduced, long (>= 32), static and of positive
+// stride, float sums, means and products and argmax/argmin accumulate in 16
+// lanes instead (a blocks loop and a parallel lane loop, the last partial
+// block into the first lanes), combined by a third generic: independent
+// accumulators, so the loop does not wait on one dependency chain.
+//
+//  * float sum and mean: Kahan-compensated (a second accumulator buffer of
+//    the result's shape), at least as accurate as NumPy's pairwise
+//    summation; the compensation is reset where the running sum is not
+//    finite, so infinities and NaN propagate as in a plain sum.
+//  * amax/amin: arith.maximumf/minimumf (NaN-propagating), signed max/min
+//    for integers, or/and for i1.
+//  * argmax/argmin: the value and the index are accumulated together; a
+//    candidate wins when it is better, or equal with a smaller index (NaN is
+//    better than any number, as NumPy's first-NaN rule), so the result is the
+//    first index whatever order the loops take.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Kernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+/// The identity (initial accumulator) of `kind` in type `type`.
+Value identityOf(OpBuilder &b, Location loc, ReduceKind kind, Type type,
+                 bool forIndexValue = false) {
+  auto floatConst = [&](double v) {
+    return arith::ConstantOp::create(b, loc, type,
+                                     b.getFloatAttr(type, v))
+        .getResult();
+  };
+  auto intConst = [&](APInt v) {
+    return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v))
+        .getResult();
+  };
+  unsigned width = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 64;
+  bool isFloat = isa<FloatType>(type);
+  bool isBool = type.isInteger(1);
+  double inf = std::numeric_limits<double>::infinity();
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+  case ReduceKind::Any:
+    return isFloat ? floatConst(0.0) : intConst(APInt(width, 0));
+  case ReduceKind::Prod:
+  case ReduceKind::All:
+    return isFloat ? floatConst(1.0) : intConst(APInt(width, 1));
+  case ReduceKind::Max:
+  case ReduceKind::Argmax:
+    if (isFloat)
+      return floatConst(-inf);
+    return intConst(isBool ? APInt(1, 0) : APInt::getSignedMinValue(width));
+  case ReduceKind::Min:
+  case ReduceKind::Argmin:
+    if (isFloat)
+      return floatConst(inf);
+    return intConst(isBool ? APInt(1, 1) : APInt::getSignedMaxValue(width));
+  }
+  (void)forIndexValue;
+  return {};
+}
+
+/// `x` converted to the accumulator type `to` (sum/prod/mean): integers
+/// sign-extend (i1 zero-extends), integers to floats convert.
+Value convert(OpBuilder &b, Location loc, Value x, Type to) {
+  Type from = x.getType();
+  if (from == to)
+    return x;
+  bool boolean = from.isInteger(1);
+  if (isa<FloatType>(to)) {
+    if (isa<FloatType>(from))
+      return arith::ExtFOp::create(b, loc, to, x);
+    if (boolean)
+      return arith::UIToFPOp::create(b, loc, to, x);
+    return arith::SIToFPOp::create(b, loc, to, x);
+  }
+  if (boolean)
+    return arith::ExtUIOp::create(b, loc, to, x);
+  return arith::ExtSIOp::create(b, loc, to, x);
+}
+
+/// Whether `x` is nonzero (NaN is), as i1.
+Value truth(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  if (type.isInteger(1))
+    return x;
+  if (isa<FloatType>(type)) {
+    Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+  }
+  Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
+}
+
+Value isNaN(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+}
+} // namespace
+
+LogicalResult KernelBuilder::emitReduce(
+    Operation *op, Value input,
+    function_ref<Value(ArrayRef<OpFoldResult>)> makeDest) {
+  Location loc = op->getLoc();
+  ReduceKind kind = *getReduceKind(op);
+  auto inputType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<SmallVector<bool>> reducedDims = getReducedDims(op);
+  if (!inputType || !resultType || !reducedDims)
+    return op->emitOpError() << "shapes are unknown; run stride-infer-shapes "
+                                "before bufferization";
+  SmallVector<bool> reduced = *reducedDims;
+  bool keepdims = getKeepdims(op);
+  int64_t rank = inputType.getRank();
+  Type element = inputType.getElementType();
+  Type resultElement = resultType.getElementType();
+  IndexMath math(b, loc);
+  StridedMetadata in = getStridedMetadata(b, loc, input);
+
+  // Loops: the input's dims, outermost the largest |stride| when all are
+  // known (stable, so ties keep dim order), else in dim order.
+  SmallVector<int64_t> order(rank);
+  std::iota(order.begin(), order.end(), 0);
+  SmallVector<std::optional<int64_t>> staticStrides;
+  for (OpFoldResult s : in.strides)
+    staticStrides.push_back(getConstantIntValue(s));
+  if (llvm::all_of(staticStrides, [](auto s) { return s.has_value(); }))
+    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+      return std::llabs(*staticStrides[x]) > std::llabs(*staticStrides[y]);
+    });
+  SmallVector<unsigned> loopOf(rank);
+  for (auto [loop, d] : llvm::enumerate(order))
+    loopOf[d] = loop;
+
+  SmallVector<ViewDim> inDims;
+  for (int64_t d = 0; d < rank; ++d)
+    inDims.push_back({in.sizes[d], in.strides[d], loopOf[d]});
+  FailureOr<LoopView> inView = makeView(b, loc, input, in.offset, inDims);
+  if (failed(inView))
+    return op->emitOpError() << "the input has a negative stride along a "
+                                "dimension of dynamic size, which is not "
+                                "supported";
+  // A reduced dim walked backwards appears in no other view: walk it
+  // forwards instead (the same elements; argmax mirrors its index back).
+  SmallVector<bool> mirrored(rank, false);
+  for (int64_t d = 0; d < rank; ++d)
+    if (reduced[d] && !isa<AffineDimExpr>(inView->exprs[d])) {
+      inView->exprs[d] = b.getAffineDimExpr(loopOf[d]);
+      mirrored[d] = true;
+    }
+
+  SmallVector<OpFoldResult> resultSizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced[d])
+      resultSizes.push_back(in.sizes[d]);
+    else if (keepdims)
+      resultSizes.push_back(math.constant(1));
+  }
+  Value dest = makeDest(resultSizes);
+  StridedMetadata out = getStridedMetadata(b, loc, dest);
+  // The result viewed with the kept dims only.
+  SmallVector<ViewDim> outDims;
+  SmallVector<OpFoldResult> keptSizes;
+  for (int64_t d = 0, r = 0; d < rank; ++d) {
+    if (!reduced[d]) {
+      outDims.push_back({in.sizes[d], out.strides[r], loopOf[d]});
+      keptSizes.push_back(in.sizes[d]);
+    }
+    if (!reduced[d] || keepdims)
+      ++r;
+  }
+  FailureOr<LoopView> outView = makeView(b, loc, dest, out.offset, outDims);
+  if (failed(outView))
+    return op->emitOpError() << "the result has a negative stride along a "
+                                "dimension of dynamic size, which is not "
+                                "supported";
+
+  bool isFloat = isa<FloatType>(element);
+  bool isBool = element.isInteger(1);
+  Type accType = resultElement;
+  bool kahan = (kind == ReduceKind::Sum || kind == ReduceKind::Mean) &&
+               isa<FloatType>(resultElement);
+  bool index = kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
+  MLIRContext *context = b.getContext();
+
+  // A dense scratch buffer of `sizes` (static where known).
+  auto scratch = [&](Type type, ArrayRef<OpFoldResult> sizes) -> Value {
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamic;
+    for (OpFoldResult size : sizes) {
+      std::optional<int64_t> c = getConstantIntValue(size);
+      shape.push_back(c ? *c : ShapedType::kDynamic);
+      if (!c)
+        dynamic.push_back(math.value(size));
+    }
+    return memref::AllocOp::create(b, loc, MemRefType::get(shape, type),
+                                   dynamic, b.getI64IntegerAttr(64));
+  };
+  // The accumulators' types and identities: [value, compensation] for a
+  // Kahan sum, [value, index] for argmax/argmin, [value] otherwise.
+  SmallVector<Type> accTypes;
+  SmallVector<Value> identities;
+  if (index) {
+    accTypes = {element, resultElement};
+    identities = {identityOf(b, loc, kind, element),
+                  arith::ConstantOp::create(
+                      b, loc, resultElement,
+                      b.getIntegerAttr(resultElement,
+                                       std::numeric_limits<int64_t>::max()))};
+  } else {
+    accTypes = {accType};
+    identities = {identityOf(b, loc, kind, accType)};
+    if (kahan) {
+      accTypes.push_back(accType);
+      identities.push_back(
+          arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType)));
+    }
+  }
+  // Which accumulator is the result (argmax: the index).
+  unsigned resultAcc = index ? 1 : 0;
+
+  // An input element as the accumulators combine it.
+  auto prepare = [&](OpBuilder &nb, Location nl, Value x) -> Value {
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Mean:
+    case ReduceKind::Prod:
+      return convert(nb, nl, x, accType);
+    case ReduceKind::Any:
+    case ReduceKind::All:
+      return truth(nb, nl, x);
+    default:
+      return x;
+    }
+  };
+  // One accumulation step of prepared value `x` (at logical index `i` for
+  // argmax/argmin) into `acc`; returns the new accumulators.
+  auto step = [&](OpBuilder &nb, Location nl, Value x, Value i,
+                  ValueRange acc) -> SmallVector<Value> {
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Mean: {
+      if (!kahan)
+        return {arith::AddIOp::create(nb, nl, acc[0], x)};
+      // Kahan: y = x - c; t = s + y; c = (t - s) - y; s = t. The
+      // compensation is dropped where t is not finite, so that infinities
+      // and NaN propagate as in a plain sum.
+      Value sum = acc[0], c = acc[1];
+      Value y = arith::SubFOp::create(nb, nl, x, c);
+      Value t = arith::AddFOp::create(nb, nl, sum, y);
+      Value lost = arith::SubFOp::create(
+          nb, nl, arith::SubFOp::create(nb, nl, t, sum), y);
+      Value inf = arith::ConstantOp::create(
+          nb, nl, accType,
+          nb.getFloatAttr(accType, std::numeric_limits<double>::infinity()));
+      Value finite =
+          arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OLT,
+                                math::AbsFOp::create(nb, nl, t), inf);
+      Value zero =
+          arith::ConstantOp::create(nb, nl, accType, nb.getZeroAttr(accType));
+      return {t, arith::SelectOp::create(nb, nl, finite, lost, zero)};
+    }
+    case ReduceKind::Prod:
+      return {isa<FloatType>(accType)
+                  ? arith::MulFOp::create(nb, nl, acc[0], x).getResult()
+                  : arith::MulIOp::create(nb, nl, acc[0], x).getResult()};
+    case ReduceKind::Max:
+    case ReduceKind::Min: {
+      bool max = kind == ReduceKind::Max;
+      Value a = acc[0];
+      if (isFloat)
+        return {max ? arith::MaximumFOp::create(nb, nl, a, x).getResult()
+                    : arith::MinimumFOp::create(nb, nl, a, x).getResult()};
+      if (isBool)
+        return {max ? arith::OrIOp::create(nb, nl, a, x).getResult()
+                    : arith::AndIOp::create(nb, nl, a, x).getResult()};
+      return {max ? arith::MaxSIOp::create(nb, nl, a, x).getResult()
+                  : arith::MinSIOp::create(nb, nl, a, x).getResult()};
+    }
+    case ReduceKind::Any:
+      return {arith::OrIOp::create(nb, nl, acc[0], x)};
+    case ReduceKind::All:
+      return {arith::AndIOp::create(nb, nl, acc[0], x)};
+    case ReduceKind::Argmax:
+    case ReduceKind::Argmin: {
+      // x wins when better, or equal with a smaller index; NaN is better
+      // than any number (NumPy's first NaN).
+      bool max = kind == ReduceKind::Argmax;
+      Value v = acc[0], idx = acc[1];
+      Value better, equal;
+      if (isFloat) {
+        better = arith::CmpFOp::create(
+            nb, nl, max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+            x, v);
+        Value xNaN = isNaN(nb, nl, x), vNaN = isNaN(nb, nl, v);
+        Value vNumber = arith::XOrIOp::create(
+            nb, nl, vNaN,
+            arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true)));
+        better = arith::OrIOp::create(
+            nb, nl, better, arith::AndIOp::create(nb, nl, xNaN, vNumber));
+        equal = arith::OrIOp::create(
+            nb, nl,
+            arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ, x, v),
+            arith::AndIOp::create(nb, nl, xNaN, vNaN));
+      } else {
+        arith::CmpIPredicate pred =
+            isBool
+                ? (max ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult)
+                : (max ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt);
+        better = arith::CmpIOp::create(nb, nl, pred, x, v);
+        equal = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, x, v);
+      }
+      Value earlier =
+          arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, idx);
+      Value take = arith::OrIOp::create(
+          nb, nl, better, arith::AndIOp::create(nb, nl, equal, earlier));
+      return {arith::SelectOp::create(nb, nl, take, x, v),
+              arith::SelectOp::create(nb, nl, take, i, idx)};
+    }
+    }
+    return {};
+  };
+
+  SmallVector<Value> sizeValues;
+  for (OpFoldResult size : in.sizes)
+    sizeValues.push_back(math.value(size));
+  // The logical index, within the reduced axes (row-major over them), of a
+  // loop point; `position(d)` is the element's position along dim d.
+  auto logicalIndex = [&](OpBuilder &nb, Location nl,
+                          function_ref<Value(int64_t)> position) -> Value {
+    Value flat = arith::ConstantIndexOp::create(nb, nl, 0);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!reduced[d])
+        continue;
+      Value i = position(d);
+      if (mirrored[d]) {
+        Value last = arith::SubIOp::create(
+            nb, nl, sizeValues[d], arith::ConstantIndexOp::create(nb, nl, 1));
+        i = arith::SubIOp::create(nb, nl, last, i);
+      }
+      flat = arith::AddIOp::create(
+          nb, nl, arith::MulIOp::create(nb, nl, flat, sizeValues[d]), i);
+    }
+    return arith::IndexCastOp::create(nb, nl, nb.getI64Type(), flat);
+  };
+  auto plainIndex = [&](OpBuilder &nb, Location nl) {
+    return logicalIndex(nb, nl, [&](int64_t d) -> Value {
+      return linalg::IndexOp::create(nb, nl, loopOf[d]);
+    });
+  };
+
+  // Reduced along the innermost loop with a long, static, positive stride:
+  // accumulate in kLanes independent lanes (several accumulators, so the
+  // loop vectorizes and float sums do not wait on one chain), the last
+  // partial block into the first lanes, then combine the lanes.
+  constexpr int64_t kLanes = 16;
+  int64_t inner = rank ? order.back() : -1;
+  int64_t innerSize = 0, innerStride = 0; // 0: not static
+  if (inner >= 0) {
+    innerSize = getConstantIntValue(in.sizes[inner]).value_or(0);
+    innerStride = staticStrides[inner].value_or(0);
+  }
+  bool laneKind = kahan || index ||
+                  (kind == ReduceKind::Prod && isa<FloatType>(accType));
+  bool lanes = laneKind && inner >= 0 && reduced[inner] &&
+               innerSize >= 2 * kLanes && innerSize <= (int64_t(1) << 40) &&
+               innerStride > 0 && innerStride <= (int64_t(1) << 20) &&
+               llvm::all_of(staticStrides, [](auto s) { return s.has_value(); });
+
+  SmallVector<AffineMap> maps;
+  if (!lanes) {
+    SmallVector<Value> outputs;
+    SmallVector<AffineExpr> keptExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d])
+        keptExprs.push_back(b.getAffineDimExpr(loopOf[d]));
+    for (auto [k, type] : llvm::enumerate(accTypes)) {
+      bool isResult = k == resultAcc;
+      outputs.push_back(isResult ? outView->view : scratch(type, keptSizes));
+      linalg::FillOp::create(b, loc, identities[k], outputs.back());
+    }
+    maps.push_back(AffineMap::get(rank, 0, inView->exprs, context));
+    for (unsigned k = 0; k < outputs.size(); ++k)
+      maps.push_back(AffineMap::get(
+          rank, 0, k == resultAcc ? outView->exprs : keptExprs, context));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d])
+        iterators[loopOf[d]] = utils::IteratorType::reduction;
+    emitGeneric(loc, ValueRange{inView->view}, outputs, maps, iterators,
+                [&](OpBuilder &nb, Location nl, ValueRange args) {
+                  Value x = prepare(nb, nl, args[0]);
+                  Value i = index ? plainIndex(nb, nl) : Value();
+                  linalg::YieldOp::create(
+                      nb, nl, step(nb, nl, x, i, args.drop_front()));
+                });
+  } else {
+    int64_t blocks = innerSize / kLanes, rest = innerSize % kLanes;
+    // Loops: the other dims as before (0 .. rank-2), the blocks (rank-1,
+    // reduction) and the lanes (rank, parallel).
+    unsigned blockLoop = rank - 1, laneLoop = rank;
+    SmallVector<OpFoldResult> laneSizes(keptSizes);
+    laneSizes.push_back(math.constant(kLanes));
+    SmallVector<AffineExpr> laneExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d])
+        laneExprs.push_back(b.getAffineDimExpr(loopOf[d]));
+    laneExprs.push_back(b.getAffineDimExpr(laneLoop));
+    SmallVector<Value> laneBuffers;
+    for (auto [k, type] : llvm::enumerate(accTypes)) {
+      laneBuffers.push_back(scratch(type, laneSizes));
+      linalg::FillOp::create(b, loc, identities[k], laneBuffers.back());
+    }
+    auto inputView = [&](OpFoldResult offset, bool tail)
+        -> FailureOr<LoopView> {
+      SmallVector<ViewDim> dims;
+      SmallVector<int64_t> dimOf; // the input dim of each view dim
+      for (int64_t d = 0; d < rank; ++d) {
+        dimOf.push_back(d);
+        if (d == inner && !tail)
+          dimOf.push_back(d);
+        if (d != inner) {
+          dims.push_back({in.sizes[d], in.strides[d], loopOf[d]});
+        } else if (tail) {
+          dims.push_back({math.constant(rest), in.strides[d], blockLoop});
+        } else {
+          dims.push_back({math.constant(blocks),
+                          math.constant(kLanes * innerStride), blockLoop});
+          dims.push_back({math.constant(kLanes), in.strides[d], laneLoop});
+        }
+      }
+      FailureOr<LoopView> view = makeView(b, loc, input, offset, dims);
+      if (failed(view))
+        return failure();
+      // Reduced dims walked backwards are walked forwards (as above).
+      for (auto [pos, dim] : llvm::enumerate(dims))
+        if (reduced[dimOf[pos]] && !isa<AffineDimExpr>(view->exprs[pos]))
+          view->exprs[pos] = b.getAffineDimExpr(dim.loop);
+      return view;
+    };
+    // The main blocks.
+    FailureOr<LoopView> mainView = inputView(in.offset, /*tail=*/false);
+    if (failed(mainView))
+      return op->emitOpError() << "the input cannot be viewed in lanes";
+    SmallVector<AffineMap> mainMaps{
+        AffineMap::get(rank + 1, 0, mainView->exprs, context)};
+    for (size_t k = 0; k < laneBuffers.size(); ++k)
+      mainMaps.push_back(AffineMap::get(rank + 1, 0, laneExprs, context));
+    SmallVector<utils::IteratorType> mainIterators(
+        rank + 1, utils::IteratorType::parallel);
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d] && d != inner)
+        mainIterators[loopOf[d]] = utils::IteratorType::reduction;
+    mainIterators[blockLoop] = utils::IteratorType::reduction;
+    emitGeneric(
+        loc, ValueRange{mainView->view}, laneBuffers, mainMaps, mainIterators,
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value x = prepare(nb, nl, args[0]);
+          Value i;
+          if (index)
+            i = logicalIndex(nb, nl, [&](int64_t d) -> Value {
+              if (d != inner)
+                return linalg::IndexOp::create(nb, nl, loopOf[d]);
+              Value block = linalg::IndexOp::create(nb, nl, blockLoop);
+              Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
+              return arith::AddIOp::create(
+                  nb, nl,
+                  arith::MulIOp::create(
+                      nb, nl, block,
+                      arith::ConstantIndexOp::create(nb, nl, kLanes)),
+                  lane);
+            });
+          linalg::YieldOp::create(nb, nl,
+                                  step(nb, nl, x, i, args.drop_front()));
+        });
+    // The last partial block, into lanes 0 .. rest-1.
+    if (rest > 0) {
+      OpFoldResult tailOffset = math.add(
+          in.offset, math.constant(blocks * kLanes * innerStride));
+      FailureOr<LoopView> tailView = inputView(tailOffset, /*tail=*/true);
+      if (failed(tailView))
+        return op->emitOpError() << "the input cannot be viewed in lanes";
+      SmallVector<AffineExpr> tailLaneExprs(laneExprs);
+      tailLaneExprs.back() = b.getAffineDimExpr(blockLoop);
+      SmallVector<AffineMap> tailMaps{
+          AffineMap::get(rank, 0, tailView->exprs, context)};
+      for (size_t k = 0; k < laneBuffers.size(); ++k)
+        tailMaps.push_back(AffineMap::get(rank, 0, tailLaneExprs, context));
+      SmallVector<utils::IteratorType> tailIterators(
+          rank, utils::IteratorType::parallel);
+      for (int64_t d = 0; d < rank; ++d)
+        if (reduced[d] && d != inner)
+          tailIterators[loopOf[d]] = utils::IteratorType::reduction;
+      // The first `rest` lanes, as the tail's loop is that long.
+      SmallVector<Value> tailLanes;
+      SmallVector<OpFoldResult> zeros(laneSizes.size(), math.constant(0));
+      SmallVector<OpFoldResult> ones(laneSizes.size(), math.constant(1));
+      SmallVector<OpFoldResult> tailSizes(keptSizes);
+      tailSizes.push_back(math.constant(rest));
+      for (Value buffer : laneBuffers)
+        tailLanes.push_back(memref::SubViewOp::create(b, loc, buffer, zeros,
+                                                      tailSizes, ones));
+      emitGeneric(
+          loc, ValueRange{tailView->view}, tailLanes, tailMaps,
+          tailIterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value x = prepare(nb, nl, args[0]);
+            Value i;
+            if (index)
+              i = logicalIndex(nb, nl, [&](int64_t d) -> Value {
+                if (d != inner)
+                  return linalg::IndexOp::create(nb, nl, loopOf[d]);
+                return arith::AddIOp::create(
+                    nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
+                    arith::ConstantIndexOp::create(nb, nl, blocks * kLanes));
+              });
+            linalg::YieldOp::create(nb, nl,
+                                    step(nb, nl, x, i, args.drop_front()));
+          });
+    }
+    // Combine the lanes: loops over the kept dims (in dim order), then the
+    // lanes (reduction).
+    int64_t kept = keptSizes.size();
+    SmallVector<ViewDim> combineDims;
+    for (int64_t d = 0, r = 0, k = 0; d < rank; ++d) {
+      if (!reduced[d])
+        combineDims.push_back({in.sizes[d], out.strides[r],
+                               static_cast<unsigned>(k++)});
+      if (!reduced[d] || keepdims)
+        ++r;
+    }
+    FailureOr<LoopView> resultView =
+        makeView(b, loc, dest, out.offset, combineDims);
+    if (failed(resultView))
+      return op->emitOpError() << "the result cannot be viewed";
+    SmallVector<AffineExpr> keptIds, laneIds;
+    for (int64_t k = 0; k < kept; ++k)
+      keptIds.push_back(b.getAffineDimExpr(k));
+    laneIds = keptIds;
+    laneIds.push_back(b.getAffineDimExpr(kept));
+    SmallVector<Value> outputs;
+    SmallVector<AffineMap> combineMaps;
+    for (size_t k = 0; k < laneBuffers.size(); ++k)
+      combineMaps.push_back(AffineMap::get(kept + 1, 0, laneIds, context));
+    for (auto [k, type] : llvm::enumerate(accTypes)) {
+      bool isResult = k == resultAcc;
+      outputs.push_back(isResult ? resultView->view
+                                 : scratch(type, keptSizes));
+      linalg::FillOp::create(b, loc, identities[k], outputs.back());
+      combineMaps.push_back(AffineMap::get(
+          kept + 1, 0, isResult ? resultView->exprs : keptIds, context));
+    }
+    SmallVector<utils::IteratorType> combineIterators(
+        kept + 1, utils::IteratorType::parallel);
+    combineIterators[kept] = utils::IteratorType::reduction;
+    unsigned numLanes = laneBuffers.size();
+    linalg::GenericOp::create(
+        b, loc, TypeRange{}, laneBuffers, outputs, combineMaps,
+        combineIterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          ValueRange lane = args.take_front(numLanes);
+          ValueRange acc = args.drop_front(numLanes);
+          Value x = lane[0], i;
+          if (kahan) // a lane's compensated estimate
+            x = arith::SubFOp::create(nb, nl, lane[0], lane[1]);
+          if (index)
+            i = lane[1];
+          linalg::YieldOp::create(nb, nl, step(nb, nl, x, i, acc));
+        });
+  }
+
+  if (kind == ReduceKind::Mean) {
+    // mean = sum / count, in the result type.
+    Value count = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d])
+        count = arith::MulIOp::create(b, loc, count, sizeValues[d]);
+    Value countF = arith::UIToFPOp::create(
+        b, loc, resultElement,
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), count));
+    int64_t outRank = outDims.size();
+    SmallVector<AffineExpr> ids;
+    for (int64_t i = 0; i < outRank; ++i)
+      ids.push_back(b.getAffineDimExpr(i));
+    auto map = AffineMap::get(outRank, 0, ids, context);
+    linalg::GenericOp::create(
+        b, loc, TypeRange{}, ValueRange{}, ValueRange{outView->view},
+        ArrayRef<AffineMap>{map},
+        SmallVector<utils::IteratorType>(outRank,
+                                         utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          linalg::YieldOp::create(
+              nb, nl,
+              ValueRange{arith::DivFOp::create(nb, nl, args[0], countF)});
+        });
+  }
+  return success();
+}

@@ -1,0 +1,89 @@
+// RUN: stride-opt %s --stride-infer-shapes --stride-propagate-layout --stride-bufferize --canonicalize --cse --split-input-file | FileCheck %s
+// RUN: stride-opt %s --stride-to-linalg-pipeline --split-input-file | FileCheck %s --check-prefix=DEALLOC
+// RUN: stride-opt %s --stride-to-linalg-pipeline=threads=2 --split-input-file | FileCheck %s --check-prefix=THREADS
+
+// A row sum: a linalg.generic with a reduction iterator on the reduced dim,
+// Kahan-compensated through a scratch accumulator (freed by the
+// deallocation pipeline), written straight into the output argument.
+// CHECK-LABEL: func.func @row_sum
+// CHECK-SAME: (%[[X:.*]]: memref<4x6xf32, strided<[6, 1], offset: ?>>, %[[OUT:.*]]: memref<4xf32, strided<[1], offset: ?>>)
+// CHECK: linalg.fill
+// CHECK: %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+// CHECK: linalg.fill {{.*}} outs(%[[C]]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: ^bb0(%[[IN:.*]]: f32, %[[S:.*]]: f32, %[[COMP:.*]]: f32):
+// CHECK: %[[Y:.*]] = arith.subf %[[IN]], %[[COMP]]
+// CHECK: %[[T:.*]] = arith.addf %[[S]], %[[Y]]
+// CHECK: linalg.yield %[[T]]
+// DEALLOC-LABEL: func.func @row_sum
+// DEALLOC: memref.dealloc
+func.func @row_sum(%x: tensor<4x6xf32>) -> tensor<*xf32> {
+  %0 = stride.sum %x axes [1] : tensor<4x6xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// With threads, a large reduction splits its leading kept dim: the input,
+// the result and the scratch accumulator are cut alike.
+// THREADS-LABEL: func.func @threaded_rows
+// THREADS: scf.parallel
+// THREADS-COUNT-3: memref.subview
+// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+func.func @threaded_rows(%x: tensor<1024x1024xf32>) -> tensor<*xf32> {
+  %0 = stride.sum %x axes [1] : tensor<1024x1024xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Column sums of a row-major input: the loops follow memory (the reduced
+// dim, stride 6, outermost), the kept dim innermost.
+// CHECK-LABEL: func.func @column_sum
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]
+func.func @column_sum(%x: tensor<4x6xi32>) -> tensor<*xi64> {
+  %0 = stride.sum %x axes [0] : tensor<4x6xi32> -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+// A reversed reduced dim is walked forwards; argmax mirrors its index.
+// CHECK-LABEL: func.func @argmax_reversed
+// CHECK: memref.reinterpret_cast {{.*}} strides: [6, 1]
+// CHECK: linalg.generic
+// CHECK: linalg.index 1
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpi slt
+// CHECK: linalg.yield {{.*}} : f32, i64
+func.func @argmax_reversed(%x: tensor<4x6xf32, #stride.layout<strides = [6, -1]>>) -> tensor<*xi64> {
+  %0 = stride.argmax %x axes [1] : tensor<4x6xf32, #stride.layout<strides = [6, -1]>> -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+// mean = sum / count, divided in a second generic.
+// CHECK-LABEL: func.func @mean
+// CHECK: linalg.generic {{.*}}"reduction"
+// CHECK: linalg.generic
+// CHECK: arith.divf
+func.func @mean(%x: tensor<4x6x5xf64>) -> tensor<*xf64> {
+  %0 = stride.mean %x axes [0, 2] keepdims : tensor<4x6x5xf64> -> tensor<*xf64>
+  return %0 : tensor<*xf64>
+}
+
+// -----
+
+// amax is NaN-propagating maximumf; any tests nonzero with an unordered
+// compare (NaN is true).
+// CHECK-LABEL: func.func @max_any
+// CHECK: arith.maximumf
+// CHECK: arith.cmpf une
+// CHECK: arith.ori
+func.func @max_any(%x: tensor<4x6xf32>) -> (tensor<*xf32>, tensor<*xi1>) {
+  %0 = stride.amax %x : tensor<4x6xf32> -> tensor<*xf32>
+  %1 = stride.any %x axes [1] : tensor<4x6xf32> -> tensor<*xi1>
+  return %0, %1 : tensor<*xf32>, tensor<*xi1>
+}

@@ -514,4 +514,6 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure,
   let hasVerifier = 1;
 }
 
+include "stride/Dialect/Stride/IR/StrideViewOps.td"
+
 #endif // STRIDE_DIALECT_STRIDE_IR_STRIDEOPS_TD

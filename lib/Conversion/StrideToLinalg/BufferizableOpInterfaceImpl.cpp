@@ -403,6 +403,7 @@ void mlir::stride::registerBufferizableOpInterfaceExternalModels(
   registry.addExtension(+[](MLIRContext *context, StrideDialect *) {
     BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
     MatmulOp::attachInterface<MatmulOpInterface>(*context);
+    attachViewBufferizationModels(context);
     attachNamed<
 #define GET_OP_LIST
 #include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"

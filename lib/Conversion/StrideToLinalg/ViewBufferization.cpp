@@ -86,8 +86,8 @@ FailureOr<BufferView> computeBufferView(Operation *op, OpBuilder &b,
       })
       .Case<SqueezeOp>([&](SqueezeOp squeeze) {
         SmallVector<bool> drop(rank, false);
-        if (squeeze.getDims()) {
-          for (int64_t d : *squeeze.getDims())
+        if (std::optional<ArrayRef<int64_t>> dims = squeeze.getDims()) {
+          for (int64_t d : *dims)
             drop[d] = true;
         } else {
           for (int64_t d = 0; d < rank; ++d)

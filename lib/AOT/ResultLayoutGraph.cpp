@@ -114,7 +114,8 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
           refs[result] = *ref;
         }
       }
-    } else if (isa<StrideDialect>(op.getDialect())) {
+    } else if (isa<StrideDialect>(op.getDialect()) && !isViewOp(&op)) {
+      // View ops have no node kind yet: their results are unknown below.
       ok = addNode(isCastOrCopy(&op) ? layout::LayoutNode::Kind::Copy
                                      : layout::LayoutNode::Kind::Elementwise,
                    &op, op.getOperands(), op.getResults());

@@ -4,7 +4,7 @@
 // strides, and reshapes the library copies are copies. Values are checked
 // against NumPy.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %npytool make %t a="rand(4,3)" b="rand(3,4)" c="rand(5,6)" d="rand(2,3,4)" e="rand(4,1)" f="rand(3)"
+// RUN: %npytool make %t a="rand(4,3)" b="rand(3,4)" c="rand(5,6)" d="rand(2,3,4)" e="rand(4,1)" f="rand(3)" g="rand(2,5)" h="rand(5)" k="rand(2,2)"
 // RUN: stride-opt %s '--stride-to-linalg-pipeline=policy=numpy' | FileCheck %s --check-prefix=IR
 // RUN: stride-run %s --entry permute_add --input %t/a.npy --input %t/b.npy --output-dir %t | FileCheck %s --check-prefix=PERM
 // RUN: %npytool check %t "a.T + b" %t/out0.npy
@@ -24,6 +24,12 @@
 // RUN: %npytool check %t "np.reshape(d, (6, 4)) + 1" %t/out0.npy
 // RUN: stride-run %s --entry expand_mul --input %t/e.npy --input %t/f.npy --output-dir %t | FileCheck %s --check-prefix=EXPAND
 // RUN: %npytool check %t "np.broadcast_to(e, (2, 4, 3)) * f" %t/out0.npy
+// RUN: stride-run %s --entry fused_through_view --input %t/a.npy --input %t/a.npy --input %t/b.npy --output-dir %t | FileCheck %s --check-prefix=FUSED
+// RUN: %npytool check %t "(a + a).T * b" %t/out0.npy
+// RUN: stride-run %s --entry fused_through_view --no-fuse --input %t/a.npy --input %t/a.npy --input %t/b.npy --output-dir %t | FileCheck %s --check-prefix=FUSED
+// RUN: %npytool check %t "(a + a).T * b" %t/out0.npy
+// RUN: stride-run %s --entry fused_chain --input %t/g.npy --input %t/h.npy --input %t/k.npy --output-dir %t
+// RUN: %npytool check %t "(g - h * np.float32(2))[:, 1::2].T + k" %t/out0.npy
 // RUN: stride-run %s --entry squeeze_chain --input %t/e.npy --input %t/d.npy --output-dir %t
 // RUN: %npytool check %t "np.swapaxes(np.expand_dims(np.squeeze(e, 1), 0), 0, 1) - d[0:1, :1, :][0]" %t/out0.npy
 
@@ -38,6 +44,14 @@
 // IR-NOT: memref.alloc
 // IR-LABEL: func.func @reshape_copy
 // IR: memref.alloc() {{.*}} : memref<12xf32>
+// IR-LABEL: func.func @fused_through_view
+// IR-NOT: memref.alloc
+// IR: linalg.generic
+// IR-NOT: linalg.generic
+// IR-LABEL: func.func @fused_chain
+// IR-NOT: memref.alloc
+// IR: linalg.generic
+// IR-NOT: linalg.generic
 
 // PERM: output #0: f32 3x4 strides [1, 3]
 func.func @permute_add(%a: tensor<4x3xf32>, %b: tensor<3x4xf32>) -> tensor<*xf32> {
@@ -104,5 +118,28 @@ func.func @squeeze_chain(%e: tensor<4x1xf32>, %d: tensor<2x3x4xf32>) -> tensor<*
   %d0 = stride.slice %d [0:1, :1, :] : tensor<2x3x4xf32> -> tensor<*xf32>
   %d1 = stride.squeeze %d0 dims [0] : tensor<*xf32> -> tensor<*xf32>
   %r = stride.sub %t, %d1 : tensor<*xf32>, tensor<*xf32> -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// A view of an intermediate costs nothing: (a + a).T * b is one kernel
+// reading a transposed, and the result has the strides it has unfused.
+// FUSED: output #0: f32 3x4 strides [1, 3]
+func.func @fused_through_view(%a: tensor<4x3xf32>, %a2: tensor<4x3xf32>, %b: tensor<3x4xf32>) -> tensor<*xf32> {
+  %s = stride.add %a, %a2 : tensor<4x3xf32>, tensor<4x3xf32> -> tensor<*xf32>
+  %t = stride.permute %s [1, 0] : tensor<*xf32> -> tensor<*xf32>
+  %r = stride.mul %t, %b : tensor<*xf32>, tensor<3x4xf32> -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// Views of views of a broadcast expression: all sink to the inputs (the
+// broadcast vector through a stride-0 expand) and the whole expression is one
+// kernel.
+func.func @fused_chain(%g: tensor<2x5xf32>, %h: tensor<5xf32>, %k: tensor<2x2xf32>) -> tensor<*xf32> {
+  %two = arith.constant 2.0 : f32
+  %m = stride.mul %h, %two : tensor<5xf32>, f32 -> tensor<*xf32>
+  %s = stride.sub %g, %m : tensor<2x5xf32>, tensor<*xf32> -> tensor<*xf32>
+  %v = stride.slice %s [:, 1::2] : tensor<*xf32> -> tensor<*xf32>
+  %t = stride.permute %v [1, 0] : tensor<*xf32> -> tensor<*xf32>
+  %r = stride.add %t, %k : tensor<*xf32>, tensor<2x2xf32> -> tensor<*xf32>
   return %r : tensor<*xf32>
 }

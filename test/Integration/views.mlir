@@ -4,7 +4,7 @@
 // strides, and reshapes the library copies are copies. Values are checked
 // against NumPy.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %npytool make %t a="rand(4,3)" b="rand(3,4)" c="rand(5,6)" d="rand(2,3,4)" e="rand(4,1)" f="rand(3)" g="rand(2,5)" h="rand(5)" k="rand(2,2)"
+// RUN: %npytool make %t a="rand(4,3)" b="rand(3,4)" c="rand(5,6)" d="rand(2,3,4)" e="rand(4,1)" f="rand(3)" g="rand(2,5)" h="rand(5)" k="rand(2,2)" z="rand(1,2)"
 // RUN: stride-opt %s '--stride-to-linalg-pipeline=policy=numpy' | FileCheck %s --check-prefix=IR
 // RUN: stride-run %s --entry permute_add --input %t/a.npy --input %t/b.npy --output-dir %t | FileCheck %s --check-prefix=PERM
 // RUN: %npytool check %t "a.T + b" %t/out0.npy
@@ -30,6 +30,14 @@
 // RUN: %npytool check %t "(a + a).T * b" %t/out0.npy
 // RUN: stride-run %s --entry fused_chain --input %t/g.npy --input %t/h.npy --input %t/k.npy --output-dir %t
 // RUN: %npytool check %t "(g - h * np.float32(2))[:, 1::2].T + k" %t/out0.npy
+// Slices of dynamic dims, compiled as written: Python's clamping at run
+// time, an empty result included.
+// RUN: stride-run %s --entry dynamic_slice --dynamic --input %t/c.npy --output-dir %t | FileCheck %s --check-prefix=DYN
+// RUN: %npytool check %t "np.exp(c[1:-1, ::2])" %t/out0.npy
+// RUN: stride-run %s --entry dynamic_slice --dynamic --input %t/z.npy --output-dir %t | FileCheck %s --check-prefix=DYN-EMPTY
+// RUN: %npytool check %t "np.exp(z[1:-1, ::2])" %t/out0.npy
+// RUN: stride-run %s --entry dynamic_slice_bounds --dynamic --input %t/c.npy --output-dir %t
+// RUN: %npytool check %t "-c[-2:, 1:7:3]" %t/out0.npy
 // RUN: stride-run %s --entry squeeze_chain --input %t/e.npy --input %t/d.npy --output-dir %t
 // RUN: %npytool check %t "np.swapaxes(np.expand_dims(np.squeeze(e, 1), 0), 0, 1) - d[0:1, :1, :][0]" %t/out0.npy
 
@@ -52,6 +60,7 @@
 // IR-NOT: memref.alloc
 // IR: linalg.generic
 // IR-NOT: linalg.generic
+// IR-LABEL: func.func @dynamic_slice
 
 // PERM: output #0: f32 3x4 strides [1, 3]
 func.func @permute_add(%a: tensor<4x3xf32>, %b: tensor<3x4xf32>) -> tensor<*xf32> {
@@ -142,4 +151,18 @@ func.func @fused_chain(%g: tensor<2x5xf32>, %h: tensor<5xf32>, %k: tensor<2x2xf3
   %t = stride.permute %v [1, 0] : tensor<*xf32> -> tensor<*xf32>
   %r = stride.add %t, %k : tensor<*xf32>, tensor<2x2xf32> -> tensor<*xf32>
   return %r : tensor<*xf32>
+}
+
+// DYN: output #0: f32 3x3
+// DYN-EMPTY: output #0: f32 0x1
+func.func @dynamic_slice(%x: tensor<?x?xf32>) -> tensor<*xf32> {
+  %s = stride.slice %x [1:-1, ::2] : tensor<?x?xf32> -> tensor<*xf32>
+  %e = stride.exp %s : tensor<*xf32> -> tensor<*xf32>
+  return %e : tensor<*xf32>
+}
+
+func.func @dynamic_slice_bounds(%x: tensor<?x?xf32>) -> tensor<*xf32> {
+  %s = stride.slice %x [-2:, 1:7:3] : tensor<?x?xf32> -> tensor<*xf32>
+  %e = stride.neg %s : tensor<*xf32> -> tensor<*xf32>
+  return %e : tensor<*xf32>
 }

@@ -54,6 +54,46 @@ struct BufferView {
   SmallVector<OpFoldResult> sizes, strides;
 };
 
+/// Python's slice.indices and range length at run time, for a dim whose
+/// size `meta.sizes[d]` is dynamic: moves `view`'s offset to the first
+/// element (not at all for an empty range, NumPy's reset), sets the size to
+/// the count and multiplies the stride by the step.
+void sliceDynamicDim(OpBuilder &b, Location loc, BufferView &view,
+                     const StridedMetadata &meta, int64_t d,
+                     const layout::SliceSpec &spec) {
+  IndexMath math(b, loc);
+  int64_t step = spec.step.value_or(1);
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value length = math.value(meta.sizes[d]);
+  Value last = arith::SubIOp::create(b, loc, length, c(1));
+  auto bound = [&](std::optional<int64_t> v, bool isStart) -> Value {
+    if (!v)
+      return step > 0 ? (isStart ? c(0) : length) : (isStart ? last : c(-1));
+    if (*v < 0)
+      return arith::MaxSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, c(*v), length),
+          c(step > 0 ? 0 : -1));
+    return arith::MinSIOp::create(b, loc, c(*v), step > 0 ? length : last);
+  };
+  Value start = bound(spec.start, true), stop = bound(spec.stop, false);
+  Value diff = step > 0 ? arith::SubIOp::create(b, loc, stop, start)
+                        : arith::SubIOp::create(b, loc, start, stop);
+  Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                         diff, c(0));
+  Value steps = arith::AddIOp::create(
+      b, loc,
+      arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, diff, c(1)),
+                             c(std::abs(step))),
+      c(1));
+  Value count = arith::SelectOp::create(b, loc, nonEmpty, steps, c(0));
+  Value first = arith::SelectOp::create(b, loc, nonEmpty, start, c(0));
+  view.offset = math.add(view.offset, math.mul(first, meta.strides[d]));
+  view.sizes[d] = count;
+  view.strides[d] = math.mul(meta.strides[d], math.constant(step));
+}
+
 FailureOr<BufferView> computeBufferView(Operation *op, OpBuilder &b,
                                         Value source,
                                         RankedTensorType resultType) {
@@ -141,10 +181,8 @@ FailureOr<BufferView> computeBufferView(Operation *op, OpBuilder &b,
           if (!length) {
             if (!spec.start && !spec.stop && step == 1)
               continue;
-            return LogicalResult(op->emitOpError()
-                                 << "slices dim " << d
-                                 << ", whose size is dynamic; only a whole "
-                                    "dynamic dim (`:`) is supported yet");
+            sliceDynamicDim(b, loc, view, meta, d, spec);
+            continue;
           }
           layout::SliceRange range = layout::resolveSlice(spec, *length);
           if (range.count <= 0)

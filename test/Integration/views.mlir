@@ -38,6 +38,10 @@
 // RUN: %npytool check %t "np.exp(z[1:-1, ::2])" %t/out0.npy
 // RUN: stride-run %s --entry dynamic_slice_bounds --dynamic --policy numpy --input %t/c.npy --output-dir %t
 // RUN: %npytool check %t "-c[-2:, 1:7:3]" %t/out0.npy
+// A reshape of dynamic sizes is a row-major copy, then the row-major view
+// of the new shape (the -1 dim counted at run time).
+// RUN: stride-run %s --entry dynamic_reshape --dynamic --policy numpy --input %t/c.npy --output-dir %t | FileCheck %s --check-prefix=DYNRESHAPE
+// RUN: %npytool check %t "np.exp(np.reshape(c.T, (-1, 2)))" %t/out0.npy
 // RUN: stride-run %s --entry squeeze_chain --input %t/e.npy --input %t/d.npy --output-dir %t
 // RUN: %npytool check %t "np.swapaxes(np.expand_dims(np.squeeze(e, 1), 0), 0, 1) - d[0:1, :1, :][0]" %t/out0.npy
 
@@ -164,5 +168,13 @@ func.func @dynamic_slice(%x: tensor<?x?xf32>) -> tensor<*xf32> {
 func.func @dynamic_slice_bounds(%x: tensor<?x?xf32>) -> tensor<*xf32> {
   %s = stride.slice %x [-2:, 1:7:3] : tensor<?x?xf32> -> tensor<*xf32>
   %e = stride.neg %s : tensor<*xf32> -> tensor<*xf32>
+  return %e : tensor<*xf32>
+}
+
+// DYNRESHAPE: output #0: f32 15x2 strides [2, 1]
+func.func @dynamic_reshape(%x: tensor<?x?xf32>) -> tensor<*xf32> {
+  %t = stride.permute %x [1, 0] : tensor<?x?xf32> -> tensor<*xf32>
+  %r = stride.reshape %t [-1, 2] : tensor<*xf32> -> tensor<*xf32>
+  %e = stride.exp %r : tensor<*xf32> -> tensor<*xf32>
   return %e : tensor<*xf32>
 }

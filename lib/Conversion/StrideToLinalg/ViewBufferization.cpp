@@ -217,6 +217,54 @@ FailureOr<BufferView> computeBufferView(Operation *op, OpBuilder &b,
         // A reshape that is a view has static strides (the rule needs
         // them): the layout's.
         SmallVector<int64_t> strides = getStridesOf(resultType);
+        auto operandType = cast<RankedTensorType>(op->getOperand(0).getType());
+        LayoutAttr operandLayout = getLayout(operandType);
+        bool rowMajorOperand =
+            !operandLayout || (operandLayout.getOffset() == 0 &&
+                               operandLayout.isRowMajorFor(operandType.getShape()));
+        if ((!resultType.hasStaticShape() ||
+             llvm::any_of(strides, ShapedType::isDynamic)) &&
+            rowMajorOperand) {
+          // A row-major operand (what a copy gives, and a reshape with
+          // dynamic sizes is one): the row-major view of the new shape,
+          // the inferred dim being the element count over the others.
+          OpFoldResult count = math.constant(1);
+          for (OpFoldResult size : meta.sizes)
+            count = math.mul(count, size);
+          int64_t known = 1;
+          for (int64_t t : reshape.getShape())
+            if (t != -1)
+              known *= t;
+          for (int64_t t : reshape.getShape()) {
+            if (t != -1) {
+              view.sizes.push_back(math.constant(t));
+              continue;
+            }
+            std::optional<int64_t> c = getConstantIntValue(count);
+            view.sizes.push_back(
+                c ? math.constant(known ? *c / known : 0)
+                  : OpFoldResult(arith::DivSIOp::create(
+                                     b, loc, math.value(count),
+                                     math.value(math.constant(
+                                         std::max<int64_t>(known, 1))))
+                                     .getResult()));
+          }
+          SmallVector<OpFoldResult> dense(view.sizes.size());
+          OpFoldResult running = math.constant(1);
+          for (int64_t i = int64_t(view.sizes.size()) - 1; i >= 0; --i) {
+            dense[i] = running;
+            std::optional<int64_t> c = getConstantIntValue(view.sizes[i]);
+            OpFoldResult extent =
+                c ? math.constant(std::max<int64_t>(*c, 1))
+                  : OpFoldResult(arith::MaxSIOp::create(
+                                     b, loc, math.value(view.sizes[i]),
+                                     math.value(math.constant(1)))
+                                     .getResult());
+            running = math.mul(running, extent);
+          }
+          view.strides = dense;
+          return success();
+        }
         if (!resultType.hasStaticShape() ||
             llvm::any_of(strides, ShapedType::isDynamic))
           return LogicalResult(

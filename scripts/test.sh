@@ -48,6 +48,15 @@ else
   echo "corpus $corpus not found (it lives in the project's shared/ folder)"
   record "corpus $(basename "$corpus") (reductions)" 1
 fi
+view_corpus=../shared/reduce-view-corpus.jsonl
+echo "== view corpus $view_corpus (shapes, strides, offsets, view or copy)"
+if [ -f "$view_corpus" ]; then
+  /usr/bin/python3 utils/check-view-corpus --stride-opt "$BUILD_DIR/bin/stride-opt" "$view_corpus"
+  record "view corpus $(basename "$view_corpus")" $?
+else
+  echo "corpus $view_corpus not found (it lives in the project's shared/ folder)"
+  record "view corpus $(basename "$view_corpus")" 1
+fi
 
 echo "== pytest (python/tests, the stride package)"
 PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 -m pytest python/tests -q -p no:cacheprovider

@@ -114,8 +114,10 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
           refs[result] = *ref;
         }
       }
-    } else if (isa<StrideDialect>(op.getDialect()) && !isReduction(&op)) {
-      // Reductions have no node kind yet: they fall to "unknown" below.
+    } else if (isa<StrideDialect>(op.getDialect()) && !isReduction(&op) &&
+               !isViewOp(&op)) {
+      // Reductions and view ops have no node kind yet: their results are
+      // unknown below.
       ok = addNode(isCastOrCopy(&op) ? layout::LayoutNode::Kind::Copy
                                      : layout::LayoutNode::Kind::Elementwise,
                    &op, op.getOperands(), op.getResults());

@@ -443,6 +443,7 @@ void mlir::stride::registerBufferizableOpInterfaceExternalModels(
     ArgminOp::attachInterface<ReduceOpInterface<ArgminOp>>(*context);
     AnyOp::attachInterface<ReduceOpInterface<AnyOp>>(*context);
     AllOp::attachInterface<ReduceOpInterface<AllOp>>(*context);
+    attachViewBufferizationModels(context);
     attachNamed<
 #define GET_OP_LIST
 #include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"

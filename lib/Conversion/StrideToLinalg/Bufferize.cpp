@@ -49,6 +49,8 @@ struct StrideBufferizePass
           op->setAttr(kThreadsAttr, builder.getI64IntegerAttr(threads));
       });
     foldCastRoundTrips(module);
+    if (failed(expandViewCopies(module)))
+      return signalPassFailure();
     SymbolTableCollection symbols;
     SymbolUserMap users(symbols, module);
     for (func::FuncOp func : module.getOps<func::FuncOp>())

@@ -34,6 +34,15 @@ void resultsToDestinations(func::FuncOp func);
 /// routed into output arguments.
 void dropOutputResults(func::FuncOp func);
 
+/// Rewrites every view op marked `copy` (the library copies) into a copy
+/// (a one-op stride.broadcast into a tensor.empty) and a view, so that
+/// One-Shot Bufferize sees only real views (ViewBufferization.cpp).
+LogicalResult expandViewCopies(ModuleOp module);
+
+/// Attaches the view ops' BufferizableOpInterface models: each bufferizes
+/// to a memref.reinterpret_cast of its operand's buffer.
+void attachViewBufferizationModels(MLIRContext *context);
+
 } // namespace mlir::stride
 
 #endif // STRIDE_LIB_CONVERSION_STRIDETOLINALG_PREPARATION_H

@@ -55,7 +55,8 @@ LayoutAttr LayoutAttr::getWithPerm(MLIRContext *context,
 
 LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> strides,
-                                 ArrayRef<int64_t> perm) {
+                                 ArrayRef<int64_t> perm, int64_t offset) {
+  (void)offset;
   if (!strides.empty() && !perm.empty())
     return emitError() << "layout has both 'strides' and 'perm'; give one";
   if (!isPermutationOf(perm, perm.size()))
@@ -98,30 +99,48 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
     return success();
   };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                     parseElement) ||
-      parser.parseGreater())
+                                     parseElement))
+    return {};
+  int64_t offset = 0;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("offset") || parser.parseEqual())
+      return {};
+    if (succeeded(parser.parseOptionalQuestion()))
+      offset = ShapedType::kDynamic;
+    else if (parser.parseInteger(offset))
+      return {};
+  }
+  if (parser.parseGreater())
     return {};
   auto emitError = [&] { return parser.emitError(parser.getNameLoc()); };
   if (key == "perm")
     return getChecked(emitError, parser.getContext(), ArrayRef<int64_t>(),
-                      values);
+                      values, offset);
   return getChecked(emitError, parser.getContext(), values,
-                    ArrayRef<int64_t>());
+                    ArrayRef<int64_t>(), offset);
 }
 
 void LayoutAttr::print(AsmPrinter &printer) const {
   if (!getPerm().empty()) {
-    printer << "<perm = [" << getPerm() << "]>";
-    return;
+    printer << "<perm = [" << getPerm() << "]";
+  } else {
+    printer << "<strides = [";
+    llvm::interleaveComma(getStrides(), printer, [&](int64_t s) {
+      if (ShapedType::isDynamic(s))
+        printer << "?";
+      else
+        printer << s;
+    });
+    printer << "]";
   }
-  printer << "<strides = [";
-  llvm::interleaveComma(getStrides(), printer, [&](int64_t s) {
-    if (ShapedType::isDynamic(s))
+  if (getOffset() != 0) {
+    printer << ", offset = ";
+    if (ShapedType::isDynamic(getOffset()))
       printer << "?";
     else
-      printer << s;
-  });
-  printer << "]>";
+      printer << getOffset();
+  }
+  printer << ">";
 }
 
 SmallVector<int64_t> LayoutAttr::getStridesFor(ArrayRef<int64_t> sizes) const {
@@ -167,7 +186,8 @@ SmallVector<int64_t> mlir::stride::getStridesOf(RankedTensorType type) {
 
 RankedTensorType mlir::stride::withLayout(RankedTensorType type,
                                           LayoutAttr layout) {
-  if (!layout || layout.isRowMajorFor(type.getShape()))
+  if (!layout ||
+      (layout.getOffset() == 0 && layout.isRowMajorFor(type.getShape())))
     return RankedTensorType::get(type.getShape(), type.getElementType());
   return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
 }

@@ -30,6 +30,116 @@ bool isBroadcastInput(OpOperand &use, Block *block) {
          use.getOperandNumber() < consumer.getInputs().size();
 }
 
+/// The type of the view `op` makes of a value of type `input`: NumPy's view
+/// rules (they address the same elements as PyTorch's; only size-1 and
+/// empty dims' strides differ), or null when it is not a view.
+RankedTensorType viewTypeOf(Operation *op, RankedTensorType input) {
+  ::stride::layout::ViewResult view =
+      computeViewOfType(op, ::stride::layout::Policy::Numpy, input);
+  if (!view.ok() || !view.view.isView)
+    return {};
+  auto type = RankedTensorType::get(view.view.shape, input.getElementType());
+  return withLayout(type, LayoutAttr::get(op->getContext(),
+                                          ArrayRef<int64_t>(view.view.strides),
+                                          ArrayRef<int64_t>(),
+                                          view.view.offset));
+}
+
+/// A view of an elementwise result that only one stride.broadcast reads is
+/// the elementwise op applied to the same view of each input (broadcast to
+/// the result's shape first, itself a view): `(a + b).T` is `a.T + b.T`.
+/// Rewritten so, the producer reads views of its inputs and fuses into the
+/// consumer like any other producer, and the intermediate is never
+/// materialized. Only for a producer whose one use is the view, of static
+/// shape, and views that are always views (not reshape), read by one
+/// stride.broadcast (through other such views).
+bool sinkViewIntoProducer(RewriterBase &rewriter, Operation *view) {
+  if (!isViewOp(view) || isa<ReshapeOp>(view) || view->hasAttr("copy"))
+    return false;
+  Value result = view->getResult(0);
+  // Read by one stride.broadcast, directly or through a chain of views each
+  // read once (they sink in turn).
+  for (Value v = result;;) {
+    if (!v.hasOneUse())
+      return false;
+    OpOperand &use = *v.getUses().begin();
+    if (isBroadcastInput(use, view->getBlock()))
+      break;
+    Operation *next = use.getOwner();
+    if (!isViewOp(next) || isa<ReshapeOp>(next) || next->hasAttr("copy") ||
+        next->getBlock() != view->getBlock())
+      return false;
+    v = next->getResult(0);
+  }
+  auto producer = view->getOperand(0).getDefiningOp<BroadcastOp>();
+  if (!producer || producer->getBlock() != view->getBlock() ||
+      !producer.getInits().empty() || producer.getNumResults() != 1 ||
+      !producer.getResult(0).hasOneUse())
+    return false;
+  auto producerType =
+      dyn_cast<RankedTensorType>(producer.getResult(0).getType());
+  auto viewType = dyn_cast<RankedTensorType>(result.getType());
+  if (!producerType || !producerType.hasStaticShape() || !viewType)
+    return false;
+  for (Value input : producer.getInputs())
+    if (isa<TensorType>(input.getType()) &&
+        !isa<RankedTensorType>(input.getType()))
+      return false;
+
+  rewriter.setInsertionPoint(view);
+  Location loc = view->getLoc();
+  SmallVector<Value> inputs;
+  SmallVector<Operation *> created;
+  bool ok = true;
+  for (Value input : producer.getInputs()) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (!type) {
+      inputs.push_back(input); // a scalar
+      continue;
+    }
+    Value full = input;
+    if (type.getShape() != producerType.getShape()) {
+      auto expand = ExpandOp::create(
+          rewriter, loc,
+          RankedTensorType::get(producerType.getShape(), type.getElementType()),
+          input, producerType.getShape());
+      created.push_back(expand);
+      RankedTensorType expanded = viewTypeOf(expand, type);
+      if (!expanded) {
+        ok = false;
+        break;
+      }
+      expand.getResult().setType(expanded);
+      full = expand.getResult();
+    }
+    IRMapping mapping;
+    mapping.map(view->getOperand(0), full);
+    Operation *clone = rewriter.clone(*view, mapping);
+    created.push_back(clone);
+    RankedTensorType viewed =
+        viewTypeOf(clone, cast<RankedTensorType>(full.getType()));
+    if (!viewed || viewed.getShape() != viewType.getShape()) {
+      ok = false;
+      break;
+    }
+    clone->getResult(0).setType(viewed);
+    inputs.push_back(clone->getResult(0));
+  }
+  if (!ok) {
+    for (Operation *op : llvm::reverse(created))
+      rewriter.eraseOp(op);
+    return false;
+  }
+  auto sunk = BroadcastOp::create(rewriter, producer.getLoc(),
+                                  TypeRange{viewType}, inputs, ValueRange());
+  rewriter.eraseBlock(&sunk.getBodyBlock());
+  rewriter.inlineRegionBefore(producer.getBody(), sunk.getBody(),
+                              sunk.getBody().end());
+  rewriter.replaceOp(view, sunk.getResults());
+  rewriter.eraseOp(producer);
+  return true;
+}
+
 /// The structural rule (see the pass description): fusing `producer` keeps
 /// every value anyone else reads.
 bool canFuse(BroadcastOp producer) {
@@ -219,9 +329,26 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
     // same rewrite is available to the greedy driver as a pattern
     // (populateStrideFusionPatterns); its per-op bookkeeping is not needed
     // here.
+    IRRewriter rewriter(&getContext());
+    // Views of intermediates first: fusion sees through them. A sunk view
+    // leaves views of the producer's inputs, which may sink further into
+    // their own producers: until nothing moves (each round moves views
+    // strictly up the expression, so this ends).
+    for (bool changed = true; changed;) {
+      changed = false;
+      SmallVector<Operation *> views;
+      getOperation()->walk([&](Operation *op) {
+        if (isViewOp(op))
+          views.push_back(op);
+      });
+      for (Operation *view : views)
+        if (sinkViewIntoProducer(rewriter, view)) {
+          ++numViewsSunk;
+          changed = true;
+        }
+    }
     SmallVector<BroadcastOp> consumers;
     getOperation()->walk([&](BroadcastOp op) { consumers.push_back(op); });
-    IRRewriter rewriter(&getContext());
     for (BroadcastOp consumer : consumers)
       while (BroadcastOp merged =
                  fuseFirstProducer(rewriter, consumer, control, counters))

@@ -238,8 +238,39 @@ struct StridePropagateLayoutPass
       signalPassFailure();
   }
 
+  /// A view's layout: the strides and offset its policy's library gives it
+  /// (lib/Layout/Views.cpp), or, where the library copies, the copy's; the
+  /// op is then marked `copy`.
+  LogicalResult propagateView(layout::Policy policy, Operation *op) {
+    auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!input || !type)
+      return success();
+    layout::ViewResult view = computeViewOfType(op, policy, input);
+    if (!view.ok())
+      return op->emitOpError() << *view.error;
+    if (view.view.strides.size() != size_t(type.getRank()))
+      return op->emitOpError() << "result has rank " << type.getRank()
+                               << " but the view has rank "
+                               << view.view.strides.size();
+    if (isa<FlipOp, ReshapeOp>(op)) {
+      if (view.view.isView)
+        op->removeAttr("copy");
+      else
+        op->setAttr("copy", UnitAttr::get(op->getContext()));
+    }
+    auto layout =
+        LayoutAttr::get(op->getContext(), ArrayRef<int64_t>(view.view.strides),
+                        ArrayRef<int64_t>(),
+                        view.view.isView ? view.view.offset : 0);
+    op->getResult(0).setType(withLayout(type, layout));
+    return success();
+  }
+
   LogicalResult propagate(layout::Policy policy, Operation *op,
                           TorchDtypes &torch) {
+    if (isViewOp(op))
+      return propagateView(policy, op);
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       if (auto type = dyn_cast<RankedTensorType>(matmul.getType()))
         matmul.getResult().setType(

@@ -26,21 +26,35 @@ def Stride_LayoutAttr : AttrDef<Stride_Dialect, "Layout",
 
     A tensor without an encoding is row-major contiguous.
 
+    Either form may add `offset = N` (or `offset = ?`): the element offset of
+    the tensor's first element from the first element of the buffer it is a
+    view of, as `torch.Tensor.storage_offset()` reports it. View ops
+    (`stride.slice`, `stride.flip`, ...) set it relative to their operand's;
+    every other value has offset 0, which is not printed. Buffers take any
+    offset at run time (their memrefs have a dynamic offset), so the offset
+    never changes how a value is computed: it records where a view starts.
+
     Example:
 
     ```mlir
     tensor<4x2x3xf32, #stride.layout<strides = [1, 12, 4]>>
     tensor<?x?x?xf32, #stride.layout<perm = [1, 2, 0]>>
+    tensor<2x3x5xf32, #stride.layout<strides = [-15, 5, 1], offset = 15>>
     ```
   }];
   let parameters = (ins
     OptionalArrayRefParameter<"int64_t", "element strides">:$strides,
-    OptionalArrayRefParameter<"int64_t", "dimension order, outermost first">:$perm);
+    OptionalArrayRefParameter<"int64_t", "dimension order, outermost first">:$perm,
+    DefaultValuedParameter<"int64_t", "0", "element offset of a view">:$offset);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$strides), [{
-      return $_get($_ctxt, strides, ::llvm::ArrayRef<int64_t>());
+      return $_get($_ctxt, strides, ::llvm::ArrayRef<int64_t>(), 0);
+    }]>,
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$strides,
+                     "::llvm::ArrayRef<int64_t>":$perm), [{
+      return $_get($_ctxt, strides, perm, 0);
     }]>
   ];
   let extraClassDeclaration = [{

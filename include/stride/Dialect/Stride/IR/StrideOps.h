@@ -15,6 +15,7 @@
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/ReduceOps.h"
+#include "stride/Layout/Views.h"
 
 #include "stride/Dialect/Stride/IR/StrideInterfaces.h.inc"
 
@@ -26,6 +27,13 @@ namespace mlir::stride {
 LogicalResult verifyElementwiseOp(Operation *op, bool predicate,
                                   function_ref<bool(Type)> accepts,
                                   StringRef what);
+
+/// The view ops' shape rule and verifier (ViewOps.cpp): the result shape
+/// the operand's shape and the op's attributes give (null when the operand
+/// is unranked), failure after a diagnostic when the library would refuse
+/// whatever the policy.
+FailureOr<RankedTensorType> inferViewResult(Operation *op);
+LogicalResult verifyViewOp(Operation *op);
 } // namespace mlir::stride
 
 #define GET_OP_CLASSES
@@ -51,6 +59,23 @@ FailureOr<RankedTensorType> inferElementwiseResult(Operation *op,
                                                    ValueRange operands,
                                                    Type elementType);
 FailureOr<RankedTensorType> inferMatmulResult(MatmulOp op);
+
+/// True for the view ops (StrideViewOps.td): permute, transpose, slice,
+/// expand, squeeze, unsqueeze, flip, reshape.
+bool isViewOp(Operation *op);
+/// The view `op` (a view op) computes under `policy` for an operand of
+/// `shape` and `strides`: its shape, strides, offset from the operand's
+/// first element, and whether it is a view or a copy.
+::stride::layout::ViewResult computeView(Operation *op,
+                                         ::stride::layout::Policy policy,
+                                         const ::stride::layout::Shape &shape,
+                                         const ::stride::layout::Strides &strides);
+/// The view of a value of type `type` (its static shape and strides, its
+/// layout's offset) under `policy`, with the result's offset counted from
+/// the start of the buffer `type` views.
+::stride::layout::ViewResult computeViewOfType(Operation *op,
+                                               ::stride::layout::Policy policy,
+                                               RankedTensorType type);
 } // namespace mlir::stride
 
 #endif // STRIDE_DIALECT_STRIDE_IR_STRIDEOPS_H

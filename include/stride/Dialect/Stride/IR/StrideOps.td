@@ -549,5 +549,6 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure,
 }
 
 include "stride/Dialect/Stride/IR/StrideReduceOps.td"
+include "stride/Dialect/Stride/IR/StrideViewOps.td"
 
 #endif // STRIDE_DIALECT_STRIDE_IR_STRIDEOPS_TD

@@ -146,6 +146,13 @@ def StrideFuse : Pass<"stride-fuse"> {
     - A producer with several uses is recomputed in every consumer when it is
       cheap and kept otherwise. `recompute-limit=0` keeps every shared
       producer.
+    - Fusion sees through views: a view op (`stride.permute`, `stride.slice`,
+      `stride.expand`, ...; not `stride.reshape`) of a producer's result that
+      only one consumer reads, of a producer used only by that view and of
+      static shape, becomes the same view of each of the producer's inputs
+      (expanded to the producer's shape first), so `(a + b).T * c` is
+      `a.T + b.T` fused into the product: one loop nest, and the
+      intermediate is never materialized.
 
     Algorithm: the consumers are visited once, in program order; each
     absorbs the producer of its first input that may fuse until none is
@@ -171,6 +178,8 @@ def StrideFuse : Pass<"stride-fuse"> {
               "Shared producers recomputed in a consumer">,
     Statistic<"numKept", "kept",
               "Producers left in place although a stride.broadcast reads them">,
+    Statistic<"numViewsSunk", "views-sunk",
+              "Views of a producer's result moved onto its inputs">,
   ];
   let dependentDialects = ["::mlir::stride::StrideDialect"];
 }

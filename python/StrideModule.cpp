@@ -77,10 +77,13 @@ py::list elementTypes() {
   return rows;
 }
 
+/// A Python tuple of sizes or strides; a dynamic one is None (a stride may
+/// be -1).
 py::tuple toTuple(const std::vector<int64_t> &values) {
   py::tuple t(values.size());
   for (size_t i = 0; i < values.size(); ++i)
-    t[i] = ShapedType::isDynamic(values[i]) ? -1 : values[i];
+    t[i] = ShapedType::isDynamic(values[i]) ? py::object(py::none())
+                                            : py::object(py::int_(values[i]));
   return t;
 }
 

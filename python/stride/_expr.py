@@ -947,8 +947,13 @@ def reduce(kind, x, axis=None, keepdims=False, dtype=None):
     if axis is None:
         axes = None
     else:  # NumPy's own AxisError; argmax of a 0-d array takes axis 0 or -1
-        axes = np.core.numeric.normalize_axis_tuple(
-            axis, 1 if argument and ndim == 0 else ndim)
+        try:
+            axes = np.core.numeric.normalize_axis_tuple(
+                axis, 1 if argument and ndim == 0 else ndim)
+        except np.AxisError:
+            raise
+        except ValueError:  # ufunc.reduce's words for a repeated axis
+            raise ValueError("duplicate value in 'axis'") from None
     reduced = range(ndim) if axes is None or ndim == 0 else axes
     if REDUCTIONS[kind][1] and any(op.shape[d] == 0 for d in reduced) or (
             REDUCTIONS[kind][1] and axes is None and 0 in op.shape):

@@ -59,7 +59,7 @@ def allocate(param):
                         f"({', '.join(_dtypes.NUMPY_NAMES)})")
     dtype = _dtypes.NUMPY_TYPES[param["dtype"]]
     shape, strides = tuple(param["shape"]), tuple(param["strides"])
-    if -1 in shape or -1 in strides:
+    if None in shape or None in strides:  # a stride may be -1, never None
         raise RuntimeError(f"the kernel reports a dynamic output layout "
                            f"{shape}:{strides}; cannot allocate it")
     if 0 in shape:

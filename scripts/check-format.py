@@ -68,8 +68,8 @@ def choose_range(base):
     if git("rev-parse", "--verify", "-q", "HEAD~1^{commit}",
            check=False).returncode == 0:
         return ("HEAD~1", "HEAD"), "the last commit (HEAD~1..HEAD)"
-    return None, ("no origin/main to compare with and HEAD has no parent "
-                  "here (a shallow clone?)")
+    return None, ("no change to check: HEAD is origin/main (or there is no "
+                  "origin/main) and its parent is not here (a shallow clone?)")
 
 
 HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")

@@ -36,10 +36,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <malloc.h>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -90,18 +88,6 @@ std::vector<int64_t> argumentStrides(RankedTensorType type,
   if (llvm::any_of(strides, ShapedType::isDynamic))
     return rowMajor;
   return std::vector<int64_t>(strides.begin(), strides.end());
-}
-
-/// cf.assert in a kernel aborts after printing its message; turn that into
-/// an ordinary error exit.
-extern "C" void onKernelAbort(int) {
-  // The kernel printed its message with the C library; make sure it shows.
-  std::fflush(stdout);
-  const char message[] =
-      "stride-run: error: a run-time check in the kernel failed (see the "
-      "message above)\n";
-  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
-  _exit(1);
 }
 
 struct RunOptions {
@@ -350,7 +336,7 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
       buffers[i] = &d;
   }
 
-  std::signal(SIGABRT, onKernelAbort);
+  rt::exitOnKernelAbort("stride-run");
   if (std::string error = kernel.invoke(buffers, scalars); !error.empty())
     return "calling " + entryText.str() + " failed: " + error;
   if (device)

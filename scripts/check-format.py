@@ -9,7 +9,8 @@ What "the change" is:
   1. the work tree against the merge base of HEAD and origin/main (a branch's
      commits plus uncommitted edits), when that differs from nothing;
   2. otherwise (a clean clone of main, where HEAD is origin/main; or no
-     origin/main), the last commit, HEAD~1..HEAD;
+     origin/main), the work tree against HEAD~1: the last commit and any
+     uncommitted edits;
   3. untracked, not ignored C/C++ files count as wholly added.
 Without clang-format, outside a git checkout, or in a clone without the
 commit to compare with (a shallow clone of one commit), it prints why it
@@ -50,8 +51,8 @@ def find_clang_format():
 
 
 def choose_range(base):
-    """The revision to diff the work tree against (or a (from, to) pair of
-    commits) and a sentence saying what it is; None and a reason to skip."""
+    """The revision to diff the work tree against and a sentence saying what
+    it is; None and a reason to skip."""
     if base:
         return base, f"changes since {base}"
     if git("rev-parse", "--verify", "-q", "origin/main^{commit}",
@@ -67,7 +68,7 @@ def choose_range(base):
                                     f"origin/main ({merge_base[:12]})")
     if git("rev-parse", "--verify", "-q", "HEAD~1^{commit}",
            check=False).returncode == 0:
-        return ("HEAD~1", "HEAD"), "the last commit (HEAD~1..HEAD)"
+        return "HEAD~1", "the last commit and uncommitted edits (since HEAD~1)"
     return None, ("no change to check: HEAD is origin/main (or there is no "
                   "origin/main) and its parent is not here (a shallow clone?)")
 
@@ -77,9 +78,8 @@ HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 def changed_lines(rev):
     """{path: [(first, last), ...]} of the lines the diff adds or changes."""
-    revs = list(rev) if isinstance(rev, tuple) else [rev]
     out = git("diff", "-U0", "--no-color", "--no-ext-diff", "-M",
-              "--diff-filter=ACMR", *revs, "--").stdout
+              "--diff-filter=ACMR", rev, "--").stdout
     ranges, path = {}, None
     for line in out.splitlines():
         if line.startswith("+++ "):
@@ -92,10 +92,9 @@ def changed_lines(rev):
             first, count = int(m.group(1)), int(m.group(2) or "1")
             if count:
                 ranges.setdefault(path, []).append((first, first + count - 1))
-    if not isinstance(rev, tuple):
-        for name in git("ls-files", "--others", "--exclude-standard",
-                        "--", *[f"*{e}" for e in EXTENSIONS]).stdout.split():
-            ranges[name] = None  # new file: every line
+    for name in git("ls-files", "--others", "--exclude-standard",
+                    "--", *[f"*{e}" for e in EXTENSIONS]).stdout.split():
+        ranges[name] = None  # new file: every line
     return ranges
 
 

@@ -17,6 +17,7 @@
 #include "stride/Layout/Strides.h"
 #include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
+#include "stride/Runner/ToolOptions.h"
 #include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
@@ -106,15 +107,10 @@ struct RunOptions {
 std::string loadEntry(const RunOptions &options, MLIRContext &context,
                       llvm::SourceMgr &sourceMgr, OwningOpRef<ModuleOp> &module,
                       func::FuncOp &entry) {
-  std::string openError;
-  auto file = openInputFile(options.inputFile, &openError);
-  if (!file)
-    return openError;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return "cannot parse '" + options.inputFile + "'";
   std::string error;
+  module = parseProgramFile(options.inputFile, sourceMgr, context, error);
+  if (!module)
+    return error;
   entry = selectEntry(*module, options.entryName, options.inputFile, error);
   return error;
 }
@@ -358,9 +354,7 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
 
 int mlir::stride::strideRunMain(int argc, char **argv) {
   static cl::OptionCategory category("stride-run options");
-  static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                        cl::desc("<program.mlir>"),
-                                        cl::cat(category));
+  static CompileToolOptions compile(category, CompileToolOptions::Tool::Run);
   static cl::opt<std::string> entryName(
       "entry", cl::desc("Function to run (default: main, or the only one)"),
       cl::cat(category));
@@ -386,24 +380,6 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   static cl::opt<unsigned> benchRuns(
       "bench", cl::desc("Time N calls after warm-up; print median and min"),
       cl::init(0), cl::cat(category));
-  static cl::opt<::stride::layout::Policy> policy(
-      "policy", cl::desc("Result strides of: torch (default), numpy, contiguous"),
-      cl::init(::stride::layout::Policy::Torch), policyOptionValues(),
-      cl::cat(category));
-  static cl::opt<bool> dynamicShapes(
-      "dynamic",
-      cl::desc("Compile the function as written (dynamic dims stay dynamic) "
-               "instead of specializing it to the inputs' shapes and strides"),
-      cl::cat(category));
-  static cl::opt<unsigned> threads(
-      "num-threads",
-      cl::desc("Run large kernels on this many threads (OpenMP; default "
-               "$STRIDE_NUM_THREADS, else the machine's cores)"),
-      cl::init(0), cl::cat(category));
-  static cl::opt<bool> noFuse(
-      "no-fuse",
-      cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
-      cl::cat(category));
   static cl::opt<std::string> target(
       "target",
       cl::desc("cpu (default); gpu: run on the GPU (sm_90 kernels, the "
@@ -415,7 +391,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "Stride JIT runner\n");
   RunOptions options;
-  options.inputFile = inputFile;
+  options.inputFile = compile.inputFile;
   options.entryName = entryName;
   options.inputPaths.assign(inputPaths.begin(), inputPaths.end());
   options.randomInputs = randomInputs;
@@ -424,10 +400,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.outputDir = outputDir;
   options.printValues = printValues;
   options.benchRuns = benchRuns;
-  options.policy = policy.getValue();
-  options.dynamicShapes = dynamicShapes;
-  options.threads = threads.getValue();
-  options.noFuse = noFuse;
+  options.policy = compile.policy.getValue();
+  options.dynamicShapes = compile.dynamicShapes;
+  options.threads = compile.threads.getValue();
+  options.noFuse = compile.noFuse;
   if (target != "cpu" && target != "gpu-host" && target != "gpu")
     return fail("unknown --target '" + target +
                 "' (expected cpu, gpu or gpu-host)");

@@ -14,6 +14,9 @@ record() { # record NAME STATUS
   else failed=$((failed + 1)); echo "== $1: FAILED"; fi
 }
 
+echo "== clang-format on the C/C++ lines changed (against the merge base with origin/main, else the last commit)"
+/usr/bin/python3 scripts/check-format.py; record clang-format $?
+
 echo "== lit (test/)"
 lit -sv "$BUILD_DIR/test"; record lit $?
 

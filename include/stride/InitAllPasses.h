@@ -1,7 +1,8 @@
 //===- InitAllPasses.h - Register Stride's passes ---------------*- C++ -*-===//
 //
-// Makes every Stride pass (stride-infer-shapes, ..., convert-stride-to-linalg)
-// available to textual pipelines and to mlir-opt style command lines.
+// Makes every Stride pass (stride-infer-shapes, ..., stride-bufferize, the GPU
+// lowerings) available to textual pipelines and to mlir-opt style command
+// lines.
 //
 //===----------------------------------------------------------------------===//
 

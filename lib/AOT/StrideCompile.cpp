@@ -9,9 +9,9 @@
 #include "stride/AOT/AotCompiler.h"
 
 #include "stride/Layout/Strides.h"
-#include "stride/Dialect/Stride/Transforms/PolicyOption.h"
 #include "stride/Runner/CompileEntry.h"
 #include "stride/Runner/JitKernel.h"
+#include "stride/Runner/ToolOptions.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -57,20 +57,19 @@ std::string headerGuard(StringRef path) {
 
 int mlir::stride::strideCompileMain(int argc, char **argv) {
   static cl::OptionCategory category("stride-compile options");
-  static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                        cl::desc("<program.mlir>"),
-                                        cl::cat(category));
+  static CompileToolOptions compile(category,
+                                    CompileToolOptions::Tool::Compile);
   static cl::opt<std::string> outputFile(
       "o", cl::desc("Output file (default: stdout for --emit=mlir|llvm)"),
+      cl::value_desc("path"), cl::cat(category));
+  static cl::opt<std::string> headerFile(
+      "header", cl::desc("Also write a C header declaring the entries"),
       cl::value_desc("path"), cl::cat(category));
   static cl::list<std::string> entryNames(
       "entry",
       cl::desc("A function to export (repeatable; default: every function "
                "with a body)"),
       cl::cat(category));
-  static cl::opt<std::string> headerFile(
-      "header", cl::desc("Also write a C header declaring the entries"),
-      cl::value_desc("path"), cl::cat(category));
   static cl::opt<std::string> emit(
       "emit",
       cl::desc("What to write: shared (a shared library, default), obj, "
@@ -86,33 +85,13 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
       "symbol-prefix",
       cl::desc("Exported functions are named <prefix><entry>"),
       cl::init("stride_"), cl::cat(category));
-  static cl::opt<::stride::layout::Policy> policy(
-      "policy", cl::desc("Result strides of: torch (default), numpy, contiguous"),
-      cl::init(::stride::layout::Policy::Torch), policyOptionValues(),
-      cl::cat(category));
-  static cl::opt<bool> dynamicShapes(
-      "dynamic",
-      cl::desc("Compile the functions as written (always so ahead of time: "
-               "there are no inputs to specialize to; accepted for "
-               "stride-run compatibility)"),
-      cl::cat(category));
-  static cl::opt<unsigned> threads(
-      "num-threads",
-      cl::desc("Run large kernels on this many threads (OpenMP; the library "
-               "then links LLVM's libomp; default 1)"),
-      cl::init(1), cl::cat(category));
-  static cl::opt<bool> noFuse(
-      "no-fuse",
-      cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
-      cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "Stride ahead-of-time compiler\n");
-  (void)dynamicShapes;
 
   if (target != "cpu" && target != "gpu")
     return fail("unknown --target '" + target + "'; expected cpu or gpu");
-  if (target == "gpu" && threads > 1)
+  if (target == "gpu" && compile.threads > 1)
     return fail("--num-threads applies to --target=cpu only");
   if (emit != "shared" && emit != "obj" && emit != "mlir" && emit != "llvm")
     return fail("unknown --emit '" + emit +
@@ -127,19 +106,16 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  std::string openError;
-  auto file = openInputFile(inputFile, &openError);
-  if (!file)
-    return fail(openError);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  std::string parseError;
+  OwningOpRef<ModuleOp> module =
+      parseProgramFile(compile.inputFile, sourceMgr, context, parseError);
   if (!module)
-    return fail("cannot parse '" + inputFile + "'");
+    return fail(parseError);
 
   std::vector<std::string> entries;
   for (const std::string &name : entryNames) {
     std::string error;
-    func::FuncOp entry = selectEntry(*module, name, inputFile, error);
+    func::FuncOp entry = selectEntry(*module, name, compile.inputFile, error);
     if (!entry)
       return fail(error);
     entries.push_back(entry.getName().str());
@@ -149,7 +125,7 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
       if (!func.isExternal())
         entries.push_back(func.getName().str());
     if (entries.empty())
-      return fail("'" + inputFile + "' has no functions with a body");
+      return fail("'" + compile.inputFile + "' has no functions with a body");
   }
 
   std::string error;
@@ -158,9 +134,9 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
   if (!targetMachine)
     return fail(error);
   AotOptions options;
-  options.policy = policy.getValue();
-  options.fuse = !noFuse;
-  options.threads = std::max(1u, threads.getValue());
+  options.policy = compile.policy.getValue();
+  options.fuse = !compile.noFuse;
+  options.threads = std::max(1u, compile.threads.getValue());
   options.gpu = target == "gpu";
   options.symbolPrefix = symbolPrefix;
   std::optional<AotModule> compiled =

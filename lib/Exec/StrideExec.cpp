@@ -16,7 +16,6 @@
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
 
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,7 +23,6 @@
 #include <iostream>
 #include <memory>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace rt = ::stride::runtime;
@@ -60,15 +58,6 @@ int fail(const std::string &message) {
   std::fflush(stdout);
   std::cerr << "stride-exec: error: " << message << "\n";
   return 1;
-}
-
-extern "C" void onKernelAbort(int) {
-  std::fflush(stdout);
-  const char message[] =
-      "stride-exec: error: a run-time check in the kernel failed (see the "
-      "message above)\n";
-  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
-  _exit(1);
 }
 
 struct Options {
@@ -474,7 +463,7 @@ int stride::exec::strideExecMain(int argc, char **argv) {
                   elementSize(arg->buffer->dtype()));
   }
 
-  std::signal(SIGABRT, onKernelAbort);
+  rt::exitOnKernelAbort("stride-exec");
   auto call = [&] { packed(args.data()); };
   call();
   if (device)

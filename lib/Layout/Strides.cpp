@@ -83,29 +83,13 @@ int64_t numElements(const Shape &shape) {
   return n;
 }
 
-/// PyTorch's is_contiguous(): empty tensors count as contiguous, and size-1
-/// dims may have any stride.
-bool torchIsContiguous(const Operand &op) {
-  if (numElements(op.shape) == 0)
-    return true;
+/// Whether `op` is dense with the dims `innermostFirst` nested from the
+/// innermost out, as PyTorch's contiguity checks define it: size-1 dims may
+/// have any stride.
+bool torchDenseInOrder(const Operand &op,
+                       const std::vector<size_t> &innermostFirst) {
   int64_t expected = 1;
-  for (size_t i = op.shape.size(); i-- > 0;) {
-    if (op.shape[i] == 1)
-      continue;
-    if (op.strides[i] != expected)
-      return false;
-    expected *= op.shape[i];
-  }
-  return true;
-}
-
-/// is_contiguous(memory_format=channels_last): defined for 4-D only, dims
-/// checked innermost first in the order C, W, H, N, size-1 dims skipped.
-bool torchIsChannelsLast(const Operand &op) {
-  if (op.shape.size() != 4)
-    return false;
-  int64_t expected = 1;
-  for (int dim : {1, 3, 2, 0}) {
+  for (size_t dim : innermostFirst) {
     if (op.shape[dim] == 1)
       continue;
     if (op.strides[dim] != expected)
@@ -113,6 +97,22 @@ bool torchIsChannelsLast(const Operand &op) {
     expected *= op.shape[dim];
   }
   return true;
+}
+
+/// PyTorch's is_contiguous(): empty tensors count as contiguous, and size-1
+/// dims may have any stride.
+bool torchIsContiguous(const Operand &op) {
+  if (numElements(op.shape) == 0)
+    return true;
+  std::vector<size_t> innermostFirst(op.shape.size());
+  std::iota(innermostFirst.rbegin(), innermostFirst.rend(), 0);
+  return torchDenseInOrder(op, innermostFirst);
+}
+
+/// is_contiguous(memory_format=channels_last): defined for 4-D only, dims
+/// checked innermost first in the order C, W, H, N, size-1 dims skipped.
+bool torchIsChannelsLast(const Operand &op) {
+  return op.shape.size() == 4 && torchDenseInOrder(op, {1, 3, 2, 0});
 }
 
 /// is_non_overlapping_and_dense(): some permutation of the dims with two or

@@ -5,8 +5,8 @@
 #include "stride/InitAllPipelines.h"
 
 #include "stride/Conversion/Passes.h"
-#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/Pipelines.h"

@@ -3,7 +3,9 @@
 #include "stride/Runner/CompileEntry.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -136,4 +138,18 @@ mlir::stride::createHostTargetMachine(bool positionIndependent,
     return nullptr;
   }
   return std::move(*targetMachine);
+}
+
+OwningOpRef<ModuleOp> mlir::stride::parseProgramFile(StringRef path,
+                                                     llvm::SourceMgr &sourceMgr,
+                                                     MLIRContext &context,
+                                                     std::string &error) {
+  auto file = openInputFile(path, &error);
+  if (!file)
+    return nullptr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    error = "cannot parse '" + path.str() + "'";
+  return module;
 }

@@ -2,8 +2,8 @@
 
 #include "stride/Runner/JitKernel.h"
 
-#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 #include "stride/Pipelines/LLVMOptimization.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -17,6 +17,7 @@
 #include "stride/Layout/Strides.h"
 #include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
+#include "stride/Runner/ToolOptions.h"
 #include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
@@ -36,10 +37,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <malloc.h>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -92,18 +91,6 @@ std::vector<int64_t> argumentStrides(RankedTensorType type,
   return std::vector<int64_t>(strides.begin(), strides.end());
 }
 
-/// cf.assert in a kernel aborts after printing its message; turn that into
-/// an ordinary error exit.
-extern "C" void onKernelAbort(int) {
-  // The kernel printed its message with the C library; make sure it shows.
-  std::fflush(stdout);
-  const char message[] =
-      "stride-run: error: a run-time check in the kernel failed (see the "
-      "message above)\n";
-  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
-  _exit(1);
-}
-
 struct RunOptions {
   std::string inputFile, entryName, outputDir;
   ::stride::layout::Policy policy = ::stride::layout::Policy::Torch;
@@ -120,15 +107,10 @@ struct RunOptions {
 std::string loadEntry(const RunOptions &options, MLIRContext &context,
                       llvm::SourceMgr &sourceMgr, OwningOpRef<ModuleOp> &module,
                       func::FuncOp &entry) {
-  std::string openError;
-  auto file = openInputFile(options.inputFile, &openError);
-  if (!file)
-    return openError;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return "cannot parse '" + options.inputFile + "'";
   std::string error;
+  module = parseProgramFile(options.inputFile, sourceMgr, context, error);
+  if (!module)
+    return error;
   entry = selectEntry(*module, options.entryName, options.inputFile, error);
   return error;
 }
@@ -350,7 +332,7 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
       buffers[i] = &d;
   }
 
-  std::signal(SIGABRT, onKernelAbort);
+  rt::exitOnKernelAbort("stride-run");
   if (std::string error = kernel.invoke(buffers, scalars); !error.empty())
     return "calling " + entryText.str() + " failed: " + error;
   if (device)
@@ -372,9 +354,7 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
 
 int mlir::stride::strideRunMain(int argc, char **argv) {
   static cl::OptionCategory category("stride-run options");
-  static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                        cl::desc("<program.mlir>"),
-                                        cl::cat(category));
+  static CompileToolOptions compile(category, CompileToolOptions::Tool::Run);
   static cl::opt<std::string> entryName(
       "entry", cl::desc("Function to run (default: main, or the only one)"),
       cl::cat(category));
@@ -400,24 +380,6 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   static cl::opt<unsigned> benchRuns(
       "bench", cl::desc("Time N calls after warm-up; print median and min"),
       cl::init(0), cl::cat(category));
-  static cl::opt<::stride::layout::Policy> policy(
-      "policy", cl::desc("Result strides of: torch (default), numpy, contiguous"),
-      cl::init(::stride::layout::Policy::Torch), policyOptionValues(),
-      cl::cat(category));
-  static cl::opt<bool> dynamicShapes(
-      "dynamic",
-      cl::desc("Compile the function as written (dynamic dims stay dynamic) "
-               "instead of specializing it to the inputs' shapes and strides"),
-      cl::cat(category));
-  static cl::opt<unsigned> threads(
-      "num-threads",
-      cl::desc("Run large kernels on this many threads (OpenMP; default "
-               "$STRIDE_NUM_THREADS, else the machine's cores)"),
-      cl::init(0), cl::cat(category));
-  static cl::opt<bool> noFuse(
-      "no-fuse",
-      cl::desc("Do not fuse elementwise expressions (one kernel per op)"),
-      cl::cat(category));
   static cl::opt<std::string> target(
       "target",
       cl::desc("cpu (default); gpu: run on the GPU (sm_90 kernels, the "
@@ -429,7 +391,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "Stride JIT runner\n");
   RunOptions options;
-  options.inputFile = inputFile;
+  options.inputFile = compile.inputFile;
   options.entryName = entryName;
   options.inputPaths.assign(inputPaths.begin(), inputPaths.end());
   options.randomInputs = randomInputs;
@@ -438,10 +400,10 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.outputDir = outputDir;
   options.printValues = printValues;
   options.benchRuns = benchRuns;
-  options.policy = policy.getValue();
-  options.dynamicShapes = dynamicShapes;
-  options.threads = threads.getValue();
-  options.noFuse = noFuse;
+  options.policy = compile.policy.getValue();
+  options.dynamicShapes = compile.dynamicShapes;
+  options.threads = compile.threads.getValue();
+  options.noFuse = compile.noFuse;
   if (target != "cpu" && target != "gpu-host" && target != "gpu")
     return fail("unknown --target '" + target +
                 "' (expected cpu, gpu or gpu-host)");

@@ -1,8 +1,9 @@
 //===- ArrayAccess.h - Element access for the runtime's files ---*- C++ -*-===//
 //
 // Private to lib/Runtime: unaligned element loads and stores into an Array's
-// bytes, element conversion, and the overflow-checked element count, used by
-// the array utilities, the random/compare helpers and the .npy reader alike.
+// bytes, element conversion, the overflow-checked element count and the
+// strided walk over every element, used by the array utilities, the
+// random/compare helpers, strided buffers and the .npy reader alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +63,31 @@ template <typename R> R elementAs(const Array &array, int64_t index) {
     else
       return static_cast<R>(load<T>(base, index));
   });
+}
+
+/// Calls fn(flatIndex, position) for every logical element in C order, where
+/// position is the element offset (from the origin) that the strides give.
+/// An odometer keeps this O(1) per element for any rank.
+template <typename Fn>
+void forEachElement(const std::vector<int64_t> &shape,
+                    const std::vector<int64_t> &strides, Fn fn) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  size_t rank = shape.size();
+  std::vector<int64_t> index(rank, 0);
+  int64_t position = 0;
+  for (int64_t flat = 0; flat < count; ++flat) {
+    fn(flat, position);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < shape[d]) {
+        position += strides[d];
+        break;
+      }
+      position -= strides[d] * (shape[d] - 1);
+      index[d] = 0;
+    }
+  }
 }
 
 } // namespace stride::runtime::detail

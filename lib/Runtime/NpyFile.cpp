@@ -248,31 +248,21 @@ std::string quoteHeader(std::string_view text) {
   return out;
 }
 
-/// C order from Fortran order: walks the C-order indices with an odometer,
-/// tracking where each element sits in column-major storage.
+/// C order from Fortran order: walks the C-order indices, tracking where
+/// each element sits in column-major storage (its column-major strides).
 std::vector<uint8_t> fortranToC(const std::vector<uint8_t> &src,
                                 const std::vector<int64_t> &shape,
                                 size_t itemSize) {
   std::vector<uint8_t> dst(src.size());
-  size_t rank = shape.size();
-  std::vector<int64_t> fStrides(rank), index(rank, 0);
+  std::vector<int64_t> fStrides(shape.size());
   int64_t count = 1;
-  for (size_t d = 0; d < rank; ++d) {
+  for (size_t d = 0; d < shape.size(); ++d) {
     fStrides[d] = count;
     count *= shape[d];
   }
-  int64_t fOffset = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    std::memcpy(&dst[i * itemSize], &src[fOffset * itemSize], itemSize);
-    for (size_t d = rank; d-- > 0;) {
-      if (++index[d] < shape[d]) {
-        fOffset += fStrides[d];
-        break;
-      }
-      fOffset -= fStrides[d] * (shape[d] - 1);
-      index[d] = 0;
-    }
-  }
+  detail::forEachElement(shape, fStrides, [&](int64_t flat, int64_t offset) {
+    std::memcpy(&dst[flat * itemSize], &src[offset * itemSize], itemSize);
+  });
   return dst;
 }
 

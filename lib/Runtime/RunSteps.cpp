@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <unistd.h>
 
 namespace stride::runtime {
 
@@ -179,6 +181,25 @@ std::string reportOutputs(const std::vector<PreparedArg> &outputs, bool print,
     }
   }
   return "";
+}
+
+namespace {
+const char *abortingTool = "stride";
+
+extern "C" void onKernelAbort(int) {
+  // The kernel printed its message with the C library; make sure it shows.
+  std::fflush(stdout);
+  const char message[] = ": error: a run-time check in the kernel failed (see "
+                         "the message above)\n";
+  (void)!write(STDERR_FILENO, abortingTool, std::strlen(abortingTool));
+  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
+  _exit(1);
+}
+} // namespace
+
+void exitOnKernelAbort(const char *tool) {
+  abortingTool = tool;
+  std::signal(SIGABRT, onKernelAbort);
 }
 
 } // namespace stride::runtime

@@ -1,6 +1,8 @@
 //===- StridedBuffer.cpp - Arrays in arbitrary strided layouts ------------===//
 
 #include "stride/Runtime/StridedBuffer.h"
+
+#include "ArrayAccess.h"
 #include "stride/Layout/Strides.h"
 
 #include <algorithm>
@@ -15,31 +17,6 @@ namespace {
 
 constexpr size_t kAlignment = 64;
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-
-/// Calls fn(flatIndex, position) for every logical element in C order, where
-/// position is the element offset (from the origin) that the strides give.
-/// An odometer keeps this O(1) per element for any rank.
-template <typename Fn>
-void forEachElement(const std::vector<int64_t> &shape,
-                    const std::vector<int64_t> &strides, Fn fn) {
-  int64_t count = 1;
-  for (int64_t dim : shape)
-    count *= dim;
-  size_t rank = shape.size();
-  std::vector<int64_t> index(rank, 0);
-  int64_t position = 0;
-  for (int64_t flat = 0; flat < count; ++flat) {
-    fn(flat, position);
-    for (size_t d = rank; d-- > 0;) {
-      if (++index[d] < shape[d]) {
-        position += strides[d];
-        break;
-      }
-      position -= strides[d] * (shape[d] - 1);
-      index[d] = 0;
-    }
-  }
-}
 
 } // namespace
 
@@ -200,14 +177,14 @@ std::string StridedBuffer::fill(const Array &values) {
   }
 
   uint8_t *out = static_cast<uint8_t *>(origin());
-  forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
+  detail::forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
     std::memcpy(out + position * static_cast<int64_t>(itemSize), in + flat * itemSize, itemSize);
   });
 
   // Nonzero strides can alias too (e.g. shape 2x2, strides [1, 1]); then the
   // last write wins, which shows up as a value that does not read back.
   std::string error;
-  forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
+  detail::forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
     if (error.empty() && std::memcmp(out + position * static_cast<int64_t>(itemSize),
                                      in + flat * itemSize, itemSize) != 0)
       error = "the layout maps several elements to the same memory and the "
@@ -224,7 +201,7 @@ Array StridedBuffer::gather() const {
   size_t itemSize = elementSize(dtype_);
   const uint8_t *in = static_cast<const uint8_t *>(origin());
   uint8_t *out = result.data.data();
-  forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
+  detail::forEachElement(shape_, strides_, [&](int64_t flat, int64_t position) {
     std::memcpy(out + flat * itemSize, in + position * static_cast<int64_t>(itemSize), itemSize);
   });
   return result;

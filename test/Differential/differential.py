@@ -56,7 +56,7 @@ so each mode's cases are reproducible alone like the default's:
   (biased towards 7-9, 15-17, 31-33, 63-65, 127-130), shapes with a row of
   512-2,100 elements, and shapes of 0.6-1.6 M elements, so that kernels move
   more than the 2 MiB at which they run in parallel
-  (lib/Conversion/StrideToLinalg/Parallel.cpp); matmul m/n/k of 1-130 and,
+  (lib/Dialect/Stride/Transforms/Bufferization/Parallel.cpp); matmul m/n/k of 1-130 and,
   for ~30% of the dims, 64-300 (cache-blocked by stride-tile-matmul), and
   ~15% of the matmuls over the 2^24 operations that make them parallel
   (m, n of 160-300, k to match). Argument layouts as in

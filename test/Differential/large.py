@@ -8,7 +8,7 @@ generators as the default mode, with other shapes and sizes:
   31/32/33, 63/64/65, 127/128/129), `rows` (one dim of 512-2,100 elements,
   usually the innermost) and `threads` (0.6-1.6 M elements, so that a kernel
   moves more than the 2 MiB that make it parallel, see
-  lib/Conversion/StrideToLinalg/Parallel.cpp);
+  lib/Dialect/Stride/Transforms/Bufferization/Parallel.cpp);
 * matmul m/n/k of 1-130 and, for ~30% of the dims, 64-300 (the matmul
   tiler's cache blocks are 64 x 256 x 256, its register tiles 8 x 4 x 128
   bytes), and ~15% of the matmuls over the 2^24 operations at which a

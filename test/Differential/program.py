@@ -120,14 +120,7 @@ class Case:
         """The ops' lines; results inside a loop body get `suffix`."""
         own = {n.name for n in self.ops}
         name = lambda o: o.name + suffix if o.name in own else o.name
-        lines = []
-        for n in self.ops:
-            vals = ", ".join(name(o) for o in n.operands)
-            tys = ", ".join(o.mlir_type() for o in n.operands)
-            pred = f"{n.pred}, " if n.op == "cmp" else ""
-            lines.append(f"  {name(n)} = stride.{n.op} {pred}{vals} : {tys} "
-                         f"-> {n.mlir_type()}")
-        return lines
+        return [stride_op_line(n, "  ", name) for n in self.ops]
 
     def structured(self):
         """Every op of the module, nested regions included, in order."""
@@ -149,15 +142,9 @@ class Case:
             outs = ", ".join(o.mlir_type() for o in n.outs)
             many = f":{len(n.outs)}" if len(n.outs) > 1 else ""
             if n.op == "for":
-                inits = []
-                for i, (o, p) in enumerate(zip(n.operands, n.iters)):
-                    if o.mlir_type() != p.mlir_type():
-                        lines.append(f"{indent}{n.name}_i{i} = tensor.cast "
-                                     f"{o.name} : {o.mlir_type()} to "
-                                     f"{p.mlir_type()}")
-                        inits.append(f"{p.name} = {n.name}_i{i}")
-                    else:
-                        inits.append(f"{p.name} = {o.name}")
+                inits = [f"{p.name} = "
+                         + cast_to(lines, indent, o, p, f"{n.name}_i{i}")
+                         for i, (o, p) in enumerate(zip(n.operands, n.iters))]
                 lo, hi, step = n.bounds
                 for what, v in (("lo", lo), ("hi", hi), ("st", step)):
                     lines.append(f"{indent}{n.name}_{what} = arith.constant "
@@ -166,37 +153,19 @@ class Case:
                              f"{n.name}_lo to {n.name}_hi step {n.name}_st "
                              f"iter_args({', '.join(inits)}) -> ({outs}) {{")
                 lines += self.emit(n.body, indent + "  ")
-                ys = []
-                for i, (y, p) in enumerate(zip(n.yields, n.iters)):
-                    if y.mlir_type() != p.mlir_type():
-                        lines.append(f"{indent}  {n.name}_y{i} = tensor.cast "
-                                     f"{y.name} : {y.mlir_type()} to "
-                                     f"{p.mlir_type()}")
-                        ys.append(f"{n.name}_y{i}")
-                    else:
-                        ys.append(y.name)
+                ys = [cast_to(lines, indent + "  ", y, p, f"{n.name}_y{i}")
+                      for i, (y, p) in enumerate(zip(n.yields, n.iters))]
                 lines.append(f"{indent}  scf.yield {', '.join(ys)} : "
                              f"{', '.join(p.mlir_type() for p in n.iters)}")
                 lines.append(f"{indent}}}")
             elif n.op == "call":
-                vals = []
-                for i, (o, p) in enumerate(zip(n.operands, n.params)):
-                    if o.mlir_type() != p.mlir_type():
-                        lines.append(f"{indent}{n.name}_a{i} = tensor.cast "
-                                     f"{o.name} : {o.mlir_type()} to "
-                                     f"{p.mlir_type()}")
-                        vals.append(f"{n.name}_a{i}")
-                    else:
-                        vals.append(o.name)
+                vals = [cast_to(lines, indent, o, p, f"{n.name}_a{i}")
+                        for i, (o, p) in enumerate(zip(n.operands, n.params))]
                 ptys = ", ".join(p.mlir_type() for p in n.params)
                 lines.append(f"{indent}{n.name}{many} = func.call {n.callee}"
                              f"({', '.join(vals)}) : ({ptys}) -> ({outs})")
             else:
-                vals = ", ".join(o.name for o in n.operands)
-                tys = ", ".join(o.mlir_type() for o in n.operands)
-                pred = f"{n.pred}, " if n.op == "cmp" else ""
-                lines.append(f"{indent}{n.name} = stride.{n.op} {pred}{vals} : "
-                             f"{tys} -> {n.mlir_type()}")
+                lines.append(stride_op_line(n, indent))
         return lines
 
     def callee_lines(self):
@@ -208,9 +177,7 @@ class Case:
             sig = ", ".join(f"{p.name}: {p.mlir_type()}" for p in n.params)
             rtys = ", ".join(y.mlir_type() for y in n.yields)
             lines.append(f"func.func private {n.callee}({sig}) -> ({rtys}) {{")
-            lines += [f"  {c.name} = arith.constant "
-                      f"{format_const(c.value, c.dtype)} : {c.dtype}"
-                      for c in n.local]
+            lines += [const_line(c) for c in n.local]
             lines += self.emit(n.body)
             lines.append(f"  return {', '.join(y.name for y in n.yields)} : "
                          f"{rtys}")
@@ -218,9 +185,7 @@ class Case:
         return lines
 
     def const_lines(self):
-        return [f"  {c.name} = arith.constant "
-                f"{format_const(c.value, c.dtype)} : {c.dtype}"
-                for c in self.consts]
+        return [const_line(c) for c in self.consts]
 
     def mlir(self):
         rtypes = [r.mlir_type() for r in self.results]
@@ -271,6 +236,30 @@ class Case:
         lines.append(f"  return {', '.join(got)} : {', '.join(rtypes)}")
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+
+def stride_op_line(n, indent, name=lambda o: o.name):
+    """The line of a Stride op node; `name` gives each value's SSA name."""
+    vals = ", ".join(name(o) for o in n.operands)
+    tys = ", ".join(o.mlir_type() for o in n.operands)
+    pred = f"{n.pred}, " if n.op == "cmp" else ""
+    return (f"{indent}{name(n)} = stride.{n.op} {pred}{vals} : {tys} "
+            f"-> {n.mlir_type()}")
+
+
+def cast_to(lines, indent, value, target, name):
+    """The name by which `value` is passed where `target`'s type is expected:
+    its own, or that of a tensor.cast called `name` appended to `lines`."""
+    if value.mlir_type() == target.mlir_type():
+        return value.name
+    lines.append(f"{indent}{name} = tensor.cast {value.name} : "
+                 f"{value.mlir_type()} to {target.mlir_type()}")
+    return name
+
+
+def const_line(c):
+    return (f"  {c.name} = arith.constant {format_const(c.value, c.dtype)} : "
+            f"{c.dtype}")
 
 
 def format_const(value, dtype):

@@ -116,8 +116,5 @@ def plain(dt, shape):
 
 def contiguous_strides(shape):
     """torch.empty(shape).stride(): each size counts as at least 1."""
-    strides, s = [], 1
-    for n in reversed(shape):
-        strides.append(s)
-        s *= max(n, 1)
-    return tuple(reversed(strides))
+    inner = [max(n, 1) for n in shape[1:]] + [1]   # the size inside each dim
+    return tuple(int(s) for s in np.cumprod(inner[::-1])[::-1])[:len(shape)]

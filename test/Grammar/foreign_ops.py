@@ -11,7 +11,7 @@ from element_types import (FLOATS, INTS, NUMPY, TensorType, dense_literal,
                            is_float)
 from op_table import OPS, Untame, apply, check_result
 from scope import Val, indent, inherit
-from stride_ops import body_ops, matmul_values
+from stride_ops import body_ops, matmul_step, matmul_values
 
 
 def ident_map(rank, dims=None):
@@ -118,9 +118,8 @@ def p_generic(g, scope):
             "ins(%s : %s) outs(%s : %s) {" % (
                 v.name, ", ".join(maps), ", ".join(['"parallel"'] * len(shape)),
                 ", ".join(names), ", ".join(i.ty.spell() for i in ins), e, ty.spell()))
-    scope.emit([head] + indent(body) + ["} -> %s" % ty.spell()], step, [v])
-    g.features["linalg.generic"] += 1
-    return v
+    return emit_foreign(g, scope, "linalg.generic",
+                        [head] + indent(body) + ["} -> %s" % ty.spell()], step, v)
 
 
 def p_linalg_matmul(g, scope):
@@ -134,16 +133,10 @@ def p_linalg_matmul(g, scope):
     v = foreign_val(g, ty, (m, n), exact=exact, how="linalg.matmul", inputs=(a, b))
     v.terminal = not tame
 
-    def step(env):
-        r2, ex2, tame2 = matmul_values(dt, env[a.name], env[b.name], a.exact and b.exact)
-        if (exact and not ex2) or (tame and not tame2):
-            raise Untame("changed")
-        env[v.name] = r2
-    scope.emit("%s = linalg.matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
+    step = matmul_step(dt, a, b, v, exact, tame)
+    return emit_foreign(g, scope, "linalg.matmul", "%s = linalg.matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s" % (
         v.name, a.name, b.name, a.ty.spell(), b.ty.spell(), z, ty.spell(), ty.spell()),
-        step, [v], usable=tame)
-    g.features["linalg.matmul"] += 1
-    return v
+        step, v, usable=tame)
 
 
 def p_transpose(g, scope):
@@ -161,10 +154,8 @@ def p_transpose(g, scope):
 
     def step(env):
         env[v.name] = np.ascontiguousarray(np.transpose(env[x.name], perm))
-    scope.emit("%s = linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [%s]" % (
-        v.name, x.name, x.ty.spell(), e, ty.spell(), ", ".join(map(str, perm))), step, [v])
-    g.features["linalg.transpose"] += 1
-    return v
+    return emit_foreign(g, scope, "linalg.transpose", "%s = linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [%s]" % (
+        v.name, x.name, x.ty.spell(), e, ty.spell(), ", ".join(map(str, perm))), step, v)
 
 
 def p_linalg_broadcast(g, scope):
@@ -186,10 +177,8 @@ def p_linalg_broadcast(g, scope):
     def step(env):
         a = np.asarray(env[x.name])
         env[v.name] = np.ascontiguousarray(np.broadcast_to(np.expand_dims(a, tuple(added)), shape))
-    scope.emit("%s = linalg.broadcast ins(%s : %s) outs(%s : %s) dimensions = [%s]" % (
-        v.name, x.name, x.ty.spell(), e, ty.spell(), ", ".join(map(str, added))), step, [v])
-    g.features["linalg.broadcast"] += 1
-    return v
+    return emit_foreign(g, scope, "linalg.broadcast", "%s = linalg.broadcast ins(%s : %s) outs(%s : %s) dimensions = [%s]" % (
+        v.name, x.name, x.ty.spell(), e, ty.spell(), ", ".join(map(str, added))), step, v)
 
 
 def random_slice(rng, shape):
@@ -203,6 +192,19 @@ def random_slice(rng, shape):
         sizes.append(size)
         strides.append(stride)
     return offsets, sizes, strides
+
+
+def slice_text(offsets, sizes, strides):
+    """`o, ...] [s, ...] [st, ...`: the bracketed lists of a slice op."""
+    return "] [".join(", ".join(map(str, xs)) for xs in (offsets, sizes, strides))
+
+
+def emit_foreign(g, scope, feature, text, step, v, usable=True):
+    """Emits the op that defines `v` (its text, and `step` computing its
+    value), counts `feature`, and returns `v`."""
+    scope.emit(text, step, [v], usable=usable)
+    g.features[feature] += 1
+    return v
 
 
 def slice_index(offsets, sizes, strides):
@@ -224,11 +226,8 @@ def p_extract_slice(g, scope):
 
     def step(env):
         env[v.name] = np.ascontiguousarray(np.asarray(env[x.name])[idx])
-    scope.emit("%s = tensor.extract_slice %s[%s] [%s] [%s] : %s to %s" % (
-        v.name, x.name, ", ".join(map(str, offsets)), ", ".join(map(str, sizes)),
-        ", ".join(map(str, strides)), x.ty.spell(), ty.spell()), step, [v])
-    g.features["tensor.extract_slice"] += 1
-    return v
+    return emit_foreign(g, scope, "tensor.extract_slice", "%s = tensor.extract_slice %s[%s] : %s to %s" % (
+        v.name, x.name, slice_text(offsets, sizes, strides), x.ty.spell(), ty.spell()), step, v)
 
 
 def p_insert_slice(g, scope):
@@ -263,11 +262,9 @@ def p_insert_slice(g, scope):
         a = np.array(env[d.name], copy=True)
         a[idx] = env[src.name]
         env[v.name] = a
-    scope.emit("%s = tensor.insert_slice %s into %s[%s] [%s] [%s] : %s into %s" % (
-        v.name, src.name, d.name, ", ".join(map(str, offsets)), ", ".join(map(str, sizes)),
-        ", ".join(map(str, strides)), src.ty.spell(), d.ty.spell()), step, [v])
-    g.features["tensor.insert_slice"] += 1
-    return v
+    return emit_foreign(g, scope, "tensor.insert_slice", "%s = tensor.insert_slice %s into %s[%s] : %s into %s" % (
+        v.name, src.name, d.name, slice_text(offsets, sizes, strides), src.ty.spell(), d.ty.spell()),
+        step, v)
 
 
 def p_tensor_cast(g, scope):

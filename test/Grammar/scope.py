@@ -174,6 +174,17 @@ def inherit(v, *sources):
     return v
 
 
+def name_results(results):
+    """The left-hand side of an op defining `results`, whose names are
+    fresh: `%r` for one; `%r:2` for two, renaming them `%r#0` and `%r#1`."""
+    base = results[0].name
+    if len(results) == 1:
+        return base
+    for k, r in enumerate(results):
+        r.name = "%s#%d" % (base, k)
+    return "%s:%d" % (base, len(results))
+
+
 def indent(lines, n=1):
     pad = "  " * n
     return [pad + l for l in lines]

@@ -9,7 +9,7 @@ from element_types import (ALL, FLOATS, INTS, NUMPY, ScalarType, TensorType,
                            is_float, is_int)
 from op_table import (BOOL_ARITH, CMP_PREDICATES, OPS, Untame, apply,
                       check_result)
-from scope import Val, indent, inherit
+from scope import Val, indent, inherit, name_results
 
 
 def out_dtype(opdef, dt, to):
@@ -242,13 +242,7 @@ def p_broadcast(g, scope):
             e = g.fresh("e")
             lines.append("%s = tensor.empty() : %s" % (e, t.spell()))
             dests.append(e)
-    lhs = results[0].name if len(results) == 1 else "%s:%d" % (results[0].name, len(results))
-    if len(results) > 1:
-        # Multi-result ops are named %r:2; refer to them as %r#0, %r#1.
-        base = results[0].name
-        for k, r in enumerate(results):
-            r.name = "%s#%d" % (base, k)
-        lhs = "%s:%d" % (base, len(results))
+    lhs = name_results(results)
     head = "%s = stride.broadcast ins(%s : %s)" % (
         lhs, ", ".join(names), ", ".join(v.ty.spell() for v in ins))
     if dest:
@@ -391,16 +385,24 @@ def emit_matmul(g, scope, a, b):
         v.rdims = tuple(t if ty.ranked and t is not None else None for t in
                         (ty.dims if ty.ranked else shape))
 
-    def step(env):
-        r2, ex2, tame2 = matmul_values(dt, env[a.name], env[b.name], a.exact and b.exact)
-        if (exact and not ex2) or (tame and not tame2):
-            raise Untame("changed")
-        env[v.name] = r2
+    step = matmul_step(dt, a, b, v, exact, tame)
     scope.emit("%s = stride.matmul %s, %s : %s, %s -> %s" % (
         v.name, a.name, b.name, a.ty.spell(), b.ty.spell(), ty.spell()), step, [v],
         usable=tame)
     g.features["stride.matmul.%dd@%dd" % (len(a.shape), len(b.shape))] += 1
     return v
+
+
+def matmul_step(dt, a, b, v, exact, tame):
+    """The step that computes matmul result `v` of `a` and `b` at run time;
+    it refuses inputs that lose the exactness or tameness the generator
+    predicted (`exact`, `tame`)."""
+    def step(env):
+        r2, ex2, tame2 = matmul_values(dt, env[a.name], env[b.name], a.exact and b.exact)
+        if (exact and not ex2) or (tame and not tame2):
+            raise Untame("changed")
+        env[v.name] = r2
+    return step
 
 
 def matmul_values(dt, a, b, exact_in):

@@ -14,7 +14,7 @@ import numpy as np
 
 from element_types import INTS, ScalarType, TensorType, contiguous_strides
 from op_table import Untame
-from scope import Func, Scope, Val, indent, inherit
+from scope import Func, Scope, Val, indent, inherit, name_results
 
 
 def same_type(g, a, b):
@@ -195,13 +195,7 @@ def emit_call(g, scope, func, operands, predict=True):
         top.run(local)
         for o, r in zip(outs, rnames):
             env[o.name] = local[r]
-    base = outs[0].name
-    if len(outs) > 1:
-        for k, o in enumerate(outs):
-            o.name = "%s#%d" % (base, k)
-        lhs = "%s:%d" % (base, len(outs))
-    else:
-        lhs = base
+    lhs = name_results(outs)
     res = ", ".join(t.spell() for _, t in func.results)
     text = "%s = func.call @%s(%s) : (%s) -> %s" % (
         lhs, func.name, ", ".join(anames), ", ".join(p.ty.spell() for p in func.params),
@@ -309,13 +303,7 @@ def p_for(g, scope):
             carried = [local[n] for n in ynames]
         for r, c in zip(results, carried):
             env[r.name] = c
-    base = results[0].name
-    if len(results) > 1:
-        for k, r in enumerate(results):
-            r.name = "%s#%d" % (base, k)
-        lhs = "%s:%d" % (base, len(results))
-    else:
-        lhs = base
+    lhs = name_results(results)
     tys = ", ".join(t.spell() for t in iter_tys)
     head = "%s = scf.for %s = %s to %s step %s iter_args(%s) -> (%s) {" % (
         lhs, iv, lb_n, ub_n, st_n,
@@ -461,13 +449,7 @@ def p_if(g, scope):
             s(local)
         for r, n in zip(results, yl[which]):
             env[r.name] = local[n]
-    base = results[0].name
-    if len(results) > 1:
-        for k, r in enumerate(results):
-            r.name = "%s#%d" % (base, k)
-        lhs = "%s:%d" % (base, len(results))
-    else:
-        lhs = base
+    lhs = name_results(results)
     tys = ", ".join(t.spell() for t in res_tys)
     lines = ["%s = scf.if %s -> (%s) {" % (lhs, cond, tys)]
     lines += indent(branches[0][0].lines) + indent(["scf.yield %s : %s" % (", ".join(yl[0]), tys)])

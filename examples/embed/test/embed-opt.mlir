@@ -29,8 +29,7 @@
 // CHECK:         return
 
 // Stride's named pipeline nested in upstream passes, on the Stride function
-// alone (today convert-stride-to-linalg rejects linalg ops on tensors in the
-// same module).
+// alone.
 // RUN: embed-opt %S/Inputs/kernel-only.mlir --pass-pipeline='builtin.module(canonicalize,stride-to-linalg-pipeline{policy=numpy},cse)' | FileCheck %s --check-prefix=LINALG
 // The result is a destination argument in the input's layout, and the loop
 // nest walks memory in order (the 4x3 view is iterated as 3x4).

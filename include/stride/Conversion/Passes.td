@@ -1,86 +1,15 @@
 //===- Passes.td - Stride conversion passes ----------------*- tablegen -*-===//
+//
+// Lowerings of linalg on memrefs to the GPU. The passes that work on Stride
+// ops, bufferization included, are in
+// stride/Dialect/Stride/Transforms/Passes.td.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_CONVERSION_PASSES_TD
 #define STRIDE_CONVERSION_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
-
-def ConvertStrideToLinalg : Pass<"convert-stride-to-linalg", "::mlir::ModuleOp"> {
-  let summary = "Lower Stride ops on tensors to linalg.generic on strided memrefs";
-  let description = [{
-    Rewrites every function that uses Stride ops into destination-passing
-    style on memrefs:
-
-    - Each tensor argument becomes a memref with the argument's layout as a
-      `strided<[...], offset: ?>` layout (dynamic strides where unknown), so a
-      caller passes any view (slice, permutation, broadcast zeros) without a
-      copy. Each tensor result becomes an extra trailing argument, a memref in
-      the result's propagated layout that the caller allocates; the function
-      returns nothing. The attribute `stride.num_outputs` on the function says
-      how many trailing arguments are outputs.
-    - `stride.broadcast` becomes one `linalg.generic` over its iteration space:
-      the loops of its `iteration` attribute (from `stride-coalesce`; otherwise
-      one loop per dim in the result's memory order). Every operand is viewed
-      with `memref.reinterpret_cast` as a memref of the loop rank whose strides
-      are the operand's strides for those loops, 0 for broadcast dims; a dim
-      of dynamic size that is 1 at run time gets stride 0 by an `arith.select`.
-      Nothing is materialized.
-    - `stride.matmul` becomes `linalg.fill` plus a `linalg.generic` with loops
-      (batch..., m, k, n) — n innermost, so that the inner loop walks rows of
-      the rhs and the output and vectorizes; broadcast batch dims and promoted
-      1-D operands are views with stride 0 (burn#1679), never copies.
-    - Results that are returned are computed directly into the output
-      arguments; other intermediates get `memref.alloc` in their propagated
-      layout and `memref.dealloc` before the return.
-
-    Negative strides are never handed to the memref-to-LLVM lowering (its index
-    arithmetic is `nuw` and its GEPs `inbounds`): a loop along which a view has
-    a negative stride reads it flipped, as NumPy does — the view's offset moves
-    to the last element, its stride becomes positive and the loop index is
-    mirrored in the indexing map. This needs the loop's size to be static; a
-    negative stride along a dynamic dim is a diagnostic. Destinations may be
-    reversed too; a loop that appears only mirrored (in every operand) is
-    walked backwards instead, as linalg needs each loop as a plain index
-    somewhere and elementwise loops may run in any order. A destination with
-    a stride-0 dim (that would write one element several times) is refused.
-
-    With `threads=N` (N > 1), a kernel that moves at least 2 MiB or does at
-    least 2^24 operations (its body's ops times its points; a math function
-    counts 16) is split into N chunks of one loop under an `scf.parallel`
-    (each chunk a `linalg.generic` on subviews), for `convert-scf-to-openmp`.
-    Smaller kernels (small batched products, short vectors) stay on one
-    thread: they take tens of microseconds, and OpenMP's fork/join costs a
-    good part of that, much more when another process holds a core. The
-    split loop is the outermost of the leading parallel loops that is a plain
-    index in every view and has at least 4 iterations per thread (a short
-    batch loop would leave threads idle), else the longest such loop.
-
-    Named elementwise ops must have been generalized first
-    (`stride-generalize`).
-
-    This whole-function rewrite handles one block of Stride ops per function
-    (no calls, no control flow, no other dialects' tensor ops). The pipeline
-    now bufferizes with `stride-bufferize` (One-Shot Bufferize), which emits
-    the same kernels; this pass stays for its tests and for callers that
-    want its diagnostic on a destination read after being overwritten.
-  }];
-  let options = [
-    Option<"threads", "threads", "unsigned", /*default=*/"1",
-           "Split large kernels into this many chunks of their outer loop, "
-           "run in parallel">,
-  ];
-  let statistics = [
-    Statistic<"numFunctions", "functions", "Functions lowered">,
-    Statistic<"numBroadcasts", "broadcasts",
-              "stride.broadcast ops lowered to linalg.generic">,
-    Statistic<"numMatmuls", "matmuls", "stride.matmul ops lowered">,
-  ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::affine::AffineDialect",
-                           "::mlir::scf::SCFDialect"];
-}
 
 def StrideMapLinalgToGpu : Pass<"stride-map-linalg-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Map each linalg.generic on memrefs to a gpu.launch: a shared-memory "
@@ -245,105 +174,6 @@ def StrideGpuLaunchToHostLoops : Pass<"stride-gpu-launch-to-host-loops", "::mlir
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
-}
-
-def StrideBufferLayouts : Pass<"stride-buffer-layouts", "::mlir::ModuleOp"> {
-  let summary = "Pin function arguments' buffer layouts to their tensor layouts";
-  let description = [{
-    Prepares a module for upstream One-Shot Bufferize with
-    `bufferize-function-boundaries`. That pass gives every builtin tensor
-    argument a memref with a fully dynamic layout, whatever its encoding, unless
-    the argument carries a `bufferization.buffer_layout` attribute. This pass
-    sets that attribute on every ranked tensor argument of every function with
-    a body: `strided<[...], offset: ?>` with the strides of the argument's
-    `#stride.layout` (`?` where unknown), or row-major strides for a tensor
-    without an encoding, which Stride reads as row-major. The offset stays
-    dynamic so that a caller may pass any slice.
-
-    Results need nothing: One-Shot infers a function's result layouts from its
-    body, where a Stride op's result is allocated in its propagated layout.
-    A caller whose buffer has other strides gets a copy from One-Shot's
-    call bufferization (a cast where the strides are known to agree).
-    External declarations are left alone: their ABI is declared elsewhere.
-    An attribute already present is kept.
-  }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
-}
-
-def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
-  let summary = "Bufferize a module of Stride and other ops with One-Shot "
-                "Bufferize, public functions in destination-passing style";
-  let description = [{
-    The route from tensors to strided memrefs used by `stride-cpu-pipeline`.
-    It is upstream One-Shot Bufferize over the whole module (function
-    boundaries, calls, `scf`, `tensor`, `linalg` on tensors and every other
-    dialect with bufferization models), with Stride ops taking part through
-    their `BufferizableOpInterface` models, plus two tensor-level steps that
-    fix the calling convention of the functions the host calls:
-
-    1. Every public function with a body and no caller in the module gets one
-       trailing argument per tensor result (the attribute
-       `stride.num_outputs` counts them). The returned value is computed into
-       it: the `stride.broadcast` producing it (in the function's body, with
-       no destinations of its own) takes it as destination, anything else is
-       copied into it by a one-op `stride.broadcast`; when bufferization
-       finds that copy's input to be a new buffer made in the same block (a
-       `stride.matmul` result, say), the producer writes the output argument
-       instead and the copy disappears: the argument is written by nothing
-       else and read by nobody before the return. After bufferization the
-       results are these arguments and the pass removes them (upstream's
-       `drop-equivalent-buffer-results` leaves public functions alone).
-    2. The same functions' input arguments are marked
-       `bufferization.writable = false`: they are the caller's buffers (NumPy
-       arrays, for Python), which must keep their values and may alias each
-       other (one array passed twice), something the analysis cannot see. An
-       input used as a destination makes the result go to a new buffer. Only
-       the output arguments are written; they must not overlap an input or
-       each other (C's `restrict`; every runner allocates them itself).
-    3. Every tensor argument gets the `bufferization.buffer_layout` of its
-       layout (as `stride-buffer-layouts`), so that One-Shot's function
-       boundaries keep `#stride.layout` strides exactly.
-
-    Then One-Shot runs with inferred result layouts and allocations returned
-    from loops allowed (a Stride op in a loop body yields a new buffer; the
-    ownership-based deallocation pipeline, run next, frees it). A Stride op's
-    result is allocated in its propagated layout (a flat 64-byte aligned
-    buffer viewed with those strides); a `stride.broadcast` with destinations
-    writes into their buffers, in place where One-Shot's analysis allows and
-    into a copy where a later read of the old value demands one. Aliasing
-    follows NumPy's rule, as if every input were read before any destination
-    is written: the broadcast model reports element-wise access for inputs
-    that are not broadcast, so a destination equivalent to such an input is
-    written in place, and any other alias of a destination (a shifted slice,
-    a broadcast row) is a conflict that One-Shot resolves with a copy. A
-    destination whose static strides put two elements at one address is an
-    error. Finally, private functions stop returning results that are
-    equivalent to one of their arguments (upstream's
-    `dropEquivalentBufferResults`): callers use their own buffer, and the
-    deallocation pipeline has no returned argument to clone.
-
-    Each Stride op becomes the kernel `convert-stride-to-linalg` describes
-    (strided views, stride 0 for broadcast dims, run-time size-1 selects,
-    mirrored negative strides); with `threads=N` large kernels are split for
-    `convert-scf-to-openmp` in the same way.
-
-    Lowering Stride ops to linalg on tensors first was not chosen: a tensor
-    `linalg.generic` cannot express a stride-0 or mirrored view of an operand
-    or a size selected at run time, so it would force copies that the
-    buffer-level kernels avoid.
-  }];
-  let options = [
-    Option<"threads", "threads", "unsigned", /*default=*/"1",
-           "Split large kernels into this many chunks of their outer loop, "
-           "run in parallel">,
-  ];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
-                           "::mlir::linalg::LinalgDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::affine::AffineDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // STRIDE_CONVERSION_PASSES_TD

@@ -68,7 +68,7 @@ std::string checkThreadsEnvironment();
 
 /// Stride ops on tensors to linalg on strided memrefs: shape inference,
 /// layout propagation, generalization, fusion (unless disabled), coalescing,
-/// convert-stride-to-linalg.
+/// stride-bufferize and the ownership-based deallocation pipeline.
 void buildStrideToLinalgPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options);
 /// Linalg on memrefs to the LLVM dialect: loops (the chunks of threaded

@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <memory>
@@ -36,6 +38,14 @@ struct KernelParam {
   std::vector<int64_t> shape;    // buffers; kDynamic where unknown
   std::vector<int64_t> strides;  // buffers; kDynamic where unknown
 };
+
+/// The program in file `path` (`-` for stdin), parsed with its buffer in
+/// `sourceMgr` so that diagnostics can quote it. Null with `error` set ("cannot
+/// parse '<path>'" after the parser's diagnostics) on failure.
+OwningOpRef<ModuleOp> parseProgramFile(StringRef path,
+                                       llvm::SourceMgr &sourceMgr,
+                                       MLIRContext &context,
+                                       std::string &error);
 
 /// The entry function of `module`: `wanted` if given, else @main, else the
 /// only function. Null with `error` set (naming `fileName` and the functions

@@ -86,6 +86,12 @@ std::string reportOutputs(const std::vector<PreparedArg> &outputs, bool print,
 /// Creates `path` and its parents; "" or an error.
 std::string createDirectories(const std::string &path);
 
+/// A `cf.assert` in a kernel aborts after printing its message. From now
+/// on, SIGABRT flushes stdout, prints "<tool>: error: a run-time check in the
+/// kernel failed (see the message above)" and exits with status 1, an
+/// ordinary error exit. `tool` must outlive the process (a literal).
+void exitOnKernelAbort(const char *tool);
+
 } // namespace stride::runtime
 
 #endif // STRIDE_RUNTIME_RUNSTEPS_H

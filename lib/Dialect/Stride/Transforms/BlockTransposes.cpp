@@ -28,10 +28,6 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
-/// Marks the register tiles that become vector code once peeling has made
-/// their shapes static.
-constexpr StringLiteral kRegisterTile = "stride.transpose_tile";
-
 /// Bytes of a cache line on the CPUs Stride targets (x86-64, AArch64).
 constexpr int64_t kCacheLine = 64;
 
@@ -337,16 +333,8 @@ struct StrideBlockTransposesPass
                            int64_t registerTile, bool vectorize,
                            llvm::function_ref<bool(unsigned, int64_t)> atLeast) {
     auto tile = [&](linalg::GenericOp target, ArrayRef<int64_t> sizes,
-                    StringRef what) -> FailureOr<scf::SCFTilingResult> {
-      scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
-      rewriter.setInsertionPoint(target);
-      FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(target.getOperation()), options);
-      if (failed(result))
-        return target.emitOpError() << "could not be tiled into " << what;
-      rewriter.eraseOp(target);
-      return result;
+                    StringRef what) {
+      return tileAndErase(rewriter, target, sizes, {}, what);
     };
 
     // Cache blocks: the two loops by `cacheTile`, in their loop order.
@@ -382,15 +370,8 @@ struct StrideBlockTransposesPass
   /// transposing reads lowered to contiguous loads and shuffles.
   void vectorizeTiles(IRRewriter &rewriter) {
     canonicalizeAll(getOperation());
-    SmallVector<linalg::GenericOp> tiles;
-    getOperation()->walk([&](linalg::GenericOp op) {
-      if (op->hasAttr(kRegisterTile))
-        tiles.push_back(op);
-    });
-    for (linalg::GenericOp op : tiles) {
-      op->removeAttr(kRegisterTile);
-      if (op.hasDynamicShape())
-        continue;
+    for (linalg::GenericOp op :
+         takeStaticTiles<linalg::GenericOp>(getOperation(), kRegisterTile)) {
       rewriter.setInsertionPoint(op);
       llvm::SmallBitVector unit(op.getNumLoops());
       for (auto [loop, size] : llvm::enumerate(op.getStaticLoopRanges()))

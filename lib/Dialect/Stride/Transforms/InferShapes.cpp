@@ -268,10 +268,8 @@ struct StrideInferShapesPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(refineModule(getOperation(), Refinement::Shape,
-                            [&](func::FuncOp func) {
-                              return runOnFunction(func);
-                            })))
+    auto refineFunction = [&](func::FuncOp f) { return runOnFunction(f); };
+    if (failed(refineModule(getOperation(), Refinement::Shape, refineFunction)))
       signalPassFailure();
   }
 

@@ -32,10 +32,6 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
-/// Marks the register-level tiles that the vectorizer should turn into
-/// micro-kernels once peeling has made their shapes static.
-constexpr StringLiteral kMicroTile = "stride.micro_tile";
-
 struct MatmulLoops {
   SmallVector<unsigned> batch;
   unsigned m, n, k;
@@ -129,14 +125,6 @@ struct StrideTileMatmulPass
     MatmulLoops loops = *matchMatmul(op);
     SmallVector<int64_t> sizes = op.getStaticLoopRanges();
     unsigned numLoops = sizes.size();
-    auto tiling = [&](ArrayRef<int64_t> tileSizes,
-                      ArrayRef<int64_t> interchange) {
-      scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), tileSizes));
-      options.setInterchange(interchange);
-      return options;
-    };
-
     // Cache blocks: batches one at a time, then n, k, m blocks.
     SmallVector<int64_t> cache(numLoops, 0),
         order(loops.batch.begin(), loops.batch.end());
@@ -146,13 +134,10 @@ struct StrideTileMatmulPass
     cache[loops.k] = clampTile(sizes[loops.k], cacheK);
     cache[loops.m] = clampTile(sizes[loops.m], cacheM);
     order.append({int64_t(loops.n), int64_t(loops.k), int64_t(loops.m)});
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> blocks = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()),
-        tiling(cache, order));
+    FailureOr<scf::SCFTilingResult> blocks =
+        tileAndErase(rewriter, op, cache, order, "cache blocks");
     if (failed(blocks))
-      return op->emitOpError() << "could not be tiled into cache blocks";
-    rewriter.eraseOp(op);
+      return failure();
     auto block = cast<linalg::LinalgOp>(blocks->tiledOps.front());
 
     // Register blocks: n, m, then k by register-k innermost.
@@ -173,13 +158,10 @@ struct StrideTileMatmulPass
         ShapedType::isDynamic(sizes[loops.k]) ? registerK : sizes[loops.k]);
     SmallVector<int64_t> microOrder(loops.batch.begin(), loops.batch.end());
     microOrder.append({int64_t(loops.n), int64_t(loops.m), int64_t(loops.k)});
-    rewriter.setInsertionPoint(block);
-    FailureOr<scf::SCFTilingResult> tiles = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(block.getOperation()),
-        tiling(micro, microOrder));
+    FailureOr<scf::SCFTilingResult> tiles =
+        tileAndErase(rewriter, block, micro, microOrder, "register blocks");
     if (failed(tiles))
-      return block->emitOpError() << "could not be tiled into register blocks";
-    rewriter.eraseOp(block);
+      return failure();
     tiles->tiledOps.front()->setAttr(kMicroTile, rewriter.getUnitAttr());
 
     // Peel the n and m loops so that their main iterations have static
@@ -193,15 +175,8 @@ struct StrideTileMatmulPass
   void simplify() { canonicalizeAll(getOperation()); }
 
   void vectorizeMicroTiles(IRRewriter &rewriter) {
-    SmallVector<linalg::LinalgOp> tiles;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kMicroTile))
-        tiles.push_back(op);
-    });
-    for (linalg::LinalgOp op : tiles) {
-      op->removeAttr(kMicroTile);
-      if (op.hasDynamicShape())
-        continue;
+    for (linalg::LinalgOp op :
+         takeStaticTiles<linalg::LinalgOp>(getOperation(), kMicroTile)) {
       rewriter.setInsertionPoint(op);
       // A tile's batch loops have size 1: drop them (rank-reducing
       // subviews), so that the vectorizer sees a plain 2-D product and

@@ -11,6 +11,23 @@
 using namespace mlir;
 using namespace mlir::stride;
 
+FailureOr<scf::SCFTilingResult>
+mlir::stride::tileAndErase(RewriterBase &rewriter, linalg::LinalgOp op,
+                           ArrayRef<int64_t> sizes,
+                           ArrayRef<int64_t> interchange, StringRef what) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  if (!interchange.empty())
+    options.setInterchange(interchange);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result))
+    return op->emitOpError() << "could not be tiled into " << what;
+  rewriter.eraseOp(op);
+  return result;
+}
+
 void mlir::stride::peelTileLoops(RewriterBase &rewriter,
                                  ArrayRef<LoopLikeOpInterface> loops) {
   for (LoopLikeOpInterface loop : loops) {

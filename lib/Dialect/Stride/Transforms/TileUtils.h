@@ -11,11 +11,45 @@
 #define STRIDE_DIALECT_STRIDE_TRANSFORMS_TILEUTILS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::stride {
+
+/// The attributes that mark the register tiles each pass turns into vector
+/// code once peeling has made their shapes static: stride-tile-matmul's
+/// micro-kernels and stride-block-transposes' transposing tiles. Each pass
+/// vectorizes only its own.
+constexpr StringLiteral kMicroTile = "stride.micro_tile";
+constexpr StringLiteral kRegisterTile = "stride.transpose_tile";
+
+/// The ops of type `OpTy` under `root` marked with `attr`, which is
+/// removed from every one of them; those of static shape are returned (a
+/// tile whose shape peeling left dynamic stays scalar code).
+template <typename OpTy>
+SmallVector<OpTy> takeStaticTiles(Operation *root, StringRef attr) {
+  SmallVector<OpTy> tiles;
+  root->walk([&](OpTy op) {
+    if (!op->hasAttr(attr))
+      return;
+    op->removeAttr(attr);
+    if (!op.hasDynamicShape())
+      tiles.push_back(op);
+  });
+  return tiles;
+}
+
+/// Tiles `op` with `scf::tileUsingSCF` by `sizes` (0: that loop is not
+/// tiled), the tile loops nested in `interchange` order when it is not
+/// empty, then erases `op`. On failure `op` stays and the error says it
+/// "could not be tiled into <what>".
+FailureOr<scf::SCFTilingResult> tileAndErase(RewriterBase &rewriter,
+                                             linalg::LinalgOp op,
+                                             ArrayRef<int64_t> sizes,
+                                             ArrayRef<int64_t> interchange,
+                                             StringRef what);
 
 /// Peels every `scf.for` among `loops` whose step is not 1, so that its main
 /// iterations cover whole steps (static tiles once canonicalized) and one

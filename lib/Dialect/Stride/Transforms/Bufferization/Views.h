@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_LIB_CONVERSION_STRIDETOLINALG_VIEWS_H
-#define STRIDE_LIB_CONVERSION_STRIDETOLINALG_VIEWS_H
+#ifndef STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_VIEWS_H
+#define STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_VIEWS_H
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
@@ -64,4 +64,4 @@ FailureOr<LoopView> makeView(OpBuilder &b, Location loc, Value source,
 
 } // namespace mlir::stride
 
-#endif // STRIDE_LIB_CONVERSION_STRIDETOLINALG_VIEWS_H
+#endif // STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_VIEWS_H

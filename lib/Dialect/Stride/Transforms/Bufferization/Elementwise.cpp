@@ -14,8 +14,9 @@ LogicalResult KernelBuilder::emitBroadcast(BroadcastOp op, ValueRange inputs,
   Location loc = op.getLoc();
   auto resultType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
   if (!resultType)
-    return op.emitOpError() << "result shape is unknown; run stride-infer-shapes "
-                               "before convert-stride-to-linalg";
+    return op.emitOpError()
+           << "result shape is unknown; run stride-infer-shapes "
+              "before bufferization";
   int64_t rank = resultType.getRank();
   // Loops, outermost first, each a group of result dims (outer to inner).
   SmallVector<SmallVector<int64_t>> groups = op.getIterationGroups();

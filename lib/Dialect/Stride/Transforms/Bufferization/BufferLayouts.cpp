@@ -3,14 +3,14 @@
 #include "Kernels.h"
 #include "Preparation.h"
 
-#include "stride/Conversion/Passes.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEBUFFERLAYOUTS
-#include "stride/Conversion/Passes.h.inc"
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
 } // namespace mlir::stride
 
 using namespace mlir;

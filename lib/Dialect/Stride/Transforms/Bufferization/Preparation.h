@@ -1,7 +1,7 @@
 //===- Preparation.h - Tensor-level steps before One-Shot Bufferize -*- C++ -*-===//
 
-#ifndef STRIDE_LIB_CONVERSION_STRIDETOLINALG_PREPARATION_H
-#define STRIDE_LIB_CONVERSION_STRIDETOLINALG_PREPARATION_H
+#ifndef STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_PREPARATION_H
+#define STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_PREPARATION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -9,7 +9,7 @@
 namespace mlir::stride {
 
 /// Discardable attribute on Stride ops: into how many chunks the kernel's
-/// outer loop may be split (see convert-stride-to-linalg's `threads`).
+/// outer loop may be split (see stride-bufferize's `threads`).
 constexpr llvm::StringLiteral kThreadsAttr = "stride.threads";
 /// Marks the copy resultsToDestinations puts before a return: its input may
 /// be computed in the output argument directly (see the broadcast model).
@@ -45,4 +45,4 @@ void attachViewBufferizationModels(MLIRContext *context);
 
 } // namespace mlir::stride
 
-#endif // STRIDE_LIB_CONVERSION_STRIDETOLINALG_PREPARATION_H
+#endif // STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_PREPARATION_H

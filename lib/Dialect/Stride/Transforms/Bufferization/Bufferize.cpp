@@ -3,7 +3,7 @@
 #include "Kernels.h"
 #include "Preparation.h"
 
-#include "stride/Conversion/Passes.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEBUFFERIZE
-#include "stride/Conversion/Passes.h.inc"
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
 } // namespace mlir::stride
 
 using namespace mlir;

@@ -20,7 +20,7 @@ LogicalResult KernelBuilder::emitMatmul(
   auto resultType = dyn_cast<RankedTensorType>(op.getType());
   if (!lhsType || !rhsType || !resultType)
     return op.emitOpError() << "shapes are unknown; run stride-infer-shapes "
-                               "before convert-stride-to-linalg";
+                               "before bufferization";
   layout::MatmulResult shape = layout::matmulShape(
       layout::Shape(lhsType.getShape().begin(), lhsType.getShape().end()),
       layout::Shape(rhsType.getShape().begin(), rhsType.getShape().end()));

@@ -10,7 +10,7 @@
 #include "Kernels.h"
 #include "Preparation.h"
 
-#include "stride/Conversion/StrideToLinalg/BufferizableOpInterfaceImpl.h"
+#include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -1,14 +1,13 @@
 //===- Kernels.h - Stride ops as linalg kernels on buffers ------*- C++ -*-===//
 //
-// The buffer-level half of the Stride lowering, shared by the bufferization
-// models (BufferizableOpInterfaceImpl.cpp) and the legacy function rewriting
-// of convert-stride-to-linalg (Boundary.cpp): given the buffers of a Stride
+// The buffer-level half of the Stride lowering, used by the bufferization
+// models (BufferizableOpInterfaceImpl.cpp): given the buffers of a Stride
 // op's operands and destinations, emit the linalg kernel that computes it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_LIB_CONVERSION_STRIDETOLINALG_KERNELS_H
-#define STRIDE_LIB_CONVERSION_STRIDETOLINALG_KERNELS_H
+#ifndef STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_KERNELS_H
+#define STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_KERNELS_H
 
 #include "Views.h"
 
@@ -68,7 +67,7 @@ public:
 
 private:
   /// Emits the kernel's linalg.generic, in `threads` chunks of its first loop
-  /// when that pays off (see convert-stride-to-linalg's description).
+  /// when that pays off (see stride-bufferize's description).
   void emitGeneric(Location loc, ValueRange inputs, ValueRange outputs,
                    ArrayRef<AffineMap> maps,
                    ArrayRef<utils::IteratorType> iterators,
@@ -80,4 +79,4 @@ private:
 
 } // namespace mlir::stride
 
-#endif // STRIDE_LIB_CONVERSION_STRIDETOLINALG_KERNELS_H
+#endif // STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_KERNELS_H

@@ -71,3 +71,54 @@ func.func @integer(%a: memref<100x300xi32>, %b: memref<300x70xi32>, %c: memref<1
   }
   return
 }
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// A matrix-vector product A @ x over a row-major A is not blocked: its k
+// loop (A's unit stride) goes innermost and the sum along it may
+// reassociate, so LLVM vectorizes it with several accumulators.
+// CHECK-LABEL: func.func @matvec_rows
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf {{.*}} fastmath<reassoc,contract> : f64
+// CHECK: arith.addf {{.*}} fastmath<reassoc,contract> : f64
+// CHECK-NOT: vector.
+func.func @matvec_rows(%a: memref<400x500xf64>, %x: memref<500x1xf64>, %c: memref<400x1xf64>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %x : memref<400x500xf64>, memref<500x1xf64>) outs(%c : memref<400x1xf64>) {
+  ^bb0(%p: f64, %q: f64, %r: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %r, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// y @ A over a row-major A: A's unit stride is the n loop, which goes
+// innermost under the k loop; each output element still sums in k order
+// (no fast-math flags).
+// CHECK-LABEL: func.func @vecmat_rows
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK-NOT: fastmath
+// CHECK: return
+func.func @vecmat_rows(%y: memref<1x400xf32>, %a: memref<400x500xf32>, %c: memref<1x500xf32>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%y, %a : memref<1x400xf32>, memref<400x500xf32>) outs(%c : memref<1x500xf32>) {
+  ^bb0(%p: f32, %q: f32, %r: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %r, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -12,6 +12,7 @@
 #include "TileUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -79,6 +80,37 @@ bool ambiguousUnitBroadcast(linalg::LinalgOp op) {
   return false;
 }
 
+/// For a matrix-vector product (a static m or n of 1) with a static unit
+/// stride in its matrix operand: the loop along that stride. Such a product
+/// reads each matrix element once, so blocking it buys nothing; it needs its
+/// contiguous loop innermost (see orderMatrixVector).
+std::optional<unsigned> matrixVectorInnerLoop(linalg::LinalgOp op,
+                                              const MatmulLoops &loops) {
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  unsigned matrix;
+  if (sizes[loops.n] == 1 && sizes[loops.m] != 1)
+    matrix = 0; // A @ x: the lhs is the matrix
+  else if (sizes[loops.m] == 1 && sizes[loops.n] != 1)
+    matrix = 1; // y @ A: the rhs is
+  else
+    return std::nullopt;
+  OpOperand *operand = op.getDpsInputOperand(matrix);
+  auto type = dyn_cast<MemRefType>(operand->get().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || failed(type.getStridesAndOffset(strides, offset)))
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  for (auto [result, stride, size] :
+       llvm::zip(map.getResults(), strides, type.getShape()))
+    if (auto dim = dyn_cast<AffineDimExpr>(result))
+      if (stride == 1 && size != 1 &&
+          (dim.getPosition() == loops.k ||
+           dim.getPosition() == (matrix == 0 ? loops.m : loops.n)))
+        return dim.getPosition();
+  return std::nullopt;
+}
+
 /// `tile`, or 0 (no tiling) when the loop's static size already fits.
 int64_t clampTile(int64_t size, int64_t tile) {
   return ShapedType::isDynamic(size) || size > tile ? tile : 0;
@@ -110,15 +142,61 @@ struct StrideTileMatmulPass
         return signalPassFailure();
       }
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : matmuls)
+    for (linalg::LinalgOp op : matmuls) {
+      MatmulLoops loops = *matchMatmul(op);
+      if (std::optional<unsigned> inner = matrixVectorInnerLoop(op, loops)) {
+        if (failed(orderMatrixVector(rewriter, op, loops, *inner)))
+          return signalPassFailure();
+        continue;
+      }
       if (failed(tile(rewriter, op)))
         return signalPassFailure();
+    }
     simplify();
     vectorizeMicroTiles(rewriter);
     simplify();
     getOperation()->walk(
         [&](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
     lowerContractions();
+  }
+
+  /// A matrix-vector product stays one loop nest, its loops reordered so
+  /// that `inner` (the matrix's unit-stride loop) is innermost, for LLVM's
+  /// loop vectorizer. When that loop is k, the sum along it is marked
+  /// reassociable (as BLAS's dot products sum in several partial sums), so
+  /// it vectorizes with several accumulators; otherwise each output element
+  /// still sums in k order.
+  LogicalResult orderMatrixVector(IRRewriter &rewriter, linalg::LinalgOp op,
+                                  const MatmulLoops &loops, unsigned inner) {
+    rewriter.setInsertionPoint(op);
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic) {
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generalized))
+        return op->emitOpError() << "could not be generalized for its "
+                                    "matrix-vector loop order";
+      generic = *generalized;
+    }
+    SmallVector<unsigned> order(loops.batch.begin(), loops.batch.end());
+    for (unsigned loop : {loops.m, loops.n, loops.k})
+      if (loop != inner)
+        order.push_back(loop);
+    order.push_back(inner);
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, generic, order);
+    if (failed(interchanged))
+      return generic->emitOpError() << "could not order its loops";
+    if (inner == loops.k) {
+      auto flags = arith::FastMathFlagsAttr::get(
+          &getContext(),
+          arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+      interchanged->getBody()->walk([&](Operation *bodyOp) {
+        if (auto fastmath = dyn_cast<arith::ArithFastMathInterface>(bodyOp))
+          bodyOp->setAttr(fastmath.getFastMathAttrName(), flags);
+      });
+    }
+    return success();
   }
 
   LogicalResult tile(IRRewriter &rewriter, linalg::LinalgOp op) {

@@ -367,6 +367,16 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
        block (upstream's `hoistRedundantVectorTransfers` refuses buffers that
        come from subviews, which every tile's are).
 
+    A matrix-vector product (a static m or n of 1, as `A @ x` and `y @ A`
+    become) reads each matrix element once, so blocking buys it nothing: it
+    stays one `linalg.generic` whose loops are interchanged
+    (`linalg::interchangeGenericOp`) to put the matrix's unit-stride loop
+    innermost, for LLVM's loop vectorizer. When that loop is k (a row-major
+    `A @ x`), its multiply and add get `reassoc` and `contract` fast-math
+    flags, so the dot product vectorizes with several partial sums, as BLAS
+    sums it; otherwise (`y @ A`, `A.T @ x`) each output element still sums
+    in k order. A matrix with no static unit stride is blocked as usual.
+
     Partial tiles left by peeling stay scalar generics (lowered to loops
     later). Tile sizes shrink to a static dimension when it is smaller, so
     small static products (8x8, 4x4 batches) become one fully vectorized

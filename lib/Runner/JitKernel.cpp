@@ -18,9 +18,45 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <dlfcn.h>
 
 using namespace mlir;
 using namespace mlir::stride;
+
+namespace {
+/// The GPU runtime library the JIT loads for GPU kernels: the build's (or
+/// install's) where it exists, else the one a relocated package holds
+/// relative to the binary this code is linked into.
+const char *gpuRuntimeLibrary() {
+  static const std::string path = [] {
+    std::string configured = STRIDE_GPU_RUNTIME_LIBRARY;
+    if (llvm::sys::fs::exists(configured))
+      return configured;
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&gpuRuntimeLibrary), &info) &&
+        info.dli_fname) {
+      StringRef dir = llvm::sys::path::parent_path(info.dli_fname);
+      // A wheel: beside the extension; an install: <prefix>/lib, two
+      // levels above <prefix>/python_packages/stride.
+      for (llvm::SmallString<256> candidate :
+           {llvm::SmallString<256>(dir),
+            llvm::SmallString<256>(llvm::sys::path::parent_path(
+                llvm::sys::path::parent_path(dir)))}) {
+        if (candidate != dir)
+          llvm::sys::path::append(candidate, "lib");
+        llvm::sys::path::append(candidate, "libstride_gpu_runtime.so");
+        if (llvm::sys::fs::exists(candidate))
+          return std::string(candidate);
+      }
+    }
+    return configured;
+  }();
+  return path.c_str();
+}
+} // namespace
 
 void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
@@ -170,7 +206,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
     libraries.push_back(STRIDE_OMP_LIBRARY);
   // GPU kernels' host code calls the mgpu* runtime.
   if (options.gpu)
-    libraries.push_back(STRIDE_GPU_RUNTIME_LIBRARY);
+    libraries.push_back(gpuRuntimeLibrary());
   engineOptions.sharedLibPaths = libraries;
   auto engine =
       ExecutionEngine::create(module, engineOptions, std::move(targetMachine));

@@ -93,3 +93,16 @@ def random_shapes(rng, count, max_rank=4, allow_zero=True):
         s = [1 if rng.random() < 0.25 else n for n in out[rank - k:]]
         shapes.append(tuple(s))
     return tuple(out), shapes
+
+
+def strided(shape, strides, dtype, rng):
+    """An array of `shape` with element `strides` (negative and 0 too) over
+    a fresh buffer of random values of `dtype`."""
+    dtype = np.dtype(dtype)
+    empty = 0 in shape
+    span = 1 if empty else sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + 1
+    base = rng.standard_normal(span) * 3
+    base = (base > 0) if dtype == np.bool_ else base.astype(dtype)
+    offset = 0 if empty else sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
+    return np.lib.stride_tricks.as_strided(
+        base[offset:], shape, [s * dtype.itemsize for s in strides])

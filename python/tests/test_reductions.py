@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import stride
-from helpers import elem_strides, make_view
+from helpers import elem_strides, make_view, strided
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
                       "reduce-view-corpus.jsonl")
@@ -18,22 +18,6 @@ DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32,
 NUMPY = {"sum": np.sum, "prod": np.prod, "amax": np.amax, "amin": np.amin,
          "mean": np.mean, "argmax": np.argmax, "argmin": np.argmin,
          "any": np.any, "all": np.all}
-
-
-def strided(shape, strides, dtype, rng):
-    """An array of `shape` with element `strides` (negative and 0 too) over
-    a fresh buffer of random values."""
-    dtype = np.dtype(dtype)
-    span = sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + 1
-    if 0 in shape:
-        span = 1
-    base = rng.standard_normal(span) * 3
-    base = (base > 0) if dtype == np.bool_ else base.astype(dtype)
-    offset = sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
-    if 0 in shape:
-        offset = 0
-    return np.lib.stride_tricks.as_strided(
-        base[offset:], shape, [s * dtype.itemsize for s in strides])
 
 
 def corpus_cases():

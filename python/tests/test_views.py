@@ -10,17 +10,10 @@ import numpy as np
 import pytest
 
 import stride
-from helpers import elem_strides
+from helpers import elem_strides, strided
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
                       "reduce-view-corpus.jsonl")
-
-
-def strided(shape, strides, rng):
-    span = 1 if 0 in shape else sum((n - 1) * abs(s) for n, s in zip(shape, strides)) + 1
-    base = rng.standard_normal(span).astype(np.float32)
-    offset = 0 if 0 in shape else sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
-    return np.lib.stride_tricks.as_strided(base[offset:], shape, [4 * s for s in strides])
 
 
 def apply(case, x):
@@ -69,7 +62,7 @@ def test_view_corpus_through_python(lib):
     for case in (c for c in CASES if c["lib"] == lib):
         count += 1
         inp, expect = case["input"], case["expect"]
-        x = strided(inp["shape"], inp["strides"], rng)
+        x = strided(inp["shape"], inp["strides"], np.float32, rng)
         try:
             got = stride.materialize(apply(case, stride.lazy(x)), policy=lib)
         except (ValueError, TypeError, IndexError) as e:

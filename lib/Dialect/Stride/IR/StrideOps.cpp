@@ -5,6 +5,7 @@
 
 #include "ScalarBodies.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -87,6 +88,21 @@ FailureOr<RankedTensorType> mlir::stride::inferMatmulResult(MatmulOp op) {
 
 bool mlir::stride::isNamedElementwise(Operation *op) {
   return isa<ScalarBodyOpInterface>(op);
+}
+
+Value mlir::stride::buildCopy(OpBuilder &b, Location loc, Value value,
+                              RankedTensorType type) {
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, value, i));
+  Value empty = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
+  auto copy = BroadcastOp::create(b, loc, TypeRange{type}, ValueRange{value},
+                                  ValueRange{empty});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&copy.getBodyBlock());
+  YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
+  return copy.getResult(0);
 }
 
 BroadcastOp mlir::stride::generalizeNamedOp(RewriterBase &rewriter,

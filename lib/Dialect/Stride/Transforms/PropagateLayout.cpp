@@ -118,22 +118,6 @@ LayoutAttr matmulLayout(layout::Policy policy, MatmulOp op,
   return LayoutAttr::get(result.getContext(), ArrayRef<int64_t>(strides));
 }
 
-/// Copies `value` into a new tensor of type `type` (same shape, another
-/// layout): a one-op stride.broadcast into a tensor.empty destination.
-Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
-  SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      dynamicSizes.push_back(tensor::DimOp::create(b, loc, value, i));
-  Value empty = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
-  auto copy = BroadcastOp::create(b, loc, TypeRange{type}, ValueRange{value},
-                                  ValueRange{empty});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&copy.getBodyBlock());
-  YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
-  return copy.getResult(0);
-}
-
 /// What the policy's library refuses of a reduction that Stride's verifier
 /// accepts, as a diagnostic: under torch a mean of integers and an argmax
 /// or argmin of i1 that PyTorch's kernel would run; under numpy an axis of
@@ -312,7 +296,7 @@ struct StridePropagateLayoutPass
           auto target = RankedTensorType::get(
               have.getShape(), have.getElementType(), want.getEncoding());
           ret.setOperand(i,
-                         copyInto(b, ret.getLoc(), ret.getOperand(i), target));
+                         buildCopy(b, ret.getLoc(), ret.getOperand(i), target));
         }
       });
     }

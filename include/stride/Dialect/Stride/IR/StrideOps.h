@@ -51,6 +51,11 @@ bool isNamedElementwise(Operation *op);
 BroadcastOp generalizeNamedOp(RewriterBase &rewriter,
                               ScalarBodyOpInterface named);
 
+/// Copies `value` into a new tensor of `type` (the same shape, any layout):
+/// a one-op stride.broadcast into a tensor.empty destination.
+Value buildCopy(OpBuilder &b, Location loc, Value value,
+                RankedTensorType type);
+
 /// The result element type and broadcast shape rule shared by the verifiers
 /// and stride-infer-shapes. Returns the inferred ranked result type (dynamic
 /// dims where unknown), null when an operand is unranked, or failure after

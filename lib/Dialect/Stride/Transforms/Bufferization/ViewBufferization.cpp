@@ -32,21 +32,6 @@ namespace layout = ::stride::layout;
 
 namespace {
 
-/// A one-op stride.broadcast copying `value` into a new tensor of `type`.
-Value copyInto(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
-  SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      dynamicSizes.push_back(tensor::DimOp::create(b, loc, value, i));
-  Value empty = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
-  auto copy = BroadcastOp::create(b, loc, TypeRange{type}, ValueRange{value},
-                                  ValueRange{empty});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&copy.getBodyBlock());
-  YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
-  return copy.getResult(0);
-}
-
 /// The view a bufferized view op builds: per result dim a size and a
 /// stride, and the offset of its first element in the buffer.
 struct BufferView {
@@ -394,7 +379,7 @@ LogicalResult mlir::stride::expandViewCopies(ModuleOp module) {
       // reshape is a row-major view.
       auto rowMajor =
           RankedTensorType::get(input.getShape(), input.getElementType());
-      Value copy = copyInto(b, loc, op->getOperand(0), rowMajor);
+      Value copy = buildCopy(b, loc, op->getOperand(0), rowMajor);
       op->setOperand(0, copy);
       continue;
     }
@@ -410,7 +395,7 @@ LogicalResult mlir::stride::expandViewCopies(ModuleOp module) {
                         ArrayRef<int64_t>(), view.view.offset));
     op->getResult(0).setType(viewType);
     b.setInsertionPointAfter(op);
-    Value copy = copyInto(b, loc, op->getResult(0), result);
+    Value copy = buildCopy(b, loc, op->getResult(0), result);
     op->getResult(0).replaceAllUsesExcept(copy, copy.getDefiningOp());
   }
   return success();

@@ -129,6 +129,10 @@ embed_tmp=$(mktemp -d)
 record "embedding (examples/embed)" $?
 rm -rf "$embed_tmp"
 
+echo "== wheel: build it, install it into a fresh venv, run a program from another directory"
+STRIDE_BUILD_DIR="$BUILD_DIR" ./scripts/check-wheel.sh
+record "wheel and installed package" $?
+
 if [ -z "${STRIDE_QUICK:-}" ]; then
   # Reliability: the libraries and tools built with clang under ASan+UBSan
   # run the lit suite, and the libFuzzer target runs for a bounded time on

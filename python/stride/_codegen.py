@@ -110,6 +110,8 @@ class _Builder:
         res = f"%v{len(self.values)}"
         if node.kind == "copy":
             self._copy(res, node, ins, type_)
+        elif node.kind == "insert":
+            type_ = self._insert(res, node, ins)
         elif node.kind == "cmp":
             self.lines.append(f"{res} = stride.cmp {node.attr}, {names} : {types} -> {type_}")
         elif node.kind in _expr.VIEWS:
@@ -138,6 +140,34 @@ class _Builder:
         self.lines.append(f"^bb0({block}: {elem}):")
         self.lines.append(f"  stride.yield {block} : {elem}")
         self.lines.append("}")
+
+
+    def _insert(self, res, node, ins):
+        """base[region] = value as destination-passing tensor ops: the
+        value is copied into the extracted slice (stride.broadcast with the
+        slice as its destination) and inserted back, which One-Shot
+        Bufferize does in place in the base's buffer."""
+        (base, btype), (value, vtype) = ins
+        elem = _dtypes.mlir(node.dtype)
+        offsets, sizes, strides = node.attr
+        k = len(self.values)
+        if "*" in btype or "?" in btype:
+            static = f"tensor<{'x'.join(str(n) for n in node.shape)}x{elem}>"
+            self.lines.append(f"%ib{k} = tensor.cast {base} : {btype} to {static}")
+            base, btype = f"%ib{k}", static
+        part = f"tensor<{'x'.join(str(n) for n in sizes)}x{elem}>"
+        where = (f"[{', '.join(map(str, offsets))}] [{', '.join(map(str, sizes))}] "
+                 f"[{', '.join(map(str, strides))}]")
+        self.lines.append(f"%id{k} = tensor.extract_slice {base}{where} : "
+                          f"{btype} to {part}")
+        self.lines.append(f"%iw{k} = stride.broadcast ins({value} : {vtype}) "
+                          f"outs(%id{k} : {part}) -> {part} {{")
+        self.lines.append(f"^bb0(%ix{k}: {elem}):")
+        self.lines.append(f"  stride.yield %ix{k} : {elem}")
+        self.lines.append("}")
+        self.lines.append(f"{res} = tensor.insert_slice %iw{k} into {base}"
+                          f"{where} : {part} into {btype}")
+        return btype  # static: Stride ops infer shapes from it
 
 
 def _view_attr(kind, attr):
@@ -201,9 +231,14 @@ def generate_many(roots, out_layouts=None, leaf_keys=None):
                  for r, layout in zip(roots, out_layouts)}
     for node in order:
         b.op(node, ret_types.get(id(node), result_type(node.dtype)))
-    results = [b.values[id(r)] for r in roots]
-    # A root returned twice, or with two layouts, is its own copy.
+    results = []
     types = [ret_types[id(r)] for r in roots]
+    for r, t in zip(roots, types):
+        name, have = b.values[id(r)]
+        if have != t:  # a tensor op's static result: forget its shape
+            b.lines.append(f"%r{len(results)} = tensor.cast {name} : {have} to {t}")
+            name = f"%r{len(results)}"
+        results.append((name, t))
     body = "\n".join("  " + line for line in b.lines)
     text = (f"func.func @{ENTRY}({', '.join(b.arg_types)}) -> "
             f"({', '.join(types)}) {{\n{body}\n  return "

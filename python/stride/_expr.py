@@ -20,8 +20,8 @@ class _Hooks:
     materialize (_run), structure (_codegen), array_ufunc and
     array_function (_numpy_api), and the trace's entry points (_trace)."""
     materialize = structure = array_ufunc = array_function = None
-    refuse_conversion = inplace = on_view = completes_inplace = None
-    on_read = write_out = None
+    refuse_conversion = inplace = on_view = setitem = resolve = None
+    on_read = write_out = local_view = make_local = None
 
     @staticmethod
     def current_trace():
@@ -126,11 +126,6 @@ class Expr:
                         f"expressions" + user_line())
 
     def __getitem__(self, key):
-        if isinstance(self, (Update, Stale)):
-            raise TypeError("indexing an array after an in-place write to "
-                            "it (x += ..., out=x) is not supported inside "
-                            "@stride.jit (index it before the write)"
-                            + user_line())
         return index(self, key)
 
     # ndarray's view methods (views of inputs and of intermediates).
@@ -185,14 +180,22 @@ class Expr:
     def all(self, axis=None, keepdims=False):
         return reduce("all", self, axis, keepdims)
 
+    def copy(self, order="K"):
+        """A new array with the same values: inside @stride.jit memory the
+        function may write (a Local), outside it the lazy copy."""
+        op = _operand(self)
+        if HOOKS.current_trace() is not None:
+            return HOOKS.make_local(op)
+        return _elementwise("copy", (op,), op.dtype, op.dtype)
+
     def astype(self, dtype):
         """A lazy cast (stride.cast: floats to integers truncate, anything to
         bool tests nonzero), like ndarray.astype with casting='unsafe'."""
         dtype = _dtypes.check(dtype, "astype target")
-        _operand(self)  # a stale value in a trace is refused here too
+        op = _operand(self)  # a stale value in a trace is refused here too
         if dtype == self.dtype:
             return self
-        return Op("cast", (self,), (self.dtype,), dtype, self.shape)
+        return Op("cast", (op,), (op.dtype,), dtype, self.shape)
 
     def __repr__(self):
         return (f"<stride.{type(self).__name__} {self.describe()} "
@@ -367,22 +370,18 @@ class Leaf(Expr):
             key = key + (Ellipsis,)  # an element stays a 0-d view
         view = Leaf(self.array[key], self.from_torch)
         view.origin = (self, raw)
-        HOOKS.on_view(self, view, key, raw, scalar)
-        return view
+        value = HOOKS.on_view(self, view, key, raw, scalar)
+        return view if value is None else value
 
     def __setitem__(self, key, value):
-        """Only the store that completes `x[key] += y` inside @stride.jit
-        (the view x[key] was updated in place, so storing it back is a
-        no-op, as in NumPy); any other assignment is refused."""
-        if not HOOKS.completes_inplace(self, key, value):
-            what = ("an argument of the @stride.jit function (or a view of "
-                    "one)" if HOOKS.current_trace() is not None else
-                    "a lazy stride array")
-            raise TypeError(f"assigning into {what} (x[...] = value) is "
-                            "not supported; compute the new value and return "
-                            "it, or write a whole argument or a view of one "
-                            "with out= or an augmented assignment (x[1:] += y)"
-                            + user_line())
+        """Inside @stride.jit, x[key] = value on an argument (or a view of
+        one) is a functional update of its memory (see _trace); a lazy
+        array outside a trace is a value and cannot be assigned into."""
+        if HOOKS.current_trace() is None:
+            raise TypeError("assigning into a lazy stride array (x[...] = "
+                            "value) is not supported: it is a value, not "
+                            "memory; materialize it first" + user_line())
+        HOOKS.setitem(self, key, value)
 
 
 class Op(Expr):
@@ -421,20 +420,36 @@ class Op(Expr):
         return self.kind if self.attr is None else f"{self.kind}[{self.attr}]"
 
 
-class Update(Op):
-    """In a @stride.jit trace: the new contents of an argument (or a view of
-    one) that an in-place operation (x += y, ufunc(..., out=x)) wrote. The
-    name the user holds is bound to it, so later reads see the new values;
-    a read after a later write of the same memory is refused (see _trace).
-    Same layout as Op: nodes change between Op, Update and Stale."""
-    __slots__ = ()
-
-
 class Stale(Op):
-    """In a @stride.jit trace: a value whose memory was written in place
-    after it was made (an old Update, or an intermediate t after t += 1);
+    """In a @stride.jit trace: an intermediate result whose array was
+    written in place after it was made (t after t += 1, seen through another
+    name);
     NumPy would show the new contents, so any read is a TypeError."""
     __slots__ = ()
+
+
+class Local(Expr):
+    """In a @stride.jit trace: an array made inside the function (np.zeros,
+    np.empty, x.copy(), ...) or a basic-indexing view of one. It is memory:
+    item assignment and in-place operations update it, and every read sees
+    its contents at that point (the trace keeps them as a node, see
+    _trace.Memory; `keys` are the index keys from the whole array)."""
+    __slots__ = ("mem", "keys")
+
+    def __init__(self, mem, keys, shape, dtype):
+        self.mem, self.keys, self.shape, self.dtype = mem, keys, shape, dtype
+
+    def describe(self):
+        return "local array"
+
+    def __getitem__(self, key):
+        return HOOKS.local_view(self, key)
+
+    def __setitem__(self, key, value):
+        HOOKS.setitem(self, key, value)
+
+    def copy(self, order="K"):
+        return HOOKS.make_local(_operand(self))
 
 
 def lazy(a):
@@ -458,8 +473,10 @@ def _operand(x):
     """An Expr or Scalar for `x`, or None when `x` cannot be an operand."""
     if isinstance(x, Expr):
         t = type(x)
-        if (t is Leaf and x.written) or t is Update or t is Stale:
-            HOOKS.on_read(x)  # refuses stale values, records late reads
+        if t is Local or (t is Leaf and x.written):
+            return HOOKS.resolve(x)  # the memory's current contents
+        if t is Stale:
+            HOOKS.on_read(x)  # refused
         return x
     if isinstance(x, np.ndarray) or _torch.is_tensor(x):
         return lazy(x)

@@ -94,10 +94,42 @@ REDUCTIONS = {"sum": _sum, "prod": _prod, "mean": _mean,
               "argmax": _argument("argmax"), "argmin": _argument("argmin"),
               "any": _test("any"), "all": _test("all")}
 
+def _made(array):
+    """An array a creation function made: in a trace, memory the function
+    may write (_trace.make_local); outside one, a lazy constant."""
+    if _expr.HOOKS.current_trace() is not None:
+        return _expr.HOOKS.make_local(_expr.Leaf(array))
+    return _expr.lazy(array)
+
+
+def _like(fill):
+    def fn(prototype, dtype=None, order="K", subok=True, shape=None):
+        p = _expr._operand(prototype)
+        return _made(fill(p.shape if shape is None else shape,
+                          p.dtype if dtype is None else dtype))
+    return fn
+
+
+def _full_like(prototype, fill_value, dtype=None, order="K", subok=True,
+               shape=None):
+    p = _expr._operand(prototype)
+    return _made(np.full(p.shape if shape is None else shape, fill_value,
+                         p.dtype if dtype is None else dtype))
+
+
+def _copy(a, order="K", subok=False):
+    return a.copy() if isinstance(a, _expr.Expr) else _expr.lazy(np.copy(a))
+
+
+CREATION = {"zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
+            "empty_like": _like(np.zeros), "full_like": _full_like,
+            "copy": _copy}
+
+
 def _unsupported(name, why=""):
     return TypeError(f"numpy.{name} is not supported on lazy stride "
                      f"expressions{why}; supported: "
-                     f"{', '.join(sorted(set(UFUNCS) | set(FUNCTIONS) | set(REDUCTIONS)))}"
+                     f"{', '.join(sorted(set(UFUNCS) | set(FUNCTIONS) | set(REDUCTIONS) | set(CREATION)))}"
                      + user_line())
 
 
@@ -123,6 +155,9 @@ def array_function(func, args, kwargs):
     reduction = REDUCTIONS.get(func.__name__)
     if reduction is not None:
         return reduction(*args, **kwargs)
+    fn = CREATION.get(func.__name__)
+    if fn is not None:
+        return fn(*args, **kwargs)
     fn = FUNCTIONS.get(func.__name__)
     if fn is None:
         raise _unsupported(func.__name__)

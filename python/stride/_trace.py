@@ -3,6 +3,7 @@ everything it returns into one fused kernel per signature, and run later
 calls through a plan that does only what a call must: check the signature,
 allocate the results, call the kernel (which releases the GIL)."""
 import functools
+import sys
 import threading
 
 import numpy as np
@@ -38,53 +39,43 @@ def refuse_conversion(what):
 
 def write_out(result, target, inputs=()):
     """ufunc(*inputs, out=target) on a lazy expression. Outside a trace it
-    runs now (materialize into target); inside one, target must be an
-    argument of the traced function (or a view of one, or what an earlier
-    in-place operation returned for one) and is written when the kernel has
-    run; the ufunc returns the node for target's new contents."""
+    runs now (materialize into target); inside one, target must be memory
+    the trace tracks (an argument, an array made in the function, or a
+    basic-indexing view of either): its contents become the result (see
+    _Trace.write). Returns target, as NumPy does."""
     trace = current()
     if trace is None:
         if _torch.is_tensor(target):
             _run.materialize(result, out=_torch.to_numpy(target, "out"))
             return target
         return _run.materialize(result, out=target)
-    spec = trace.spec_of(target)
-    if spec is None or trace.is_value(target):
-        raise TypeError("writing into an array inside a @stride.jit function "
-                        "(out=, or an augmented assignment such as a += ... "
-                        "on a NumPy array) is only supported for the "
-                        "function's array arguments and views of them"
-                        + _user_line())
     root = _expr.as_root(result)
     if root.shape != target.shape or root.dtype != target.dtype:
         raise ValueError(f"out= argument has dtype {target.dtype} and shape "
                          f"{target.shape}, the result {root.dtype} "
                          f"{root.shape}")
-    # A result the ufunc made now is the new contents itself; one it passed
-    # through (np.positive(t, out=x) returns t) is used elsewhere.
-    fresh = all(root is not i for i in inputs)
-    return trace.write(spec, root, "out=", _user_line(), fresh)
+    trace.write(target, Ellipsis, root, "out=", _user_line())
+    return target
 
 
 def inplace(symbol, target, other):
-    """`target <op>= other` inside a trace, with NumPy's meaning: an array
-    argument (or a view of one) is written, like ufunc(target, other,
-    out=target), and the name is bound to its new contents; an intermediate
-    result is replaced (its old object goes stale). Scalars (scalar
-    arguments, elements x[i], 0-d results, which NumPy gives as scalars)
-    rebind the name to a new value."""
+    """`target <op>= other` inside a trace, with NumPy's meaning: memory (an
+    argument, an array made in the function, a view of either) gets
+    ufunc(target, other, out=target) and the name stays bound to it; an
+    intermediate result is replaced (its old object goes stale). Scalars
+    (scalar arguments, elements x[i], 0-d results, which NumPy gives as
+    scalars) rebind the name to a new value."""
     trace = current()
     t = type(target)
-    spec = trace.spec_of(target)
-    if trace.is_value(target) or (spec is None and t is not _expr.Leaf
-                                  and target.shape == ()):
+    if trace.is_value(target) or (t is not _expr.Local and not trace.is_memory(target)
+                                  and t is not _expr.Leaf and target.shape == ()):
         return NotImplemented  # a Python or NumPy scalar: `a = a + b`
     line = _user_line()
-    if spec is None and t is _expr.Leaf:
+    if t is _expr.Leaf and not trace.is_memory(target):
         raise TypeError(f"augmented assignment ({symbol}) on an array the "
                         "@stride.jit function closed over is not supported "
-                        "(only its array arguments and views of them can be "
-                        "written)" + line)
+                        "(only its array arguments, arrays it makes and views "
+                        "of them can be written)" + line)
     if symbol == "@=":
         raise TypeError("In-place matrix multiplication is not (yet) "
                         "supported. Use 'a = a @ b' instead of 'a @= b' "
@@ -94,94 +85,232 @@ def inplace(symbol, target, other):
                         "supported inside @stride.jit: NumPy's in-place "
                         "power takes value-dependent shortcuts (a **= 2 is "
                         "np.square, a **= 0.5 np.sqrt, ...); write a = a ** "
-                        "b, or np.power(a, b, out=a) for an argument" + line)
+                        "b, or np.power(a, b, out=a)" + line)
     value = _expr.inplace_value(symbol, target, other)
     if value is NotImplemented:
         return value
-    if spec is None:  # an intermediate result: NumPy overwrites its array
+    if t is not _expr.Local and not trace.is_memory(target):
+        # An intermediate result: NumPy overwrites its array.
         trace.make_stale(target, symbol, line)
         return value
-    return trace.write(spec, value, symbol, line, fresh=True,
-                       target=target)
+    trace.write(target, Ellipsis, value, symbol, line)
+    return target
 
 
-def completes_inplace(leaf, key, value):
-    """Whether leaf[key] = value is the store Python makes after
-    `leaf[key] <op>= y`: value is what the in-place operation returned for
-    the view leaf[key] that this very key object made."""
+def setitem(target, key, value):
+    """target[key] = value inside a trace (an argument, an array made in
+    the function, or a view of either)."""
     trace = current()
-    if trace is None or type(value) is not _expr.Update:
-        return False
-    target = trace.update_targets.get(id(value))
-    info = trace.view_info.get(id(target))
-    return info is not None and info[0] is leaf and info[1] is key
+    line = _user_line()
+    if not trace.is_memory(target) and type(target) is not _expr.Local:
+        raise TypeError("assigning into an array the @stride.jit function "
+                        "closed over (x[...] = value) is not supported (only "
+                        "its array arguments, arrays it makes and views of "
+                        "them can be written)" + line)
+    trace.write(target, key, value, "item assignment", line)
+
+
+def resolve(x):
+    """The node of memory object `x`'s current contents."""
+    return current().resolve(x)
+
+
+def local_view(local, key):
+    """local[key]: a view (memory) for basic indexing, a value for an
+    element (NumPy's scalar copy)."""
+    raw = key
+    key = key if isinstance(key, tuple) else (key,)
+    if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
+           or isinstance(k, (bool, np.bool_)) for k in key):
+        raise TypeError("only basic indexing (integers, slices, ..., None) "
+                        "of an array made inside @stride.jit is supported"
+                        + _user_line())
+    shape = _expr._stand_in(local.shape)[key].shape  # NumPy's IndexError
+    if len(key) == len(local.shape) and all(
+            isinstance(k, (int, np.integer)) for k in key):
+        return _expr.index(local, raw)  # an element: a copy, read now
+    return _expr.Local(local.mem, local.keys + (raw,), shape, local.dtype)
+
+
+def make_local(node):
+    """A new array made in the function with `node`'s contents (np.zeros
+    and friends, x.copy()). A Leaf node is a NumPy array made at trace time
+    from trace-time constants only (shapes, dtypes, Python ints): a
+    constant of the plan, never written (writes replace the node)."""
+    trace = current()
+    mem = Memory(None, node, node.shape, node.dtype)
+    trace.keep.append(mem)
+    return _expr.Local(mem, (), node.shape, node.dtype)
 
 
 def on_read(x):
-    """A read of a watched or stale leaf, or of an Update or Stale node."""
+    """A read of a stale intermediate: refused."""
     trace = current()
-    if type(x) is _expr.Stale or (type(x) is _expr.Leaf and x.written == STALE):
-        why = trace.stale_why.get(id(x)) if trace is not None else None
-        where = f" (at {why[1]})" if why and why[1] else ""
-        by = why[0] if why else "an in-place operation"
-        raise TypeError(
-            f"this array was written by {by} earlier in the @stride.jit "
-            f"function{where}; NumPy would read its new contents here, and a "
-            "traced kernel reads every input once, before any write. Use "
-            "the value the in-place operation or the ufunc returned instead"
-            + (trace.line() if trace is not None else _user_line()))
-    if trace is not None:
-        trace.record_read(x)
+    why = trace.stale_why.get(id(x)) if trace is not None else None
+    where = f" (at {why[1]})" if why and why[1] else ""
+    by = why[0] if why else "an in-place operation"
+    raise TypeError(
+        f"this array was written by {by} earlier in the @stride.jit "
+        f"function{where}; NumPy would read its new contents through this "
+        "other name, which a trace does not follow for intermediate results. "
+        "Use the name the in-place operation bound instead"
+        + (trace.line() if trace is not None else _user_line()))
 
 
 def on_view(parent, view, key, raw, scalar):
     """Records that `view` is parent[key], so each call indexes its own
-    argument the same way."""
+    argument the same way. Returns what parent[key] stands for where that
+    is not the view itself: an element of memory the trace wrote (a value
+    read now)."""
     trace = current()
     if trace is None:
-        return
+        return None
     trace.keep.append(view)
     spec = trace.spec_of(parent)
     if spec is None or type(parent) is not _expr.Leaf:
-        return  # a view of a closed-over array: a constant
+        return None  # a view of a closed-over array: a constant
     pos, keys = spec
+    if (scalar or trace.is_value(parent)) and pos in trace.mems:
+        # NumPy's x[i] is a copy of the element, made now, of what was
+        # written.
+        trace.raw = True
+        try:
+            node = trace.resolve(parent)
+        finally:
+            trace.raw = False
+        return _expr.index(node, raw) if node is not parent else None
     i = id(view)
     trace.views[i] = (pos, keys + (key,))
-    trace.view_info[i] = (parent, raw)
     if scalar or trace.is_value(parent):
-        # NumPy's x[i] is a copy of the element, made now: a value (no
-        # memory to write or to go stale), read at this point.
+        # A copy of the element, made now, before any write of it: a value
+        # (no memory to write), read at this point.
         trace.values.add(i)
-        if parent.written == STALE:
-            on_read(parent)  # refused: NumPy would copy the new value
         trace.record_read(view)
-        return
+        return None
     trace.by_position[pos].append(view)
-    if parent.written == STALE:
-        view.written = STALE
-        trace.stale_why[i] = trace.stale_why.get(id(parent))
-    elif trace.writes:
+    if trace.writes:
         view.written = WATCH
+    return None
+
+
+class Memory:
+    """The contents of one array the trace may write: an argument
+    (position `pos`) or an array made in the function (pos None). `node` is
+    its current contents (the argument's Leaf until it is written); each
+    write replaces it by an `insert` of the value into the old contents
+    (tensor.insert_slice in the kernel), or by the value itself when it
+    covers the whole array. `regions` are the (offsets, sizes, strides)
+    written, with the index keys of the first write of each."""
+    __slots__ = ("pos", "node", "shape", "dtype", "regions")
+
+    def __init__(self, pos, node, shape, dtype):
+        self.pos, self.node, self.shape, self.dtype = pos, node, shape, dtype
+        self.regions = []
+
+
+def _region(shape, keys):
+    """Where basic-indexing keys applied one after another select in an
+    array of `shape`: per base dim its start, and per result dim (base dim
+    or None for a new axis, step, size)."""
+    starts = [0] * len(shape)
+    dims = [(d, 1, n) for d, n in enumerate(shape)]
+    for key in keys:
+        key = key if isinstance(key, tuple) else (key,)
+        real = sum(1 for k in key if k is not None and k is not Ellipsis)
+        if Ellipsis not in key:
+            key = key + (Ellipsis,)
+        expanded = []
+        for k in key:
+            expanded.extend([slice(None)] * (len(dims) - real)
+                            if k is Ellipsis else [k])
+        new, i = [], 0
+        for k in expanded:
+            if k is None:
+                new.append((None, 1, 1))
+                continue
+            d, step, size = dims[i]
+            i += 1
+            if isinstance(k, slice):
+                a, b, c = k.indices(size)
+                if d is not None:
+                    starts[d] += a * step
+                new.append((d, step * c, len(range(a, b, c))))
+            elif d is not None:
+                j = int(k)
+                starts[d] += (j + size if j < 0 else j) * step
+        dims = new
+    return starts, dims
+
+
+# NumPy's array creation functions, called with trace-time constants only
+# (shapes, dtypes, Python ints), make arrays the traced function may write:
+# while a trace runs on this thread they return a Local over the array they
+# made (a constant of the plan; writes replace the Local's node, never the
+# array). np.ndarray(...) is a class and is not wrapped.
+_CREATION = ("zeros", "ones", "empty", "full", "arange", "linspace", "eye",
+             "identity", "zeros_like", "ones_like", "empty_like", "full_like")
+_originals = {}
+_installed = [0]
+_install_lock = threading.Lock()
+
+
+def _creation(name, original):
+    @functools.wraps(original)
+    def fn(*args, **kwargs):
+        a = original(*args, **kwargs)
+        if current() is None or type(a) is not np.ndarray:
+            return a
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if caller.startswith(("stride.", "numpy.")) or caller in ("stride", "numpy"):
+            return a  # the package's own (or NumPy's) arrays
+        try:
+            _dtypes.check(a.dtype)
+        except TypeError:
+            return a  # a dtype Stride does not compute: NumPy's array
+        return make_local(_expr.Leaf(a))
+    fn.__stride_creation__ = True
+    return fn
+
+
+def _install():
+    """Wraps the creation functions while a trace runs (counted, so that
+    concurrent traces on several threads share one installation)."""
+    with _install_lock:
+        if _installed[0] == 0:
+            for name in _CREATION:
+                f = getattr(np, name)
+                if getattr(f, "__stride_creation__", False):
+                    continue
+                _originals[name] = f
+                setattr(np, name, _creation(name, f))
+        _installed[0] += 1
+
+
+def _uninstall():
+    with _install_lock:
+        _installed[0] -= 1
+        if _installed[0] == 0:
+            for name, f in _originals.items():
+                setattr(np, name, f)
+            _originals.clear()
 
 
 class _Trace:
     def __init__(self, arrays):
         self.arrays = arrays  # this call's arguments (arrays and others)
         self.positions = {}   # id(Leaf) -> argument position
+        self.roots = {}       # argument position -> its Leaf
         self.views = {}       # id(Leaf) -> (argument position, index keys)
-        self.view_info = {}   # id(view Leaf) -> (parent Leaf, key as given)
         self.values = set()   # ids of scalar arguments and elements x[i]
         self.by_position = {}  # position -> its Leaves that show its memory
-        self.writes = []      # (spec, root, construct, line), program order
-        self.update_specs = {}    # id(Update or Stale) -> spec written
-        self.update_targets = {}  # id(Update) -> the object written
-        self.update_seq = {}      # id(Update) -> index of its write
-        self.updates = {}     # position -> its Update nodes
+        self.mems = {}        # argument position -> Memory, once written
+        self.writes = []      # (spec or None, construct, line), program order
         self.stale_why = {}   # id(stale object) -> (construct, line)
         self.late_reads = {}  # (id(read), write index) -> (read spec, line)
         self.weak = {}        # id(0-d node) -> (node, NumPy value class)
         self.keep = []        # objects whose ids the dicts above hold
         self.returning = False  # reading what the function returned
+        self.raw = False      # resolve() hands memory objects back as they are
 
     def line(self):
         """Where a read happens, for messages."""
@@ -191,51 +320,128 @@ class _Trace:
 
     def spec_of(self, x):
         """(position, index keys) of the argument memory `x` shows, or
-        None (a closed-over array, an intermediate result)."""
+        None (a closed-over array, an intermediate result, a Local)."""
         i = id(x)
         pos = self.positions.get(i)
         if pos is not None:
             return (pos, ())
-        spec = self.views.get(i)
-        return spec if spec is not None else self.update_specs.get(i)
+        return self.views.get(i)
 
     def is_value(self, x):
         """A scalar argument or an element x[i]: NumPy has a Python or NumPy
         scalar there, a value that nothing writes."""
         return id(x) in self.values
 
-    def write(self, spec, root, construct, line, fresh, target=None):
-        """Records that the memory `spec` gets `root` after the kernel;
-        everything that showed its old contents goes stale. Returns the node
-        for its new contents."""
-        pos, keys = spec
-        _check_target(_index(self.arrays[pos], keys), construct, line)
-        if not self.writes:  # from now on reads of arguments are recorded
-            for leaves in self.by_position.values():
-                for leaf in leaves:
-                    if not leaf.written:
-                        leaf.written = WATCH
-        self.writes.append((spec, root, construct, line))
-        why = (construct, line.strip()[4:-1] if line else "")
-        for leaf in self.by_position[pos]:
-            leaf.written = STALE
-            self.stale_why[id(leaf)] = why
-        for node in self.updates.get(pos, ()):
-            if type(node) is _expr.Update:
-                node.__class__ = _expr.Stale
-                self.stale_why[id(node)] = why
-        if fresh and type(root) is _expr.Op:
-            root.__class__ = _expr.Update  # the same layout: no new node
-            node = root
-        else:  # the root is used elsewhere too: a copy stands for it
-            node = _expr.Update("copy", (root,), (root.dtype,), root.dtype,
-                                root.shape)
-        self.update_specs[id(node)] = spec
-        self.update_targets[id(node)] = target
-        self.update_seq[id(node)] = len(self.writes) - 1
-        self.updates.setdefault(pos, []).append(node)
-        self.keep.append(node)
+    def is_memory(self, x):
+        """An argument array or a view of one (not an element)."""
+        return type(x) is _expr.Leaf and self.spec_of(x) is not None \
+            and id(x) not in self.values
+
+    def _memory(self, x):
+        """(Memory, index keys) of memory object `x`; an argument's Memory
+        is made at its first write."""
+        if type(x) is _expr.Local:
+            return x.mem, x.keys
+        pos, keys = self.spec_of(x)
+        mem = self.mems.get(pos)
+        if mem is None:
+            root = self.roots[pos]
+            mem = self.mems[pos] = Memory(pos, root, root.shape, root.dtype)
+        return mem, keys
+
+    def resolve(self, x):
+        """The node of `x`'s contents now: the array itself while its memory
+        is unwritten, else views of the Memory's node."""
+        if self.raw:
+            return x
+        if type(x) is _expr.Local:
+            mem, keys = x.mem, x.keys
+        else:
+            spec = self.spec_of(x)
+            if spec is None:
+                return x  # a closed-over array: a constant
+            self.record_read(x)
+            mem = self.mems.get(spec[0])
+            if mem is None:
+                return x
+            keys = spec[1]
+        node = mem.node
+        if not keys:
+            return node
+        self.raw = True  # node may be an argument's own Leaf
+        try:
+            for k in keys:
+                node = _index_node(node, k)
+        finally:
+            self.raw = False
         return node
+
+    def write(self, target, key, value, construct, line):
+        """target[key] = value (key Ellipsis: the whole target) with NumPy's
+        meaning: value broadcast to the selected shape and cast to target's
+        dtype (casting='unsafe', as NumPy's item assignment), after every
+        read of it (value is a node already). Later reads of any view of
+        target's memory see the new contents."""
+        mem, keys = self._memory(target)
+        _expr._stand_in(target.shape)[key]  # NumPy's IndexError
+        keys = keys + (key,)
+        starts, dims = _region(mem.shape, keys)
+        shape = tuple(n for _, _, n in dims)
+        op = _expr._operand(value)
+        if op is None:
+            raise TypeError(f"cannot assign an object of type "
+                            f"{type(value).__name__} into an array" + line)
+        if isinstance(op, _expr.Scalar):  # read as the target's dtype
+            op = _expr.Op("copy", (op,), (mem.dtype,), mem.dtype, ())
+        while len(op.shape) > len(shape) and op.shape[0] == 1:
+            op = _expr.squeeze(op, 0)  # NumPy strips leading unit dims
+        try:
+            if len(op.shape) > len(shape) or \
+                    np.broadcast_shapes(op.shape, shape) != shape:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"could not broadcast input array from shape "
+                             f"{_fmt(op.shape)} into shape {_fmt(shape)}"
+                             + line) from None
+        if mem.pos is not None:
+            _check_target(_index(self.arrays[mem.pos], keys), construct, line)
+            if not any(w for w, _, _ in self.writes):
+                # From now on reads of arguments resolve (and are recorded).
+                for leaves in self.by_position.values():
+                    for leaf in leaves:
+                        leaf.written = WATCH
+        self.writes.append(((mem.pos, keys) if mem.pos is not None else None,
+                            construct, line))
+        if 0 in shape:
+            return  # nothing is written
+        if op.shape != shape:
+            op = _expr.broadcast_to(op, shape)
+        if op.dtype != mem.dtype:
+            op = op.astype(mem.dtype)
+        nd = len(mem.shape)
+        sizes, steps = [1] * nd, [1] * nd
+        for d, step, n in dims:
+            if d is not None:
+                sizes[d], steps[d] = n, step
+        if tuple(sizes) != op.shape:
+            op = _expr.reshape(op, tuple(sizes))  # unit dims only: a view
+        flips = tuple(d for d in range(nd) if steps[d] < 0 and sizes[d] > 1)
+        if flips:
+            op = _expr.flip(op, flips)
+        offsets = [starts[d] + (sizes[d] - 1) * steps[d] if steps[d] < 0
+                   else starts[d] for d in range(nd)]
+        strides = [abs(s) if n > 1 else 1 for s, n in zip(steps, sizes)]
+        region = (tuple(offsets), tuple(sizes), tuple(strides))
+        if not isinstance(op, _expr.Op):
+            op = _expr.Op("copy", (op,), (op.dtype,), op.dtype, op.shape)
+        if tuple(sizes) == mem.shape and not any(offsets):
+            mem.node = op  # the whole array
+        else:
+            mem.node = _expr.Op("insert", (mem.node, op), (mem.dtype, mem.dtype),
+                                mem.dtype, mem.shape, region)
+        if all(r != region for r, _ in mem.regions):
+            mem.regions.append((region, keys))
+        self.keep.append(mem.node)
 
     def make_stale(self, node, construct, line):
         node.__class__ = _expr.Stale
@@ -245,20 +451,38 @@ class _Trace:
     def record_read(self, x):
         """A read of argument memory after writes of other arguments: at
         each call that memory must not overlap what they wrote, as the
-        kernel reads the values from before the writes."""
+        kernel reads every argument before the writes."""
         if not self.writes:
             return
         spec = self.spec_of(x)
         if spec is None:
             return  # constants are checked against every write
-        first = self.update_seq.get(id(x), -1) + 1
         line = None
-        for k in range(first, len(self.writes)):
-            if self.writes[k][0][0] == spec[0] or (id(x), k) in self.late_reads:
+        for k, (wspec, _, _) in enumerate(self.writes):
+            if wspec is None or wspec[0] == spec[0] or (id(x), k) in self.late_reads:
                 continue
             if line is None:
                 line = self.line()
             self.late_reads[(id(x), k)] = (spec, line)
+
+    def write_backs(self):
+        """(position, index keys, node) per written argument: what the plan
+        copies into it after the kernel. One region written (u[1:-1] =
+        ...) is copied back alone, else the whole array."""
+        out = []
+        for pos, mem in sorted(self.mems.items()):
+            if mem.node is self.roots[pos]:
+                continue  # only empty writes
+            keys = mem.regions[0][1] if len(mem.regions) == 1 else ()
+            self.raw = True
+            try:
+                node = mem.node
+                for k in keys:
+                    node = _index_node(node, k)
+            finally:
+                self.raw = False
+            out.append((pos, keys, node))
+        return out
 
     def on_weak_value(self, node, value):
         """Value-based promotion read `value` of the 0-d `node`: unless the
@@ -287,6 +511,44 @@ def _index(a, keys):
     return a
 
 
+def _index_node(node, key):
+    """node[key] for a trace's reads of memory: a negative step is a
+    positive-step slice and a flip (the policy torch refuses negative
+    slices of intermediates; a read of written memory is one)."""
+    key = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, slice) and k.step is not None and k.step < 0
+               for k in key):
+        return _expr.index(node, key)
+    real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    expanded = []
+    for k in key:
+        expanded.extend([slice(None)] * (len(node.shape) - real)
+                        if k is Ellipsis else [k])
+    new, flips, d, out = [], [], 0, 0
+    for k in expanded:
+        if k is None:
+            new.append(k)
+            out += 1
+            continue
+        if isinstance(k, slice):
+            a, b, c = k.indices(node.shape[d])
+            m = len(range(a, b, c))
+            if c < 0 and m > 0:
+                last = a + (m - 1) * c
+                k = slice(last, a + 1, -c)
+                if m > 1:
+                    flips.append(out)
+            out += 1
+        new.append(k)
+        d += 1
+    node = _expr.index(node, tuple(new))
+    return _expr.flip(node, tuple(flips)) if flips else node
+
+
+def _fmt(shape):
+    return "(" + ",".join(str(n) for n in shape) + ")"
+
+
 def _signature(args):
     """The cache key of one call: per argument its kind, dtype, shape and
     element strides (arrays) or its NumPy 1.24 promotion class (scalars,
@@ -306,6 +568,8 @@ def _signature(args):
             if a.dim() == 0:
                 k += (_dtypes.value_class(a.item()),)
             key.append(k)
+        elif type(a) in _CONSTANT_SCALARS:
+            key.append((type(a), a))
         elif isinstance(a, (bool, int, float, np.generic)):
             key.append((type(a), _dtypes.value_class(a)))
         else:
@@ -368,9 +632,18 @@ def _to_array(a, i):
         return a
     if _torch.is_tensor(a):
         return _torch.to_numpy(a, f"argument #{i}")
+    if type(a) in _CONSTANT_SCALARS:
+        return a  # a trace-time constant, part of the signature by value
     if isinstance(a, (bool, int, float, np.generic)):
         return np.asarray(a)
     return a
+
+
+# Python ints and bools steer control flow and shape arithmetic (range(n),
+# n - 1, slice bounds, flags): each value is its own trace, and in the
+# kernel they are constants. Floats (and NumPy scalars) are kernel
+# arguments, one kernel for every value.
+_CONSTANT_SCALARS = (int, bool)
 
 
 def _allocator(param):
@@ -443,6 +716,7 @@ class JitFunction:
             if isinstance(a, np.ndarray):
                 leaf = _expr.lazy(a)
                 trace.positions[id(leaf)] = i
+                trace.roots[i] = leaf
                 keys[id(leaf)] = ("arg", i)  # never merged: calls may alias
                 if isinstance(args[i], (bool, int, float, np.generic)):
                     trace.values.add(id(leaf))  # a scalar: nothing writes it
@@ -453,6 +727,7 @@ class JitFunction:
             else:
                 leaves.append(a)
         _tracing.current = trace
+        _install()
         try:
             result = self.fn(*leaves)
             single = not isinstance(result, tuple)
@@ -462,9 +737,11 @@ class JitFunction:
             # Reading what it returns comes after every write.
             trace.returning = True
             roots = [_expr.as_root(r) for r in results]
+            backs = trace.write_backs()
+            roots += [_expr.as_root(node) for _, _, node in backs]
         finally:
             _tracing.current = None
-        roots += [root for _, root, _, _ in trace.writes]
+            _uninstall()
         if not roots:
             raise TypeError(f"@stride.jit function {self.fn.__name__} "
                             "returned nothing to compute")
@@ -513,7 +790,7 @@ class JitFunction:
         plan.allocs = [_allocator(p) for p in kernel.outputs]
         plan.nres = len(results)
         plan.outs = [(pos, keys, plan.nres + k)
-                     for k, ((pos, keys), _, _, _) in enumerate(trace.writes)]
+                     for k, (pos, keys, _) in enumerate(backs)]
         plan.checks = _overlap_checks(trace, constants, self.fn.__name__)
         plan.guards = _Guards(trace) if trace.weak else None
         plan.next = None
@@ -534,14 +811,16 @@ def _overlap_checks(trace, constants, name):
     array) must not overlap what was written."""
     checks, seen = [], set()
     for (_, k), (spec, rline) in trace.late_reads.items():
-        wspec, _, construct, wline = trace.writes[k]
+        wspec, construct, wline = trace.writes[k]
         key = (spec[0], repr(spec[1]), k)
         if key not in seen:
             seen.add(key)
             checks.append((spec, wspec, _overlap_message(
                 name, spec[0], rline, wspec[0], construct, wline)))
     for array in constants:
-        for wspec, _, construct, wline in trace.writes:
+        for wspec, construct, wline in trace.writes:
+            if wspec is None:
+                continue  # an array made in the function
             checks.append((array, wspec, _overlap_message(
                 name, None, "", wspec[0], construct, wline)))
     return checks
@@ -699,6 +978,9 @@ _expr.HOOKS.current_trace = current
 _expr.HOOKS.refuse_conversion = refuse_conversion
 _expr.HOOKS.inplace = inplace
 _expr.HOOKS.on_view = on_view
-_expr.HOOKS.completes_inplace = completes_inplace
+_expr.HOOKS.setitem = setitem
+_expr.HOOKS.resolve = resolve
+_expr.HOOKS.local_view = local_view
+_expr.HOOKS.make_local = make_local
 _expr.HOOKS.on_read = on_read
 _expr.HOOKS.write_out = write_out

@@ -21,7 +21,7 @@ class _Hooks:
     array_function (_numpy_api), and the trace's entry points (_trace)."""
     materialize = structure = array_ufunc = array_function = None
     refuse_conversion = inplace = on_view = setitem = resolve = None
-    on_read = write_out = local_view = make_local = None
+    on_read = write_out = local_view = make_local = on_snapshot = None
 
     @staticmethod
     def current_trace():
@@ -113,6 +113,11 @@ class Expr:
         return self._to_python(operator.index, "operator.index", "index")
 
     def __setitem__(self, key, value):
+        if type(self) is Snapshot:
+            raise TypeError(f"assigning into the result of {self.kind} (a "
+                            "view of an array) is not supported inside "
+                            "@stride.jit; assign into the array with basic "
+                            "indexing (x[...] = value)" + user_line())
         raise TypeError("assigning into a lazy stride expression "
                         "(expr[...] = value) is not supported: it is a value, "
                         "not memory" + user_line())
@@ -428,6 +433,14 @@ class Stale(Op):
     __slots__ = ()
 
 
+class Snapshot(Op):
+    """In a @stride.jit trace: a view op (transpose, broadcast_to, flip,
+    reshape, ...) of memory (an argument, a Local, or another Snapshot).
+    NumPy's view shows later writes of that memory, so a read after one
+    rebuilds the view from the memory's new contents (_trace.resolve)."""
+    __slots__ = ()
+
+
 class Local(Expr):
     """In a @stride.jit trace: an array made inside the function (np.zeros,
     np.empty, x.copy(), ...) or a basic-indexing view of one. It is memory:
@@ -473,7 +486,7 @@ def _operand(x):
     """An Expr or Scalar for `x`, or None when `x` cannot be an operand."""
     if isinstance(x, Expr):
         t = type(x)
-        if t is Local or (t is Leaf and x.written):
+        if t is Local or t is Snapshot or (t is Leaf and x.written):
             return HOOKS.resolve(x)  # the memory's current contents
         if t is Stale:
             HOOKS.on_read(x)  # refused
@@ -1055,7 +1068,12 @@ def view(kind, x, attr, numpy_view):
     if isinstance(op, Scalar):
         op = as_root(op)
     shape = numpy_view(_stand_in(op.shape)).shape
-    return Op(kind, (op,), (op.dtype,), op.dtype, tuple(shape), attr)
+    result = Op(kind, (op,), (op.dtype,), op.dtype, tuple(shape), attr)
+    t = type(x)
+    if (t is Leaf or t is Local or t is Snapshot) and \
+            HOOKS.current_trace() is not None:
+        HOOKS.on_snapshot(result, x)
+    return result
 
 
 def transpose(a, axes=None):
@@ -1066,7 +1084,7 @@ def transpose(a, axes=None):
             np.core.numeric.normalize_axis_tuple(axes, ndim, allow_duplicate=False))
     if len(perm) != ndim:
         raise ValueError("axes don't match array")
-    return view("permute", op, tuple(perm), lambda v: np.transpose(v, perm))
+    return view("permute", a, tuple(perm), lambda v: np.transpose(v, perm))
 
 
 def swapaxes(a, axis1, axis2):
@@ -1076,7 +1094,7 @@ def swapaxes(a, axis1, axis2):
               for ax in (axis1, axis2))
     perm = list(range(ndim))
     perm[a1], perm[a2] = perm[a2], perm[a1]
-    return view("permute", op, tuple(perm), lambda v: np.swapaxes(v, a1, a2))
+    return view("permute", a, tuple(perm), lambda v: np.swapaxes(v, a1, a2))
 
 
 def reshape(a, newshape, order="C"):
@@ -1092,13 +1110,14 @@ def squeeze(a, axis=None):
     (op,) = operands((a,), "squeeze")
     dims = None if axis is None else np.core.numeric.normalize_axis_tuple(
         axis, len(op.shape))
-    return view("squeeze", op, dims, lambda v: np.squeeze(v, axis))
+    return view("squeeze", a, dims, lambda v: np.squeeze(v, axis))
 
 
 def expand_dims(a, axis):
     (op,) = operands((a,), "expand_dims")
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out_ndim = len(op.shape) + len(axes)
+    op = a
     for d in sorted(np.core.numeric.normalize_axis_tuple(axes, out_ndim)):
         op = view("unsqueeze", op, d, lambda v, d=d: np.expand_dims(v, d))
     return op
@@ -1108,7 +1127,7 @@ def flip(m, axis=None):
     (op,) = operands((m,), "flip")
     dims = tuple(range(len(op.shape))) if axis is None else \
         np.core.numeric.normalize_axis_tuple(axis, len(op.shape))
-    return view("flip", op, dims, lambda v: np.flip(v, dims))
+    return view("flip", m, dims, lambda v: np.flip(v, dims))
 
 
 def broadcast_to(array, shape):

@@ -121,7 +121,24 @@ def _copy(a, order="K", subok=False):
     return a.copy() if isinstance(a, _expr.Expr) else _expr.lazy(np.copy(a))
 
 
-CREATION = {"zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
+def _copyto(dst, src, casting="same_kind", where=True):
+    """np.copyto into memory a trace tracks (an argument, an array the
+    function made, a view of either): dst[...] = src after NumPy's casting
+    check. Into a NumPy array it materializes src (refused in a trace)."""
+    if where is not True:
+        raise _unsupported("copyto", " with keyword argument where")
+    if isinstance(dst, np.ndarray):
+        return np.copyto(dst, np.asarray(src), casting=casting)
+    s = _expr._operand(src)
+    dtype = s.dtype if isinstance(s, _expr.Expr) else \
+        np.result_type(s.value)
+    if not np.can_cast(dtype, dst.dtype, casting):
+        raise TypeError(f"Cannot cast array data from {dtype!r} to "
+                        f"{dst.dtype!r} according to the rule {casting!r}")
+    dst[...] = src
+
+
+CREATION = {"copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,
             "copy": _copy}
 

@@ -49,6 +49,11 @@ def write_out(result, target, inputs=()):
             _run.materialize(result, out=_torch.to_numpy(target, "out"))
             return target
         return _run.materialize(result, out=target)
+    if type(target) is not _expr.Local and not trace.is_memory(target):
+        raise TypeError("writing into an array inside a @stride.jit function "
+                        "(out=, np.copyto) is only supported for the "
+                        "function's array arguments, arrays it makes and "
+                        "views of them" + _user_line())
     root = _expr.as_root(result)
     if root.shape != target.shape or root.dtype != target.dtype:
         raise ValueError(f"out= argument has dtype {target.dtype} and shape "
@@ -130,6 +135,18 @@ def local_view(local, key):
             isinstance(k, (int, np.integer)) for k in key):
         return _expr.index(local, raw)  # an element: a copy, read now
     return _expr.Local(local.mem, local.keys + (raw,), shape, local.dtype)
+
+
+def on_snapshot(node, source):
+    """`node` is a view op of memory object `source` (see _expr.Snapshot);
+    plain leaves the trace does not track (closed-over arrays) are
+    constants."""
+    trace = current()
+    if type(source) is _expr.Leaf and not trace.is_memory(source):
+        return
+    node.__class__ = _expr.Snapshot
+    trace.snapshots[id(node)] = (source, len(trace.writes))
+    trace.keep.append(node)
 
 
 def make_local(node):
@@ -311,6 +328,7 @@ class _Trace:
         self.keep = []        # objects whose ids the dicts above hold
         self.returning = False  # reading what the function returned
         self.raw = False      # resolve() hands memory objects back as they are
+        self.snapshots = {}   # id(Snapshot) -> (its source, writes seen then)
 
     def line(self):
         """Where a read happens, for messages."""
@@ -354,6 +372,21 @@ class _Trace:
         is unwritten, else views of the Memory's node."""
         if self.raw:
             return x
+        if type(x) is _expr.Snapshot:
+            source, seen = self.snapshots[id(x)]
+            if seen == len(self.writes):
+                return x  # nothing was written since it was made
+            if x.kind == "reshape":
+                raise TypeError(
+                    "reading the result of reshape of an array after a "
+                    "write to that array is not supported inside @stride.jit "
+                    "(NumPy's reshape is a view or a copy depending on the "
+                    "strides); reshape after the write" + self.line())
+            view = _expr.view(x.kind, source, x.attr,
+                              _expr._numpy_view(x.kind, x.attr))
+            return view if type(view) is not _expr.Snapshot else \
+                _expr.Op(view.kind, view.operands, view.in_dtypes, view.dtype,
+                         view.shape, view.attr)
         if type(x) is _expr.Local:
             mem, keys = x.mem, x.keys
         else:
@@ -404,15 +437,9 @@ class _Trace:
                              f"{_fmt(op.shape)} into shape {_fmt(shape)}"
                              + line) from None
         if mem.pos is not None:
-            _check_target(_index(self.arrays[mem.pos], keys), construct, line)
-            if not any(w for w, _, _ in self.writes):
-                # From now on reads of arguments resolve (and are recorded).
-                for leaves in self.by_position.values():
-                    for leaf in leaves:
-                        leaf.written = WATCH
-        self.writes.append(((mem.pos, keys) if mem.pos is not None else None,
-                            construct, line))
+            _check_target(_target(self.arrays[mem.pos], keys), construct, line)
         if 0 in shape:
+            self._written(mem, keys, construct, line)
             return  # nothing is written
         if op.shape != shape:
             op = _expr.broadcast_to(op, shape)
@@ -435,13 +462,24 @@ class _Trace:
         if not isinstance(op, _expr.Op):
             op = _expr.Op("copy", (op,), (op.dtype,), op.dtype, op.shape)
         if tuple(sizes) == mem.shape and not any(offsets):
-            mem.node = op  # the whole array
+            node = op  # the whole array
         else:
-            mem.node = _expr.Op("insert", (mem.node, op), (mem.dtype, mem.dtype),
-                                mem.dtype, mem.shape, region)
+            node = _expr.Op("insert", (mem.node, op), (mem.dtype, mem.dtype),
+                            mem.dtype, mem.shape, region)
+        self._written(mem, keys, construct, line)
+        mem.node = node
         if all(r != region for r, _ in mem.regions):
             mem.regions.append((region, keys))
-        self.keep.append(mem.node)
+        self.keep.append(node)
+
+    def _written(self, mem, keys, construct, line):
+        if mem.pos is not None and not any(w for w, _, _ in self.writes):
+            # From now on reads of arguments resolve (and are recorded).
+            for leaves in self.by_position.values():
+                for leaf in leaves:
+                    leaf.written = WATCH
+        self.writes.append(((mem.pos, keys) if mem.pos is not None else None,
+                            construct, line))
 
     def make_stale(self, node, construct, line):
         node.__class__ = _expr.Stale
@@ -508,6 +546,14 @@ def _check_target(target, construct, line):
 def _index(a, keys):
     for k in keys:
         a = a[k]
+    return a
+
+
+def _target(a, keys):
+    """_index for memory to write: an element is a 0-d view, not a copy."""
+    for k in keys:
+        k = k if isinstance(k, tuple) else (k,)
+        a = a[k if Ellipsis in k else k + (Ellipsis,)]
     return a
 
 
@@ -610,7 +656,7 @@ class _Plan:
 
     def _targets(self, args):
         """The arrays this call writes, checked before anything runs."""
-        targets = [_index(args[pos], keys) for pos, keys, _ in self.outs]
+        targets = [_target(args[pos], keys) for pos, keys, _ in self.outs]
         for target in targets:
             if not target.flags.writeable:
                 raise ValueError("output array is read-only")
@@ -982,5 +1028,6 @@ _expr.HOOKS.setitem = setitem
 _expr.HOOKS.resolve = resolve
 _expr.HOOKS.local_view = local_view
 _expr.HOOKS.make_local = make_local
+_expr.HOOKS.on_snapshot = on_snapshot
 _expr.HOOKS.on_read = on_read
 _expr.HOOKS.write_out = write_out

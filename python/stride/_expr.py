@@ -1190,3 +1190,8 @@ def as_root(x):
         return op
     dtype = _promote((op,))
     return _elementwise("copy", (op,), dtype, dtype)
+
+
+# For the layers above: an operand's node (memory resolved), NumPy's view
+# shapes on a stand-in, and NumPy's function of a view op.
+operand, stand_in, numpy_view = _operand, _stand_in, _numpy_view

@@ -28,6 +28,103 @@ UFUNCS.update({
     "clip": _expr.clip,
 })
 
+def _dot(a, b, out=None):
+    """np.dot: a product for a 0-d operand, else matmul's for 1-D and 2-D
+    operands (NumPy's dot of N-D arrays contracts other dims: refused)."""
+    if out is not None:
+        raise _unsupported("dot", " with keyword argument out")
+    x, y = _expr.operands((a, b), "dot")
+    if not x.shape or not y.shape:
+        return _expr.binary("mul", (x, y))
+    if len(x.shape) > 2 or len(y.shape) > 2:
+        raise TypeError("numpy.dot of arrays of more than 2 dims is not "
+                        "supported on lazy stride expressions (use matmul, "
+                        "whose batch rule differs)" + user_line())
+    return _expr.matmul(a, b)
+
+
+def _ravel(x):
+    return _expr.reshape(x, (-1,))
+
+
+def _outer(a, b, out=None):
+    """np.outer: the flattened operands' products, a[:, None] * b[None, :]."""
+    if out is not None:
+        raise _unsupported("outer", " with keyword argument out")
+    return _expr.binary("mul", _expr.operands(
+        (_expr.index(_ravel(a), (slice(None), None)),
+         _expr.index(_ravel(b), (None, slice(None)))), "outer"))
+
+
+def _ufunc_outer(fn, a, b):
+    """ufunc.outer(a, b): fn of a with b.ndim unit dims appended and b."""
+    x, y = _expr.operands((a, b), "outer")
+    for _ in range(len(y.shape)):
+        a = _expr.expand_dims(a, -1)
+    return fn(a, b)
+
+
+def _concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    """np.concatenate of a few arrays: each is inserted into a new array of
+    the promoted dtype (tensor.insert_slice), so the parts are computed into
+    place by one kernel."""
+    if out is not None:
+        raise _unsupported("concatenate", " with keyword argument out")
+    ops = [_expr.as_root(a) for a in arrays]
+    if not ops:
+        raise ValueError("need at least one array to concatenate")
+    ndim = len(ops[0].shape)
+    if ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = np.core.numeric.normalize_axis_index(axis, ndim)
+    for i, o in enumerate(ops):
+        if len(o.shape) != ndim:
+            raise ValueError(
+                "all the input array dimensions except for the concatenation "
+                "axis must match exactly, but along dimension 0, the array at "
+                f"index 0 has {ndim} dimension(s) and the array at index {i} "
+                f"has {len(o.shape)} dimension(s)")
+        for d in range(ndim):
+            if d != axis and o.shape[d] != ops[0].shape[d]:
+                raise ValueError(
+                    "all the input array dimensions except for the "
+                    f"concatenation axis must match exactly, but along "
+                    f"dimension {d}, the array at index 0 has size "
+                    f"{ops[0].shape[d]} and the array at index {i} has size "
+                    f"{o.shape[d]}")
+    result = np.result_type(*[o.dtype for o in ops]) if dtype is None \
+        else np.dtype(dtype)
+    for o in ops:
+        if not np.can_cast(o.dtype, result, casting):
+            raise TypeError(f"Cannot cast array data from {o.dtype!r} to "
+                            f"{result!r} according to the rule {casting!r}")
+    shape = list(ops[0].shape)
+    shape[axis] = sum(o.shape[axis] for o in ops)
+    shape = tuple(shape)
+    node, at = _expr.lazy(np.zeros(shape, result)), 0
+    for o in ops:
+        n = o.shape[axis]
+        if n:
+            if o.dtype != result:
+                o = o.astype(result)
+            offsets = tuple(at if d == axis else 0 for d in range(ndim))
+            node = _expr.Op("insert", (node, o), (result, result), result,
+                            shape, (offsets, o.shape, (1,) * ndim))
+        at += n
+    return node
+
+
+def _stack(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    ops = [_expr.as_root(a) for a in arrays]
+    if not ops:
+        raise ValueError("need at least one array to stack")
+    if any(o.shape != ops[0].shape for o in ops):
+        raise ValueError("all input arrays must have the same shape")
+    axis = np.core.numeric.normalize_axis_index(axis, len(ops[0].shape) + 1)
+    return _concatenate([_expr.expand_dims(o, axis) for o in ops], axis, out,
+                        dtype, casting)
+
+
 # numpy function __name__ -> a function taking the same positional arguments.
 FUNCTIONS = {
     "where": _expr.where, "clip": _expr.clip, "matmul": _expr.matmul,
@@ -37,6 +134,7 @@ FUNCTIONS = {
     "reshape": _expr.reshape, "squeeze": _expr.squeeze,
     "expand_dims": _expr.expand_dims, "flip": _expr.flip,
     "broadcast_to": _expr.broadcast_to,
+    "ravel": _ravel,
 }
 
 
@@ -104,7 +202,7 @@ def _made(array):
 
 def _like(fill):
     def fn(prototype, dtype=None, order="K", subok=True, shape=None):
-        p = _expr._operand(prototype)
+        p = _expr.operand(prototype)
         return _made(fill(p.shape if shape is None else shape,
                           p.dtype if dtype is None else dtype))
     return fn
@@ -112,7 +210,7 @@ def _like(fill):
 
 def _full_like(prototype, fill_value, dtype=None, order="K", subok=True,
                shape=None):
-    p = _expr._operand(prototype)
+    p = _expr.operand(prototype)
     return _made(np.full(p.shape if shape is None else shape, fill_value,
                          p.dtype if dtype is None else dtype))
 
@@ -129,7 +227,7 @@ def _copyto(dst, src, casting="same_kind", where=True):
         raise _unsupported("copyto", " with keyword argument where")
     if isinstance(dst, np.ndarray):
         return np.copyto(dst, np.asarray(src), casting=casting)
-    s = _expr._operand(src)
+    s = _expr.operand(src)
     dtype = s.dtype if isinstance(s, _expr.Expr) else \
         np.result_type(s.value)
     if not np.can_cast(dtype, dst.dtype, casting):
@@ -138,7 +236,10 @@ def _copyto(dst, src, casting="same_kind", where=True):
     dst[...] = src
 
 
-CREATION = {"copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
+# Functions called with NumPy's keyword arguments (creation, copies,
+# products, joins).
+KEYWORD_FUNCTIONS = {"dot": _dot, "outer": _outer, "concatenate": _concatenate,
+            "stack": _stack, "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,
             "copy": _copy}
 
@@ -146,17 +247,22 @@ CREATION = {"copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like
 def _unsupported(name, why=""):
     return TypeError(f"numpy.{name} is not supported on lazy stride "
                      f"expressions{why}; supported: "
-                     f"{', '.join(sorted(set(UFUNCS) | set(FUNCTIONS) | set(REDUCTIONS) | set(CREATION)))}"
+                     f"{', '.join(sorted(set(UFUNCS) | set(FUNCTIONS) | set(REDUCTIONS) | set(KEYWORD_FUNCTIONS)))}"
                      + user_line())
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     name = ufunc.__name__
-    if method != "__call__":
-        raise _unsupported(f"{name}.{method}", " (only elementwise calls are)")
+    if method not in ("__call__", "outer"):
+        raise _unsupported(f"{name}.{method}", " (only elementwise calls "
+                                               "and outer are)")
     fn = UFUNCS.get(name)
     if fn is None:
         raise _unsupported(name)
+    if method == "outer":
+        if kwargs or len(inputs) != 2:
+            raise _unsupported(f"{name}.outer", " with keyword arguments")
+        return _ufunc_outer(fn, *inputs)
     out = kwargs.pop("out", None)
     if kwargs:
         raise _unsupported(name, f" with keyword arguments "
@@ -172,7 +278,7 @@ def array_function(func, args, kwargs):
     reduction = REDUCTIONS.get(func.__name__)
     if reduction is not None:
         return reduction(*args, **kwargs)
-    fn = CREATION.get(func.__name__)
+    fn = KEYWORD_FUNCTIONS.get(func.__name__)
     if fn is not None:
         return fn(*args, **kwargs)
     fn = FUNCTIONS.get(func.__name__)

@@ -130,7 +130,7 @@ def local_view(local, key):
         raise TypeError("only basic indexing (integers, slices, ..., None) "
                         "of an array made inside @stride.jit is supported"
                         + _user_line())
-    shape = _expr._stand_in(local.shape)[key].shape  # NumPy's IndexError
+    shape = _expr.stand_in(local.shape)[key].shape  # NumPy's IndexError
     if len(key) == len(local.shape) and all(
             isinstance(k, (int, np.integer)) for k in key):
         return _expr.index(local, raw)  # an element: a copy, read now
@@ -383,7 +383,7 @@ class _Trace:
                     "(NumPy's reshape is a view or a copy depending on the "
                     "strides); reshape after the write" + self.line())
             view = _expr.view(x.kind, source, x.attr,
-                              _expr._numpy_view(x.kind, x.attr))
+                              _expr.numpy_view(x.kind, x.attr))
             return view if type(view) is not _expr.Snapshot else \
                 _expr.Op(view.kind, view.operands, view.in_dtypes, view.dtype,
                          view.shape, view.attr)
@@ -416,11 +416,11 @@ class _Trace:
         read of it (value is a node already). Later reads of any view of
         target's memory see the new contents."""
         mem, keys = self._memory(target)
-        _expr._stand_in(target.shape)[key]  # NumPy's IndexError
+        _expr.stand_in(target.shape)[key]  # NumPy's IndexError
         keys = keys + (key,)
         starts, dims = _region(mem.shape, keys)
         shape = tuple(n for _, _, n in dims)
-        op = _expr._operand(value)
+        op = _expr.operand(value)
         if op is None:
             raise TypeError(f"cannot assign an object of type "
                             f"{type(value).__name__} into an array" + line)

@@ -1,0 +1,236 @@
+"""Whole NumPy programs under @stride.jit, written the way NumPy code is
+written (stencils updating arrays in place in loops, kernels that create
+their outputs, products, joins), each checked against NumPy itself on two
+calls with different inputs (the second through the cached plan), on
+sizes across the compiler's tile and thread boundaries."""
+import numpy as np
+import pytest
+
+import stride
+
+RNG = np.random.default_rng(7)
+
+
+def _check(fn, *calls, rtol=1e-12, **jit):
+    """fn under @stride.jit and fn itself on copies of each call's
+    arguments: the same results and the same argument contents after."""
+    traced = stride.jit(fn, **jit)
+    for args in calls:
+        mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        ref = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        got, want = traced(*mine), fn(*ref)
+        if not isinstance(want, tuple):
+            got, want = (got,), (want,)
+        if len(want) == 1 and want[0] is None:
+            assert got == (None,)
+            got, want = (), ()
+        for g, w in zip(got, want):
+            w = np.asarray(w)
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_allclose(g, w, rtol=rtol)
+        for m, r in zip(mine, ref):
+            if isinstance(r, np.ndarray):
+                np.testing.assert_allclose(m, r, rtol=rtol)
+    return traced
+
+
+def rand(*shape, dtype=np.float64):
+    return RNG.random(shape).astype(dtype)
+
+
+# -- stencils: slice assignment, read-after-write, Python int loop counts ----
+
+def jacobi_1d(TSTEPS, A, B):
+    for t in range(1, TSTEPS):
+        B[1:-1] = 0.33333 * (A[:-2] + A[1:-1] + A[2:])
+        A[1:-1] = 0.33333 * (B[:-2] + B[1:-1] + B[2:])
+
+
+def jacobi_2d(TSTEPS, A, B):
+    for t in range(1, TSTEPS):
+        B[1:-1, 1:-1] = 0.2 * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] +
+                               A[2:, 1:-1] + A[:-2, 1:-1])
+        A[1:-1, 1:-1] = 0.2 * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] +
+                               B[2:, 1:-1] + B[:-2, 1:-1])
+
+
+def heat_3d(TSTEPS, A, B):
+    for t in range(1, TSTEPS):
+        B[1:-1, 1:-1, 1:-1] = (
+            0.125 * (A[2:, 1:-1, 1:-1] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[:-2, 1:-1, 1:-1]) +
+            0.125 * (A[1:-1, 2:, 1:-1] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[1:-1, :-2, 1:-1]) +
+            0.125 * (A[1:-1, 1:-1, 2:] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[1:-1, 1:-1, 0:-2]) +
+            A[1:-1, 1:-1, 1:-1])
+        A[1:-1, 1:-1, 1:-1] = (
+            0.125 * (B[2:, 1:-1, 1:-1] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[:-2, 1:-1, 1:-1]) +
+            0.125 * (B[1:-1, 2:, 1:-1] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[1:-1, :-2, 1:-1]) +
+            0.125 * (B[1:-1, 1:-1, 2:] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[1:-1, 1:-1, 0:-2]) +
+            B[1:-1, 1:-1, 1:-1])
+
+
+def fdtd_2d(TMAX, ex, ey, hz, _fict_):
+    for t in range(TMAX):
+        ey[0, :] = _fict_[t]
+        ey[1:, :] -= 0.5 * (hz[1:, :] - hz[:-1, :])
+        ex[:, 1:] -= 0.5 * (hz[:, 1:] - hz[:, :-1])
+        hz[:-1, :-1] -= 0.7 * (ex[:-1, 1:] - ex[:-1, :-1] + ey[1:, :-1] - ey[:-1, :-1])
+
+
+def seidel_rows(TSTEPS, N, A):
+    # Row by row (Gauss-Seidel in one direction): each row reads the row
+    # just written.
+    for t in range(TSTEPS):
+        for i in range(1, N - 1):
+            A[i, 1:-1] = (A[i - 1, 1:-1] + A[i, 1:-1] + A[i + 1, 1:-1]) / 3.0
+
+
+@pytest.mark.parametrize("n", [10, 130, 2100])
+def test_jacobi_1d(n):
+    _check(jacobi_1d, (4, rand(n), rand(n)), (4, rand(n), rand(n)))
+
+
+@pytest.mark.parametrize("n", [7, 33, 130])
+def test_jacobi_2d(n):
+    _check(jacobi_2d, (3, rand(n, n), rand(n, n)), (3, rand(n, n), rand(n, n)))
+
+
+def test_jacobi_2d_on_transposed_and_float32_arrays():
+    a, b = rand(40, 33).T, rand(33, 40)
+    _check(jacobi_2d, (3, a, b), rtol=1e-12)
+    _check(jacobi_2d, (3, rand(20, 20, dtype=np.float32),
+                       rand(20, 20, dtype=np.float32)), rtol=1e-5)
+
+
+def test_heat_3d():
+    _check(heat_3d, (3, rand(12, 12, 12), rand(12, 12, 12)),
+           (3, rand(12, 12, 12), rand(12, 12, 12)))
+
+
+def test_fdtd_2d():
+    args = lambda: (3, rand(20, 30), rand(20, 30), rand(20, 30), rand(3))
+    _check(fdtd_2d, args(), args())
+
+
+def test_seidel_rows_reads_what_it_wrote():
+    _check(seidel_rows, (2, 9, rand(9, 11)), (2, 9, rand(9, 11)))
+
+
+def test_python_ints_are_constants_by_value():
+    f = _check(jacobi_1d, (2, rand(10), rand(10)), (5, rand(10), rand(10)))
+    assert len(f._plans) == 2  # one trace per loop count
+
+    def scaled(x, n):
+        return x * n + (n - 1)  # Python arithmetic on n, then a constant
+
+    _check(scaled, (rand(5), 3), (rand(5), 4))
+
+
+# -- kernels that create and fill their outputs ---------------------------
+
+def softmax(x):
+    tmp_max = np.max(x, axis=-1, keepdims=True)
+    tmp_out = np.exp(x - tmp_max)
+    tmp_sum = np.sum(tmp_out, axis=-1, keepdims=True)
+    return tmp_out / tmp_sum
+
+
+def gemm(alpha, beta, C, A, B):
+    C[:] = alpha * A @ B + beta * C
+
+
+def gemver(alpha, beta, A, u1, v1, u2, v2, w, x, y, z):
+    A += np.outer(u1, v1) + np.outer(u2, v2)
+    x += beta * y @ A + z
+    w += alpha * A @ x
+
+
+def mvt(x1, x2, y_1, y_2, A):
+    x1 += A @ y_1
+    x2 += y_2 @ A
+
+
+def atax(A, x):
+    return (A @ x) @ A
+
+
+def build_grid(n, x):
+    out = np.zeros((n, x.shape[0] + 1), dtype=x.dtype)
+    out[0] = 1.0
+    out[1:, 0] = x[: n - 1]
+    out[1:, 1:] = np.outer(x[: n - 1], x)
+    return out
+
+
+def arange_linspace_eye(x):
+    n = x.shape[0]
+    return (x * np.arange(n) + np.linspace(0.0, 1.0, n),
+            np.eye(n)[:, :1] * x + np.ones(n), np.full(n, 2.5) - x)
+
+
+def conv_rows(x, w):
+    out = np.empty_like(x)
+    out[0] = x[0]
+    out[-1] = x[-1]
+    out[1:-1] = w[0] * x[:-2] + w[1] * x[1:-1] + w[2] * x[2:]
+    return out
+
+
+def concat(x, y):
+    return np.concatenate((x, 2 * y), axis=1), np.stack([x, y]), \
+        np.concatenate([x[0], y[1]])
+
+
+def test_softmax():
+    _check(softmax, (rand(7, 130),), (rand(64, 513, dtype=np.float32),),
+           rtol=1e-5)
+
+
+def test_gemm_writes_its_output_argument():
+    _check(gemm, (1.5, 1.2, rand(20, 30), rand(20, 40), rand(40, 30)),
+           (0.5, -2.0, rand(20, 30), rand(20, 40), rand(40, 30)))
+
+
+def test_gemver_and_mvt():
+    n = 33
+    vec = lambda: rand(n)
+    _check(gemver, (1.5, 1.2, rand(n, n), *[vec() for _ in range(8)]),
+           (0.5, 0.1, rand(n, n), *[vec() for _ in range(8)]), rtol=1e-10)
+    _check(mvt, (vec(), vec(), vec(), vec(), rand(n, n)), rtol=1e-10)
+
+
+def test_atax_and_dot_outer():
+    _check(atax, (rand(30, 20), rand(20)), rtol=1e-10)
+    _check(lambda a, b: (np.dot(a, b), np.dot(a[0], b[:, 0]), np.dot(a, 2.0),
+                         np.outer(a[0], b[1]), np.add.outer(a[0], b[:, 1])),
+           (rand(4, 5), rand(5, 3)), rtol=1e-10)
+
+
+def test_created_arrays():
+    _check(build_grid, (5, rand(6)), (5, rand(6)))
+    _check(arange_linspace_eye, (rand(9),), (rand(9),))
+    _check(conv_rows, (rand(50, 3), rand(3)), (rand(50, 3), rand(3)))
+    _check(concat, (rand(2, 3), rand(2, 3)), (rand(2, 3), rand(2, 3)))
+
+
+def test_copies_are_memory():
+    def fn(x):
+        y = x.copy()
+        y[0] = -1
+        z = np.copy(x)
+        z *= 2
+        return y, z, x + 0
+
+    _check(fn, (rand(4, 3),), (rand(4, 3),))
+
+
+def test_a_function_that_only_updates_its_argument():
+    def fn(u):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
+                                u[1:-1, 2:])
+
+    f = _check(fn, (rand(9, 9),), (rand(130, 65),))
+    u = rand(9, 9)
+    ref = u.copy()
+    fn(ref)
+    assert f(u) is None
+    np.testing.assert_allclose(u, ref)

@@ -16,7 +16,7 @@ from ._expr import (Expr, REDUCTION_FUNCTIONS, TABLE_FUNCTIONS, clip, lazy,
                     matmul, where)
 from ._run import Function, compile, get_threads, materialize, set_threads
 from ._stride import CompileError
-from ._trace import JitFunction, jit
+from ._trace import JitFunction, fori_loop, jit
 
 # One function per elementwise op of the dialect (its TableGen op table),
 # under NumPy's names for it: stride.exp, stride.abs and stride.absolute,
@@ -30,5 +30,5 @@ max, min = amax, amin  # noqa: F821 (shadow the builtins only here)
 __all__ = ["lazy", "materialize", "compile", "matmul", "where", "clip",
            "cache_info", "set_cache_limit", "clear_cache", "set_threads",
            "get_threads", "CacheInfo", "CompileError", "Expr", "Function",
-           "jit", "JitFunction", "max", "min", *sorted(TABLE_FUNCTIONS),
+           "jit", "JitFunction", "fori_loop", "max", "min", *sorted(TABLE_FUNCTIONS),
            *sorted(REDUCTION_FUNCTIONS)]

@@ -53,6 +53,19 @@ def postorder(root):
     return order
 
 
+def every_node(root):
+    """postorder, and the nodes of fori_loop bodies too."""
+    out, stack, seen = [], [root], set()
+    while stack:
+        for node in postorder(stack.pop()):
+            if id(node) not in seen:
+                seen.add(id(node))
+                out.append(node)
+                if node.kind == "loop":
+                    stack.extend(node.attr[2])
+    return out
+
+
 class _Builder:
     @staticmethod
     def leaf_key(leaf):
@@ -104,7 +117,15 @@ class _Builder:
         return self.casts[k]
 
     def op(self, node, type_):
+        if node.kind == "loopresult":
+            name, types = self.values[id(node.operands[0])]
+            k = node.attr
+            self.values[id(node)] = (f"{name}#{k}", types[k])
+            return
         ins = [self.operand(o, d) for o, d in zip(node.operands, node.in_dtypes)]
+        if node.kind == "loop":
+            self._loop(node, ins)
+            return
         names = ", ".join(n for n, _ in ins)
         types = ", ".join(t for _, t in ins)
         res = f"%v{len(self.values)}"
@@ -142,6 +163,69 @@ class _Builder:
         self.lines.append("}")
 
 
+    def _loop(self, node, ins):
+        """stride.fori_loop: one scf.for whose iter_args are the carried
+        arrays (static types, so the Stride ops in the body infer their
+        shapes), with the body's nodes emitted in its region."""
+        lower, upper, results, args, index = node.attr
+        k = len(self.values)
+        res = f"%v{k}"
+        inits, types = [], []
+        for (name, type_), arg in zip(ins, args):
+            static = _static(arg)
+            if type_ != static:
+                self.lines.append(f"%lc{k}_{len(inits)} = tensor.cast {name} : "
+                                  f"{type_} to {static}")
+                name = f"%lc{k}_{len(inits)}"
+            inits.append(name)
+            types.append(static)
+        self.lines.append(f"%lb{k} = arith.constant {lower} : index")
+        self.lines.append(f"%ub{k} = arith.constant {upper} : index")
+        self.lines.append(f"%ls{k} = arith.constant 1 : index")
+        iters = ", ".join(f"%la{k}_{j} = {n}" for j, n in enumerate(inits))
+        self.lines.append(f"{res}:{len(inits)} = scf.for %li{k} = %lb{k} to "
+                          f"%ub{k} step %ls{k} iter_args({iters}) -> "
+                          f"({', '.join(types)}) {{")
+        for j, arg in enumerate(args):
+            self.values[id(arg)] = (f"%la{k}_{j}", types[j])
+        self.lines.append(f"  %lx{k} = arith.index_cast %li{k} : index to i64")
+        self.lines.append(f"  %lt{k} = tensor.from_elements %lx{k} : tensor<i64>")
+        self.values[id(index)] = (f"%lt{k}", "tensor<i64>")
+        saved, start = dict(self.casts), len(self.lines)
+        for body in self._region_order(results):
+            self.op(body, result_type(body.dtype))
+        yields = []
+        for j, r in enumerate(results):
+            name, type_ = self.values[id(r)]
+            if type_ != types[j]:
+                self.lines.append(f"%ly{k}_{j} = tensor.cast {name} : {type_} "
+                                  f"to {types[j]}")
+                name = f"%ly{k}_{j}"
+            yields.append(name)
+        self.lines.append(f"scf.yield {', '.join(yields)} : {', '.join(types)}")
+        self.lines[start:] = ["  " + line for line in self.lines[start:]]
+        self.lines.append("}")
+        self.casts = saved  # casts made in the region are not visible after it
+        self.values[id(node)] = (res, types)
+
+    def _region_order(self, results):
+        """The body's nodes in dependency order, stopping at what is already
+        defined (the loop's variables and the values computed before it)."""
+        order, seen, stack = [], set(), [(r, False) for r in reversed(results)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+                continue
+            if id(node) in seen or id(node) in self.values:
+                continue
+            seen.add(id(node))
+            stack.append((node, True))
+            for o in reversed(node.operands):
+                if isinstance(o, Op) and id(o) not in seen and id(o) not in self.values:
+                    stack.append((o, False))
+        return order
+
     def _insert(self, res, node, ins):
         """base[region] = value as destination-passing tensor ops: the
         value is copied into the extracted slice (stride.broadcast with the
@@ -168,6 +252,14 @@ class _Builder:
         self.lines.append(f"{res} = tensor.insert_slice %iw{k} into {base}"
                           f"{where} : {part} into {btype}")
         return btype  # static: Stride ops infer shapes from it
+
+
+def _static(node):
+    """The ranked static tensor type of `node`'s shape (no layout)."""
+    elem = _dtypes.mlir(node.dtype)
+    if not node.shape:
+        return f"tensor<{elem}>"
+    return f"tensor<{'x'.join(str(n) for n in node.shape)}x{elem}>"
 
 
 def _view_attr(kind, attr):

@@ -574,7 +574,15 @@ def numpy_function(node):
     row = _table.OPS.get(node.kind)
     if row is not None and row.ufunc is not None:
         return row.ufunc
-    return _NUMPY_OF_KIND[node.kind]
+    if node.kind == "loopindex":  # its value class: the largest index
+        value = node._value
+        return lambda: value
+    return _NUMPY_OF_KIND.get(node.kind, _no_value)
+
+
+def _no_value(*args):
+    """A node NumPy has no value for at trace time (a loop's carry)."""
+    raise ValueError("no trace-time value")
 
 
 def value_0d(node, leaf_array=None, memo=None):

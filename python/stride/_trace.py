@@ -157,6 +157,8 @@ def make_local(node):
     trace = current()
     mem = Memory(None, node, node.shape, node.dtype)
     trace.keep.append(mem)
+    if trace.loops:
+        trace.loops[-1].add(id(mem))  # made in the body: its own
     return _expr.Local(mem, (), node.shape, node.dtype)
 
 
@@ -208,6 +210,96 @@ def on_view(parent, view, key, raw, scalar):
     if trace.writes:
         view.written = WATCH
     return None
+
+
+def fori_loop(lower, upper, body, init):
+    """carry = body(i, carry) for i in range(lower, upper), returning the
+    last carry (JAX's fori_loop). `init` is an array or a tuple of arrays.
+    Inside @stride.jit the body is traced once and becomes one scf.for in
+    the kernel: the carried arrays are its iter_args (memory the body may
+    update with item and augmented assignment, in place after One-Shot
+    Bufferize), `i` a 0-d int64 value. Outside a trace it is a Python loop."""
+    for bound, what in ((lower, "lower"), (upper, "upper")):
+        if type(bound) is not int:
+            raise TypeError(f"stride.fori_loop: {what} must be a Python int "
+                            f"(a trace-time constant), got "
+                            f"{type(bound).__name__}" + _user_line())
+    single = not isinstance(init, tuple)
+    inits = (init,) if single else tuple(init)
+    trace = current()
+    if trace is None:
+        carry = init
+        for i in range(lower, upper):
+            carry = body(i, carry)
+        return carry
+    roots = [_expr.as_root(x) for x in inits]
+    index = _expr.Op("loopindex", (), (), np.dtype(np.int64), ())
+    # Value-based promotion reads a Python int there: the largest index
+    # stands for all of them (the bounds are in the signature).
+    index._value = np.asarray(np.int64(max(abs(lower), abs(upper - 1))))
+    args = [_expr.Op("looparg", (), (), r.dtype, r.shape, k)
+            for k, r in enumerate(roots)]
+    carry = [make_local(a) for a in args]
+    mems = {id(c.mem) for c in carry}
+    trace.loops.append(mems)
+    try:
+        out = body(index, carry[0] if single else tuple(carry))
+    finally:
+        trace.loops.pop()
+    outs = (out,) if single else tuple(out) if isinstance(out, (tuple, list)) else None
+    if outs is None or len(outs) != len(inits):
+        raise TypeError(f"stride.fori_loop: the body must return "
+                        f"{'an array' if single else f'{len(inits)} arrays'} "
+                        "like the carry it was given" + _user_line())
+    results = []
+    for k, (o, r) in enumerate(zip(outs, roots)):
+        node = _expr.as_root(o)
+        if node.shape != r.shape:
+            raise ValueError(f"stride.fori_loop: carry #{k} has shape "
+                             f"{_fmt(r.shape)} but the body returned shape "
+                             f"{_fmt(node.shape)}" + _user_line())
+        if node.dtype != r.dtype:
+            node = node.astype(r.dtype)
+        results.append(node)
+    vars_ = set(map(id, args)) | {id(index)}
+    frontier = _loop_frontier(results, vars_)
+    loop = _expr.Op("loop", tuple(roots) + tuple(frontier),
+                    tuple(r.dtype for r in roots) + tuple(f.dtype for f in frontier),
+                    None, (), (lower, upper, tuple(results), tuple(args), index))
+    trace.keep.append(loop)
+    made = [make_local(_expr.Op("loopresult", (loop,), (None,), r.dtype,
+                                r.shape, k)) for k, r in enumerate(roots)]
+    return made[0] if single else tuple(made)
+
+
+def _loop_frontier(results, vars_):
+    """The nodes the body reads that do not depend on the loop's variables
+    (computed once, before the loop): every operand of a body node that is
+    such an Op. Leaves and scalars are function arguments, visible in the
+    loop's region anyway."""
+    depends, order = {}, []
+    for root in results:
+        for node in _codegen.postorder(root):
+            if id(node) in depends:
+                continue
+            d = id(node) in vars_ or any(
+                depends.get(id(o), False) for o in node.operands
+                if isinstance(o, _expr.Op))
+            depends[id(node)] = d
+            order.append(node)
+    frontier, seen = [], set()
+    for node in order:
+        if not depends[id(node)]:
+            continue
+        for o in node.operands:
+            if isinstance(o, _expr.Op) and not depends[id(o)] and id(o) not in seen:
+                seen.add(id(o))
+                frontier.append(o)
+    for root in results:
+        if not depends[id(root)] and id(root) not in seen:
+            seen.add(id(root))
+            frontier.append(root)
+    return frontier
 
 
 class Memory:
@@ -329,6 +421,7 @@ class _Trace:
         self.returning = False  # reading what the function returned
         self.raw = False      # resolve() hands memory objects back as they are
         self.snapshots = {}   # id(Snapshot) -> (its source, writes seen then)
+        self.loops = []       # per fori_loop body being traced: its carry memory
 
     def line(self):
         """Where a read happens, for messages."""
@@ -416,6 +509,10 @@ class _Trace:
         read of it (value is a node already). Later reads of any view of
         target's memory see the new contents."""
         mem, keys = self._memory(target)
+        if self.loops and id(mem) not in self.loops[-1]:
+            raise TypeError("a stride.fori_loop body can only write the "
+                            "arrays it carries (and arrays it makes); pass "
+                            "this array in the carry and return it" + line)
         _expr.stand_in(target.shape)[key]  # NumPy's IndexError
         keys = keys + (key,)
         starts, dims = _region(mem.shape, keys)
@@ -592,7 +689,8 @@ def _index_node(node, key):
 
 
 def _fmt(shape):
-    return "(" + ",".join(str(n) for n in shape) + ")"
+    """A shape as NumPy's messages print it: (4,6), (3,), ()."""
+    return "(" + ",".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _signature(args):
@@ -792,7 +890,7 @@ class JitFunction:
             raise TypeError(f"@stride.jit function {self.fn.__name__} "
                             "returned nothing to compute")
         for root in roots:
-            for node in _codegen.postorder(root):
+            for node in _codegen.every_node(root):
                 for o in node.operands:
                     if isinstance(o, _expr.Leaf) and id(o) not in keys:
                         # An array the function closed over: a constant

@@ -234,3 +234,107 @@ def test_a_function_that_only_updates_its_argument():
     fn(ref)
     assert f(u) is None
     np.testing.assert_allclose(u, ref)
+
+
+# -- stride.fori_loop: one scf.for in the kernel ------------------------------
+
+def _stencil_step(i, u):
+    u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
+                            u[1:-1, 2:])
+    return u
+
+
+def _numpy_loop(lower, upper, body, carry):
+    carry = tuple(c.copy() for c in carry) if isinstance(carry, tuple) \
+        else carry.copy()
+    for i in range(lower, upper):
+        carry = body(i, carry)
+    return carry
+
+
+@pytest.mark.parametrize("shape", [(9, 7), (130, 65)])
+def test_fori_loop_stencil(shape):
+    def heat(u, n):
+        return stride.fori_loop(0, n, _stencil_step, u) * 2  # consumed after
+
+    f = stride.jit(heat)
+    for n in (0, 1, 5):
+        u = rand(*shape)
+        np.testing.assert_allclose(f(u, n), _numpy_loop(0, n, _stencil_step, u) * 2,
+                                   rtol=1e-12)
+
+
+def test_fori_loop_writes_an_argument_and_carries_several_arrays():
+    def update(u, n):
+        u[...] = stride.fori_loop(2, n, _stencil_step, u)
+
+    def two(a, b, n):
+        def body(i, c):
+            x, y = c
+            x = x + y * i           # the index is a 0-d int64 value
+            y = np.tanh(y) * 0.5
+            return x, y
+        x, y = stride.fori_loop(0, n, body, (a, b))
+        return x + 1, y.sum()
+
+    def nested(a, n):
+        def outer(i, x):
+            def inner(j, y):
+                return y * 0.5 + j
+            return stride.fori_loop(0, 3, inner, x) + i
+        return stride.fori_loop(0, n, outer, a)
+
+    def body_makes_arrays(a):
+        def body(i, x):
+            t = np.zeros_like(x)
+            t[1:] = x[:-1]
+            t[0] = x[-1]
+            return t
+        return stride.fori_loop(0, 4, body, a)
+
+    u = rand(12, 10)
+    ref = _numpy_loop(2, 6, _stencil_step, u)
+    stride.jit(update)(u, 6)
+    np.testing.assert_allclose(u, ref, rtol=1e-12)
+    a, b = rand(5), rand(5)
+    x, y = _numpy_loop(0, 4, lambda i, c: (c[0] + c[1] * i, np.tanh(c[1]) * 0.5), (a, b))
+    got = stride.jit(two)(a, b, 4)
+    np.testing.assert_allclose(got[0], x + 1, rtol=1e-12)
+    np.testing.assert_allclose(got[1], y.sum(), rtol=1e-12)
+    want = a.copy()
+    for i in range(3):
+        for j in range(3):
+            want = want * 0.5 + j
+        want = want + i
+    np.testing.assert_allclose(stride.jit(nested)(a, 3), want, rtol=1e-12)
+    np.testing.assert_array_equal(stride.jit(body_makes_arrays)(np.arange(5.0)),
+                                  np.roll(np.arange(5.0), 4))
+
+
+def test_fori_loop_outside_a_trace_is_a_python_loop():
+    u = rand(6, 6)
+    got = stride.fori_loop(0, 3, lambda i, x: x * 2 + i, u)
+    np.testing.assert_allclose(got, ((u * 2) * 2 + 1) * 2 + 2)
+
+
+def test_fori_loop_errors():
+    def writes_outer(a, b):
+        def body(i, x):
+            b[0] = 1.0  # not carried
+            return x
+        return stride.fori_loop(0, 2, body, a)
+
+    def wrong_shape(a):
+        return stride.fori_loop(0, 2, lambda i, x: x.sum(), a)
+
+    def traced_bound(a, n):
+        return stride.fori_loop(0, a[0], lambda i, x: x, a)
+
+    with pytest.raises(TypeError, match="fori_loop body can only write the "
+                       "arrays it carries.*b\\[0\\] = 1.0"):
+        stride.jit(writes_outer)(rand(3), rand(3))
+    with pytest.raises(ValueError, match=r"carry #0 has shape \(3,\) but the "
+                       r"body returned shape \(\)"):
+        stride.jit(wrong_shape)(rand(3))
+    with pytest.raises(TypeError, match="upper must be a Python int"):
+        stride.jit(traced_bound)(rand(3), 2)

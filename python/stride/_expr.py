@@ -127,6 +127,9 @@ class Expr:
         # TypeError naming them and the user's line, like NumPy functions.
         if name.startswith("_"):
             raise AttributeError(name)
+        if HOOKS.current_trace() is None and hasattr(np.ndarray, name):
+            # Outside a trace: the method of the materialized array.
+            return getattr(HOOKS.materialize(self), name)
         raise TypeError(f"ndarray.{name} is not supported on lazy stride "
                         f"expressions" + user_line())
 

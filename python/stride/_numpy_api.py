@@ -143,7 +143,8 @@ def _no_out(name, out, where=True, initial=None):
         given = [k for k, v in (("out", out is not None),
                                 ("where", where is not True),
                                 ("initial", initial is not None)) if v]
-        raise _unsupported(name, f" with keyword arguments {', '.join(given)}")
+        raise _unsupported(user_name(name),
+                           f" with keyword arguments {', '.join(given)}")
 
 
 # NumPy's reductions with their own signatures (np.max is amax): the
@@ -244,29 +245,86 @@ KEYWORD_FUNCTIONS = {"dot": _dot, "outer": _outer, "concatenate": _concatenate,
             "copy": _copy}
 
 
+# NumPy functions under another name than the one users write (np.max is
+# numpy.amax): the names a message may use, if the user's line has them.
+_ALIASES = {"amax": ("max",), "amin": ("min",), "around": ("round", "round_"),
+            "absolute": ("abs",), "concatenate": ("concat",)}
+
+
+def qualified(func, name=None):
+    """numpy.linalg.cholesky, numpy.max: the name the user wrote, as near
+    as the function and the user's source line tell."""
+    name = name or func.__name__
+    module = getattr(func, "__module__", None) or "numpy"
+    if not module.startswith("numpy"):
+        module = "numpy"
+    return f"{module}.{user_name(name)}"
+
+
+def user_name(name):
+    """NumPy's name `name` (amax), or the alias the user's line calls it
+    by (max)."""
+    line = user_line()
+    for alias in _ALIASES.get(name, ()):
+        if f"{alias}(" in line and f"{name}(" not in line:
+            return alias
+    return name
+
+
+def _supported():
+    return ", ".join(sorted(set(UFUNCS) | set(FUNCTIONS) | set(REDUCTIONS)
+                            | set(KEYWORD_FUNCTIONS)))
+
+
 def _unsupported(name, why=""):
-    return TypeError(f"numpy.{name} is not supported on lazy stride "
-                     f"expressions{why}; supported: "
-                     f"{', '.join(sorted(set(UFUNCS) | set(FUNCTIONS) | set(REDUCTIONS) | set(KEYWORD_FUNCTIONS)))}"
-                     + user_line())
+    return TypeError(f"{name if '.' in name else 'numpy.' + name} is not "
+                     f"supported on lazy stride expressions{why}; supported: "
+                     f"{_supported()}" + user_line())
+
+
+def _in_trace():
+    return _expr.HOOKS.current_trace() is not None
+
+
+def _concrete(x):
+    """x with every lazy expression materialized (NumPy arrays), through
+    tuples and lists, for running NumPy's own function."""
+    if isinstance(x, _expr.Expr):
+        return np.asarray(x)
+    if isinstance(x, (tuple, list)):
+        return type(x)(_concrete(v) for v in x)
+    return x
+
+
+def _numpy_fallback(call, args, kwargs):
+    """Outside a trace, a NumPy function Stride does not build lazily gets
+    NumPy's answer: it runs on the materialized values."""
+    return call(*_concrete(args), **{k: _concrete(v) for k, v in kwargs.items()})
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     name = ufunc.__name__
-    if method not in ("__call__", "outer"):
-        raise _unsupported(f"{name}.{method}", " (only elementwise calls "
-                                               "and outer are)")
     fn = UFUNCS.get(name)
-    if fn is None:
-        raise _unsupported(name)
+    lazy_form = fn is not None and (
+        (method == "__call__" and set(kwargs) <= {"out"}) or
+        (method == "outer" and not kwargs and len(inputs) == 2))
+    if not lazy_form:
+        if not _in_trace() and not any(isinstance(o, _expr.Expr) for o in
+                                       _flatten(kwargs.get("out", ()))):
+            return _numpy_fallback(getattr(ufunc, method), inputs, kwargs)
+        if fn is None:
+            raise _unsupported(f"numpy.{name}" if method == "__call__"
+                               else f"numpy.{name}.{method}")
+        if method not in ("__call__", "outer"):
+            raise _unsupported(f"numpy.{name}.{method}", " (only elementwise "
+                               "calls and outer are)")
+        given = sorted(set(kwargs) - {"out"}) or ["out"]
+        raise _unsupported(f"numpy.{name}" + ("" if method == "__call__" else
+                                              f".{method}"),
+                           f" with keyword arguments {', '.join(given)}")
     if method == "outer":
-        if kwargs or len(inputs) != 2:
-            raise _unsupported(f"{name}.outer", " with keyword arguments")
         return _ufunc_outer(fn, *inputs)
     out = kwargs.pop("out", None)
-    if kwargs:
-        raise _unsupported(name, f" with keyword arguments "
-                                 f"{', '.join(sorted(kwargs))}")
     result = fn(*inputs)
     if out is None:
         return result
@@ -274,20 +332,26 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     return _expr.HOOKS.write_out(result, target, inputs)
 
 
+def _flatten(x):
+    return x if isinstance(x, (tuple, list)) else (x,)
+
+
 def array_function(func, args, kwargs):
-    reduction = REDUCTIONS.get(func.__name__)
-    if reduction is not None:
-        return reduction(*args, **kwargs)
-    fn = KEYWORD_FUNCTIONS.get(func.__name__)
+    name = func.__name__
+    numpy_namespace = getattr(func, "__module__", "") == "numpy"
+    fn = None
+    if numpy_namespace:  # np.linalg.norm is not np.norm
+        fn = REDUCTIONS.get(name) or KEYWORD_FUNCTIONS.get(name)
+        if fn is None and (not kwargs) and name in FUNCTIONS:
+            fn = FUNCTIONS[name]
     if fn is not None:
         return fn(*args, **kwargs)
-    fn = FUNCTIONS.get(func.__name__)
-    if fn is None:
-        raise _unsupported(func.__name__)
-    if kwargs:
-        raise _unsupported(func.__name__, f" with keyword arguments "
-                                          f"{', '.join(sorted(kwargs))}")
-    return fn(*args)
+    if not _in_trace():
+        return _numpy_fallback(func, args, kwargs)
+    if numpy_namespace and name in FUNCTIONS:
+        raise _unsupported(qualified(func), f" with keyword arguments "
+                                            f"{', '.join(sorted(kwargs))}")
+    raise _unsupported(qualified(func))
 
 
 _expr.HOOKS.array_ufunc = array_ufunc

@@ -43,15 +43,37 @@ def test_truth_value_is_an_error():
 
 
 def test_unsupported_numpy_functions_name_themselves_and_the_line():
-    x = stride.lazy(np.ones(3))
-    with pytest.raises(TypeError, match=r"numpy.logaddexp is not supported.*test_errors.py:\d+: np.logaddexp"):
-        np.logaddexp(x, x)
-    with pytest.raises(TypeError, match=r"numpy.cumsum is not supported.*test_errors.py"):
-        np.cumsum(x)
-    with pytest.raises(TypeError, match=r"numpy.add.reduce is not supported"):
-        np.add.reduce(x)
-    with pytest.raises(TypeError, match=r"numpy.add is not supported .*with keyword arguments dtype"):
-        np.add(x, x, dtype=np.float32)
+    """Inside a trace a NumPy function Stride does not build lazily is a
+    TypeError naming it as the user wrote it, and the line."""
+    # Anchored: the message ends with the user's line, which holds the
+    # lambda and so the pattern's text too.
+    cases = [
+        (lambda x: np.logaddexp(x, x), r"^numpy\.logaddexp is not supported.*test_errors.py:\d+: \(lambda x: np.logaddexp"),
+        (lambda x: np.cumsum(x), r"^numpy\.cumsum is not supported.*test_errors.py"),
+        (lambda x: np.add.reduce(x), r"^numpy\.add\.reduce is not supported"),
+        (lambda x: np.add(x, x, dtype=np.float32), r"^numpy\.add is not supported [^(]*with keyword arguments dtype"),
+        (lambda x: np.max(x, initial=3.0), r"^numpy\.max is not supported [^(]*keyword arguments initial"),
+        (lambda x: np.amax(x, initial=3.0), r"^numpy\.amax is not supported"),
+        (lambda x: np.linalg.cholesky(x[:, None] * x), r"^numpy\.linalg\.cholesky is not supported"),
+    ]
+    for fn, message in cases:
+        with pytest.raises(TypeError, match=message):
+            stride.jit(fn)(np.ones(3))
+
+
+def test_outside_a_trace_numpy_functions_get_numpys_answer():
+    """Functions (and ndarray methods) Stride does not build lazily run on
+    the materialized values, as on an ndarray."""
+    a = np.arange(1.0, 7.0).reshape(2, 3)
+    x = stride.lazy(a)
+    np.testing.assert_allclose(np.logaddexp(x, x + 1), np.logaddexp(a, a + 1))
+    np.testing.assert_array_equal(np.cumsum(x * 2, axis=1), np.cumsum(a * 2, axis=1))
+    np.testing.assert_array_equal(np.add.reduce(x), np.add.reduce(a))
+    assert np.add(x, x, dtype=np.float32).dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(x - 1), np.linalg.norm(a - 1))
+    assert np.allclose(x @ a.T, a @ a.T)
+    np.testing.assert_array_equal((x + 1).cumsum(), (a + 1).cumsum())
+    np.testing.assert_array_equal(np.sort(-x, axis=None), np.sort(-a, axis=None))
 
 
 def test_bool_operations_numpy_refuses():

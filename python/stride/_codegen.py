@@ -2,10 +2,16 @@
 and scalars as arguments. The text depends only on the expression's
 structure and dtypes (never on values, array identities or sizes), so it is
 the structural part of the kernel cache key."""
+import math
+
 from . import _dtypes, _expr
 from ._expr import Leaf, Op, Scalar
 
 ENTRY = "expr"
+
+# Inserts of at most this many elements copy from their own buffer (see
+# _Builder._insert).
+_SMALL_INSERT = 64
 
 
 def tensor_type(dtype, rank):
@@ -242,6 +248,16 @@ class _Builder:
         part = f"tensor<{'x'.join(str(n) for n in sizes)}x{elem}>"
         where = (f"[{', '.join(map(str, offsets))}] [{', '.join(map(str, sizes))}] "
                  f"[{', '.join(map(str, strides))}]")
+        if math.prod(sizes) <= _SMALL_INSERT:
+            # A few elements: inserted from their own small buffer. The
+            # destination-passing form below writes big regions in place,
+            # but One-Shot's subset matching of its extract_slice is
+            # costly enough to dominate compile time in long chains of
+            # element writes (an unrolled Python loop).
+            self.lines.append(f"%iw{k} = tensor.cast {value} : {vtype} to {part}")
+            self.lines.append(f"{res} = tensor.insert_slice %iw{k} into {base}"
+                              f"{where} : {part} into {btype}")
+            return btype
         self.lines.append(f"%id{k} = tensor.extract_slice {base}{where} : "
                           f"{btype} to {part}")
         self.lines.append(f"%iw{k} = stride.broadcast ins({value} : {vtype}) "

@@ -192,12 +192,11 @@ def on_view(parent, view, key, raw, scalar):
     if (scalar or trace.is_value(parent)) and pos in trace.mems:
         # NumPy's x[i] is a copy of the element, made now, of what was
         # written.
-        trace.raw = True
-        try:
-            node = trace.resolve(parent)
-        finally:
-            trace.raw = False
-        return _expr.index(node, raw) if node is not parent else None
+        trace.record_read(parent)
+        mem = trace.mems[pos]
+        if mem.node is parent:
+            return None
+        return trace.read(mem, keys + (key,))
     i = id(view)
     trace.views[i] = (pos, keys + (key,))
     if scalar or trace.is_value(parent):
@@ -491,11 +490,18 @@ class _Trace:
             if mem is None:
                 return x
             keys = spec[1]
+        return self.read(mem, keys)
+
+    def read(self, mem, keys):
+        """The node of mem[keys...] now."""
         node = mem.node
         if not keys:
             return node
         self.raw = True  # node may be an argument's own Leaf
         try:
+            forwarded = _forward(mem, keys)
+            if forwarded is not None:
+                return forwarded
             for k in keys:
                 node = _index_node(node, k)
         finally:
@@ -561,7 +567,15 @@ class _Trace:
         if tuple(sizes) == mem.shape and not any(offsets):
             node = op  # the whole array
         else:
-            node = _expr.Op("insert", (mem.node, op), (mem.dtype, mem.dtype),
+            base = mem.node
+            if type(base) is _expr.Leaf:
+                # Inserts start from a copy of the argument (or constant),
+                # which One-Shot would make anyway (inputs are read-only):
+                # reads of the argument then do not alias the chain of
+                # inserts, whose analysis is quadratic in its aliases.
+                base = _expr.Op("copy", (base,), (base.dtype,), base.dtype,
+                                base.shape)
+            node = _expr.Op("insert", (base, op), (mem.dtype, mem.dtype),
                             mem.dtype, mem.shape, region)
         self._written(mem, keys, construct, line)
         mem.node = node
@@ -652,6 +666,67 @@ def _target(a, keys):
         k = k if isinstance(k, tuple) else (k,)
         a = a[k if Ellipsis in k else k + (Ellipsis,)]
     return a
+
+
+def _box(shape, keys):
+    """The region basic-indexing `keys` select in an array of `shape`, as
+    a tensor.insert_slice takes it: ((offsets, sizes, strides) per base dim
+    with positive strides, the base dims walked backwards, the view's
+    shape); None when it is empty."""
+    starts, dims = _region(shape, keys)
+    view = tuple(n for _, _, n in dims)
+    if 0 in view:
+        return None
+    nd = len(shape)
+    sizes, steps = [1] * nd, [1] * nd
+    for d, step, n in dims:
+        if d is not None:
+            sizes[d], steps[d] = n, step
+    flips = tuple(d for d in range(nd) if steps[d] < 0 and sizes[d] > 1)
+    offsets = tuple(starts[d] + (sizes[d] - 1) * steps[d] if steps[d] < 0
+                    else starts[d] for d in range(nd))
+    strides = tuple(abs(s) if n > 1 else 1 for s, n in zip(steps, sizes))
+    return (offsets, tuple(sizes), strides), flips, view
+
+
+def _disjoint(a, b):
+    """Whether two regions share no element (conservatively: their
+    bounding intervals are apart in some dim)."""
+    for oa, na, sa, ob, nb, sb in zip(*a, *b):
+        if oa + (na - 1) * sa < ob or ob + (nb - 1) * sb < oa:
+            return True
+    return False
+
+
+def _forward(mem, keys):
+    """A read of `keys` that an earlier write covers exactly gets the value
+    written (store-to-load forwarding), looking past writes elsewhere; a
+    read no write touched gets the array's first contents when those are
+    an argument or a constant. Both keep reads off the chain of inserts,
+    which One-Shot Bufferize analyses in quadratic time per op. None: read
+    the current contents."""
+    box = _box(mem.shape, keys)
+    if box is None:
+        return None
+    region, flips, view = box
+    node = mem.node
+    while type(node) is _expr.Op and node.kind == "insert":
+        if node.attr == region:
+            value = node.operands[1]
+            if flips:
+                value = _expr.flip(value, flips)
+            return _expr.reshape(value, view) if value.shape != view else value
+        if not _disjoint(node.attr, region):
+            return None
+        node = node.operands[0]
+    if type(node) is _expr.Op and node.kind == "copy" and \
+            type(node.operands[0]) is _expr.Leaf and node is not mem.node:
+        node = node.operands[0]  # the chain's base: a copy of its first contents
+    if type(node) is not _expr.Leaf or node is mem.node:
+        return None
+    for k in keys:
+        node = _index_node(node, k)
+    return node
 
 
 def _index_node(node, key):

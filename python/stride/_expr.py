@@ -21,7 +21,7 @@ class _Hooks:
     array_function (_numpy_api), and the trace's entry points (_trace)."""
     materialize = structure = array_ufunc = array_function = None
     refuse_conversion = inplace = on_view = setitem = resolve = None
-    on_read = write_out = local_view = make_local = on_snapshot = None
+    write_out = local_view = make_local = on_snapshot = None
 
     @staticmethod
     def current_trace():
@@ -113,6 +113,9 @@ class Expr:
         return self._to_python(operator.index, "operator.index", "index")
 
     def __setitem__(self, key, value):
+        if HOOKS.current_trace() is not None and type(self) in (Op, Written) \
+                and self.shape != ():
+            return HOOKS.setitem(self, key, value)  # NumPy's results are arrays
         if type(self) is Snapshot:
             raise TypeError(f"assigning into the result of {self.kind} (a "
                             "view of an array) is not supported inside "
@@ -167,6 +170,14 @@ class Expr:
     def prod(self, axis=None, dtype=None, keepdims=False):
         return reduce("prod", self, axis, keepdims, dtype)
 
+    def var(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        return HOOKS.array_function(np.var, (self,), dict(
+            axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+
+    def std(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        return HOOKS.array_function(np.std, (self,), dict(
+            axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+
     def mean(self, axis=None, dtype=None, keepdims=False):
         return reduce("mean", self, axis, keepdims, dtype)
 
@@ -200,7 +211,7 @@ class Expr:
         """A lazy cast (stride.cast: floats to integers truncate, anything to
         bool tests nonzero), like ndarray.astype with casting='unsafe'."""
         dtype = _dtypes.check(dtype, "astype target")
-        op = _operand(self)  # a stale value in a trace is refused here too
+        op = _operand(self)  # memory: its contents now
         if dtype == self.dtype:
             return self
         return Op("cast", (op,), (op.dtype,), dtype, self.shape)
@@ -428,11 +439,11 @@ class Op(Expr):
         return self.kind if self.attr is None else f"{self.kind}[{self.attr}]"
 
 
-class Stale(Op):
-    """In a @stride.jit trace: an intermediate result whose array was
-    written in place after it was made (t after t += 1, seen through another
-    name);
-    NumPy would show the new contents, so any read is a TypeError."""
+class Written(Op):
+    """In a @stride.jit trace: an intermediate result the function then
+    wrote into (t[0] = 1, t += 1). As an operand the trace already recorded
+    it is its old value (its own fields); read by the user it is the
+    contents of its memory now (_trace.as_memory)."""
     __slots__ = ()
 
 
@@ -489,10 +500,8 @@ def _operand(x):
     """An Expr or Scalar for `x`, or None when `x` cannot be an operand."""
     if isinstance(x, Expr):
         t = type(x)
-        if t is Local or t is Snapshot or (t is Leaf and x.written):
+        if t is Local or t is Snapshot or t is Written or (t is Leaf and x.written):
             return HOOKS.resolve(x)  # the memory's current contents
-        if t is Stale:
-            HOOKS.on_read(x)  # refused
         return x
     if isinstance(x, np.ndarray) or _torch.is_tensor(x):
         return lazy(x)
@@ -1081,7 +1090,7 @@ def view(kind, x, attr, numpy_view):
     shape = numpy_view(_stand_in(op.shape)).shape
     result = Op(kind, (op,), (op.dtype,), op.dtype, tuple(shape), attr)
     t = type(x)
-    if (t is Leaf or t is Local or t is Snapshot) and \
+    if (t is Leaf or t is Local or t is Snapshot or t is Written) and \
             HOOKS.current_trace() is not None:
         HOOKS.on_snapshot(result, x)
     return result

@@ -188,7 +188,35 @@ def _test(kind):
     return fn
 
 
-REDUCTIONS = {"sum": _sum, "prod": _prod, "mean": _mean,
+def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+         where=True):
+    """np.var as NumPy computes it: the mean of the squared deviations from
+    the mean (kept dims), divided by max(n - ddof, 0); float64 for
+    integers and bools."""
+    _no_out("var", out, where)
+    x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
+    if x.dtype.kind in "biu" and dtype is None:
+        x = x.astype(np.float64)  # NumPy's var of integers is float64
+    mean = _expr.reduce("mean", x, axis, True, dtype)
+    d = x - mean
+    n = int(np.prod([x.shape[k] for k in (range(len(x.shape)) if axis is None
+                                           else np.core.numeric.normalize_axis_tuple(
+                                               axis, len(x.shape)))]))
+    total = _expr.reduce("sum", d * d, axis, keepdims)
+    result = total / max(n - ddof, 0)
+    # NumPy divides in the sum's dtype (ret.dtype.type(ret / n) of a 0-d
+    # sum, true_divide(..., out=ret) of an array).
+    return result if result.dtype == total.dtype else result.astype(total.dtype)
+
+
+def _std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+         where=True):
+    _no_out("std", out, where)
+    return _expr.TABLE_FUNCTIONS["sqrt"](_var(a, axis, dtype, None, ddof, keepdims))
+
+
+REDUCTIONS = {"var": _var, "std": _std,
+              "sum": _sum, "prod": _prod, "mean": _mean,
               "amax": _extreme("amax"), "amin": _extreme("amin"),
               "argmax": _argument("argmax"), "argmin": _argument("argmin"),
               "any": _test("any"), "all": _test("all")}
@@ -336,10 +364,26 @@ def _flatten(x):
     return x if isinstance(x, (tuple, list)) else (x,)
 
 
+def _norm(x, ord=None, axis=None, keepdims=False):
+    """np.linalg.norm for ord None: the 2-norm of a vector, Frobenius of a
+    matrix (sqrt of the sum of squares), over `axis`."""
+    if ord is not None:
+        raise _unsupported("numpy.linalg.norm", " with ord")
+    v = _expr.as_root(x) if not isinstance(x, _expr.Expr) else x
+    if v.dtype.kind != "f":
+        v = v.astype(np.float64)
+    return _expr.TABLE_FUNCTIONS["sqrt"](
+        _expr.reduce("sum", v * v, axis, keepdims))
+
+
+LINALG = {"norm": _norm}
+
+
 def array_function(func, args, kwargs):
     name = func.__name__
-    numpy_namespace = getattr(func, "__module__", "") == "numpy"
-    fn = None
+    module = getattr(func, "__module__", "")
+    numpy_namespace = module == "numpy"
+    fn = LINALG.get(name) if module == "numpy.linalg" else None
     if numpy_namespace:  # np.linalg.norm is not np.norm
         fn = REDUCTIONS.get(name) or KEYWORD_FUNCTIONS.get(name)
         if fn is None and (not kwargs) and name in FUNCTIONS:

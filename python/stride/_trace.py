@@ -65,9 +65,9 @@ def write_out(result, target, inputs=()):
 
 def inplace(symbol, target, other):
     """`target <op>= other` inside a trace, with NumPy's meaning: memory (an
-    argument, an array made in the function, a view of either) gets
-    ufunc(target, other, out=target) and the name stays bound to it; an
-    intermediate result is replaced (its old object goes stale). Scalars
+    argument, an array made in the function, an intermediate result, a view
+    of one of these) gets ufunc(target, other, out=target) and the name
+    stays bound to it. Scalars
     (scalar arguments, elements x[i], 0-d results, which NumPy gives as
     scalars) rebind the name to a new value."""
     trace = current()
@@ -75,6 +75,11 @@ def inplace(symbol, target, other):
     if trace.is_value(target) or (t is not _expr.Local and not trace.is_memory(target)
                                   and t is not _expr.Leaf and target.shape == ()):
         return NotImplemented  # a Python or NumPy scalar: `a = a + b`
+    if t is _expr.Snapshot:
+        raise TypeError(f"augmented assignment ({symbol}) on the result of "
+                        f"{target.kind} (a view of an array) is not supported "
+                        "inside @stride.jit; update the array itself"
+                        + _user_line())
     line = _user_line()
     if t is _expr.Leaf and not trace.is_memory(target):
         raise TypeError(f"augmented assignment ({symbol}) on an array the "
@@ -94,19 +99,17 @@ def inplace(symbol, target, other):
     value = _expr.inplace_value(symbol, target, other)
     if value is NotImplemented:
         return value
-    if t is not _expr.Local and not trace.is_memory(target):
-        # An intermediate result: NumPy overwrites its array.
-        trace.make_stale(target, symbol, line)
-        return value
+    trace.as_memory(target)
     trace.write(target, Ellipsis, value, symbol, line)
     return target
 
 
 def setitem(target, key, value):
     """target[key] = value inside a trace (an argument, an array made in
-    the function, or a view of either)."""
+    the function, an intermediate result, or a view of one of these)."""
     trace = current()
     line = _user_line()
+    trace.as_memory(target)
     if not trace.is_memory(target) and type(target) is not _expr.Local:
         raise TypeError("assigning into an array the @stride.jit function "
                         "closed over (x[...] = value) is not supported (only "
@@ -160,20 +163,6 @@ def make_local(node):
     if trace.loops:
         trace.loops[-1].add(id(mem))  # made in the body: its own
     return _expr.Local(mem, (), node.shape, node.dtype)
-
-
-def on_read(x):
-    """A read of a stale intermediate: refused."""
-    trace = current()
-    why = trace.stale_why.get(id(x)) if trace is not None else None
-    where = f" (at {why[1]})" if why and why[1] else ""
-    by = why[0] if why else "an in-place operation"
-    raise TypeError(
-        f"this array was written by {by} earlier in the @stride.jit "
-        f"function{where}; NumPy would read its new contents through this "
-        "other name, which a trace does not follow for intermediate results. "
-        "Use the name the in-place operation bound instead"
-        + (trace.line() if trace is not None else _user_line()))
 
 
 def on_view(parent, view, key, raw, scalar):
@@ -413,7 +402,6 @@ class _Trace:
         self.by_position = {}  # position -> its Leaves that show its memory
         self.mems = {}        # argument position -> Memory, once written
         self.writes = []      # (spec or None, construct, line), program order
-        self.stale_why = {}   # id(stale object) -> (construct, line)
         self.late_reads = {}  # (id(read), write index) -> (read spec, line)
         self.weak = {}        # id(0-d node) -> (node, NumPy value class)
         self.keep = []        # objects whose ids the dicts above hold
@@ -421,6 +409,7 @@ class _Trace:
         self.raw = False      # resolve() hands memory objects back as they are
         self.snapshots = {}   # id(Snapshot) -> (its source, writes seen then)
         self.loops = []       # per fori_loop body being traced: its carry memory
+        self.written_ops = {}  # id(Written) -> its Memory
 
     def line(self):
         """Where a read happens, for messages."""
@@ -443,15 +432,34 @@ class _Trace:
         return id(x) in self.values
 
     def is_memory(self, x):
-        """An argument array or a view of one (not an element)."""
-        return type(x) is _expr.Leaf and self.spec_of(x) is not None \
+        """An argument array or a view of one (not an element), or an
+        intermediate result that was written."""
+        t = type(x)
+        if t is _expr.Written:
+            return True
+        return t is _expr.Leaf and self.spec_of(x) is not None \
             and id(x) not in self.values
+
+    def as_memory(self, x):
+        """An intermediate result the function writes into becomes memory
+        (NumPy's results are arrays): the object keeps standing for its old
+        value where the trace already used it, and reads through it from
+        now on see its Memory's contents."""
+        if type(x) is _expr.Op and x.shape != ():
+            x.__class__ = _expr.Written
+            mem = Memory(None, x, x.shape, x.dtype)
+            self.written_ops[id(x)] = mem
+            self.keep.append(x)
+            if self.loops:
+                self.loops[-1].add(id(mem))
 
     def _memory(self, x):
         """(Memory, index keys) of memory object `x`; an argument's Memory
         is made at its first write."""
         if type(x) is _expr.Local:
             return x.mem, x.keys
+        if type(x) is _expr.Written:
+            return self.written_ops[id(x)], ()
         pos, keys = self.spec_of(x)
         mem = self.mems.get(pos)
         if mem is None:
@@ -481,6 +489,8 @@ class _Trace:
                          view.shape, view.attr)
         if type(x) is _expr.Local:
             mem, keys = x.mem, x.keys
+        elif type(x) is _expr.Written:
+            mem, keys = self.written_ops[id(x)], ()
         else:
             spec = self.spec_of(x)
             if spec is None:
@@ -519,6 +529,33 @@ class _Trace:
             raise TypeError("a stride.fori_loop body can only write the "
                             "arrays it carries (and arrays it makes); pass "
                             "this array in the carry and return it" + line)
+        mask = _mask(key)
+        if mask is not None:
+            # a[mask] = v with a boolean array of a's shape: NumPy stores v
+            # where mask is true, which is where(mask, v, a) for a scalar v.
+            if mask.shape != target.shape:
+                raise IndexError(
+                    f"boolean index did not match indexed array along "
+                    f"dimension 0; dimension is {target.shape[0] if target.shape else 0} "
+                    f"but corresponding boolean dimension is "
+                    f"{mask.shape[0] if mask.shape else 0}" + line)
+            v = _expr.operand(value)
+            if isinstance(v, _expr.Scalar):
+                v = value
+            elif v is None or (v.shape != () and v.shape != (1,)):
+                raise TypeError("boolean-mask assignment a[mask] = v inside "
+                                "@stride.jit takes a scalar v (an array v "
+                                "needs the mask's count of true elements, "
+                                "known only when it runs)" + line)
+            if isinstance(v, _expr.Expr) and v.shape == (1,):
+                v = _expr.reshape(v, ())
+            if isinstance(v, _expr.Expr) and v.dtype != mem.dtype:
+                v = v.astype(mem.dtype)
+            current = self.resolve(target)
+            value = _expr.where(mask, v, current)
+            if value.dtype != mem.dtype:
+                value = value.astype(mem.dtype)
+            key = Ellipsis
         _expr.stand_in(target.shape)[key]  # NumPy's IndexError
         keys = keys + (key,)
         starts, dims = _region(mem.shape, keys)
@@ -592,11 +629,6 @@ class _Trace:
         self.writes.append(((mem.pos, keys) if mem.pos is not None else None,
                             construct, line))
 
-    def make_stale(self, node, construct, line):
-        node.__class__ = _expr.Stale
-        self.stale_why[id(node)] = (construct, line.strip()[4:-1] if line else "")
-        self.keep.append(node)
-
     def record_read(self, x):
         """A read of argument memory after writes of other arguments: at
         each call that memory must not overlap what they wrote, as the
@@ -666,6 +698,15 @@ def _target(a, keys):
         k = k if isinstance(k, tuple) else (k,)
         a = a[k if Ellipsis in k else k + (Ellipsis,)]
     return a
+
+
+def _mask(key):
+    """A boolean mask index (a bool array or lazy value), else None."""
+    if isinstance(key, np.ndarray) and key.dtype == np.bool_ and key.ndim:
+        return _expr.lazy(key)
+    if isinstance(key, _expr.Expr) and key.dtype == np.bool_ and key.shape:
+        return key
+    return None
 
 
 def _box(shape, keys):
@@ -1202,5 +1243,4 @@ _expr.HOOKS.resolve = resolve
 _expr.HOOKS.local_view = local_view
 _expr.HOOKS.make_local = make_local
 _expr.HOOKS.on_snapshot = on_snapshot
-_expr.HOOKS.on_read = on_read
 _expr.HOOKS.write_out = write_out

@@ -338,3 +338,58 @@ def test_fori_loop_errors():
         stride.jit(wrong_shape)(rand(3))
     with pytest.raises(TypeError, match="upper must be a Python int"):
         stride.jit(traced_bound)(rand(3), 2)
+
+
+# -- statistics and masks -------------------------------------------------------
+
+def correlation(M, float_n, data):
+    mean = np.mean(data, axis=0)
+    stddev = np.std(data, axis=0)
+    stddev[stddev <= 0.1] = 1.0
+    data -= mean
+    data /= np.sqrt(float_n) * stddev
+    corr = np.eye(M, dtype=data.dtype)
+    for i in range(M - 1):
+        corr[i + 1:M, i] = corr[i, i + 1:M] = data[:, i] @ data[:, i + 1:M]
+    return corr
+
+
+def covariance(M, float_n, data):
+    mean = np.mean(data, axis=0)
+    data -= mean
+    cov = np.zeros((M, M), dtype=data.dtype)
+    for i in range(M):
+        cov[i:M, i] = cov[i, i:M] = data[:, i] @ data[:, i:M] / (float_n - 1.0)
+    return cov
+
+
+def test_correlation_and_covariance():
+    data = rand(12, 6)
+    data[:, 2] = 0.5  # a constant column: its stddev is masked to 1
+    _check(correlation, (6, 12.0, data), (6, 12.0, rand(12, 6)), rtol=1e-10)
+    _check(covariance, (6, 12.0, rand(12, 6)), (6, 12.0, rand(12, 6)), rtol=1e-10)
+
+
+def test_var_std_norm():
+    def fn(x, i):
+        return (np.var(x), np.var(x, axis=0, ddof=1), np.std(x, axis=1, keepdims=True),
+                x.std(), np.var(i), np.linalg.norm(x), np.linalg.norm(x, axis=1),
+                np.linalg.norm(i))
+
+    _check(fn, (rand(7, 5), np.arange(12).reshape(3, 4)),
+           (rand(7, 5, dtype=np.float32), np.arange(12).reshape(3, 4) % 5), rtol=1e-5)
+
+
+def test_mask_assignment():
+    def fn(x, y):
+        x[x > 0.5] = 0.0
+        y[y < x] = 2   # an int into floats, a mask of a lazy comparison
+        return x + y
+
+    _check(fn, (rand(4, 5), rand(4, 5)), (rand(4, 5), rand(4, 5)))
+
+    def array_value(x):
+        x[x > 0] = x[:2]
+
+    with pytest.raises(TypeError, match="boolean-mask assignment"):
+        stride.jit(array_value)(rand(4))

@@ -3,6 +3,7 @@ everything it returns into one fused kernel per signature, and run later
 calls through a plan that does only what a call must: check the signature,
 allocate the results, call the kernel (which releases the GIL)."""
 import functools
+import os
 import sys
 import threading
 
@@ -13,6 +14,9 @@ from ._cache import CACHE
 from ._errors import user_line
 
 _tracing = threading.local()
+
+# The most writes one trace may make (see _Trace._written).
+MAX_WRITES = int(os.environ.get("STRIDE_MAX_TRACE_WRITES", "300"))
 
 # Leaf.written states in a trace that writes arguments.
 WATCH, STALE = 1, 2
@@ -621,6 +625,14 @@ class _Trace:
         self.keep.append(node)
 
     def _written(self, mem, keys, construct, line):
+        if len(self.writes) >= MAX_WRITES:
+            raise TypeError(
+                f"this @stride.jit trace has made {MAX_WRITES} writes into "
+                "arrays (Python loops unroll when traced, and the kernel's "
+                "compile time grows quickly with the writes it chains); "
+                "write the loop with stride.fori_loop (one scf.for), or "
+                "vectorize it (STRIDE_MAX_TRACE_WRITES raises the limit)"
+                + line)
         if mem.pos is not None and not any(w for w, _, _ in self.writes):
             # From now on reads of arguments resolve (and are recorded).
             for leaves in self.by_position.values():

@@ -393,3 +393,17 @@ def test_mask_assignment():
 
     with pytest.raises(TypeError, match="boolean-mask assignment"):
         stride.jit(array_value)(rand(4))
+
+
+def test_long_unrolled_loops_are_a_clear_error(monkeypatch):
+    from stride import _trace
+    monkeypatch.setattr(_trace, "MAX_WRITES", 20)
+
+    def rec(x):
+        for i in range(1, x.shape[0]):
+            x[i] = x[i - 1] * 0.5 + x[i]
+
+    _check(rec, (rand(20),))  # 19 writes: unrolled
+    with pytest.raises(TypeError, match="has made 20 writes into arrays.*"
+                       "stride.fori_loop.*x\\[i\\] = x\\[i - 1\\]"):
+        stride.jit(rec)(rand(22))

@@ -248,11 +248,14 @@ class _Builder:
         part = f"tensor<{'x'.join(str(n) for n in sizes)}x{elem}>"
         where = (f"[{', '.join(map(str, offsets))}] [{', '.join(map(str, sizes))}] "
                  f"[{', '.join(map(str, strides))}]")
-        if math.prod(sizes) <= _SMALL_INSERT:
-            # A few elements: inserted from their own small buffer. The
-            # destination-passing form below writes big regions in place,
-            # but One-Shot's subset matching of its extract_slice is
-            # costly enough to dominate compile time in long chains of
+        if math.prod(sizes) <= _SMALL_INSERT or _reads_chain(node):
+            # Computed into its own buffer, then inserted (one copy of the
+            # region). The destination-passing form below computes big
+            # regions in place, but when the value reads the array it is
+            # written into (a stencil, u[1:-1] = u[:-2] + u[2:]) One-Shot
+            # resolves that by copying every overlapping read instead; and
+            # for a few elements One-Shot's subset matching of its
+            # extract_slice dominates compile time in long chains of
             # element writes (an unrolled Python loop).
             self.lines.append(f"%iw{k} = tensor.cast {value} : {vtype} to {part}")
             self.lines.append(f"{res} = tensor.insert_slice %iw{k} into {base}"
@@ -268,6 +271,28 @@ class _Builder:
         self.lines.append(f"{res} = tensor.insert_slice %iw{k} into {base}"
                           f"{where} : {part} into {btype}")
         return btype  # static: Stride ops infer shapes from it
+
+
+def _reads_chain(node):
+    """Whether insert `node`'s value reads the array it is inserted into:
+    its base or any earlier contents the base was built from in place."""
+    chain, base = set(), node.operands[0]
+    while isinstance(base, Op):
+        chain.add(id(base))
+        if base.kind != "insert" and base.kind != "copy":
+            break
+        base = base.operands[0]
+    chain.add(id(base))
+    stack, seen = [node.operands[1]], set()
+    while stack:
+        n = stack.pop()
+        if id(n) in chain:
+            return True
+        if id(n) in seen or not isinstance(n, Op):
+            continue
+        seen.add(id(n))
+        stack.extend(n.operands)
+    return False
 
 
 def _static(node):

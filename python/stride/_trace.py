@@ -667,13 +667,14 @@ class _Trace:
             if mem.node is self.roots[pos]:
                 continue  # only empty writes
             keys = mem.regions[0][1] if len(mem.regions) == 1 else ()
-            self.raw = True
-            try:
-                node = mem.node
-                for k in keys:
-                    node = _index_node(node, k)
-            finally:
-                self.raw = False
+            # One region written: the last value written there (the inserts
+            # need not be computed at all).
+            node = self.read(mem, keys)
+            if isinstance(node, _expr.Op) and node.kind in _expr.VIEWS:
+                # The value written may be a broadcast or flipped view: the
+                # kernel's result is a dense copy of it.
+                node = _expr.Op("copy", (node,), (node.dtype,), node.dtype,
+                                node.shape)
             out.append((pos, keys, node))
         return out
 

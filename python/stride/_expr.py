@@ -1199,6 +1199,16 @@ def index(x, key):
     return op
 
 
+def _broadcasts(op):
+    """Whether a chain of view ops ending at `op` holds an expand (whose
+    result repeats elements)."""
+    while isinstance(op, Op) and op.kind in VIEWS:
+        if op.kind == "expand":
+            return True
+        op = op.operands[0]
+    return False
+
+
 def as_root(x):
     """The expression materialize runs: a bare array or scalar becomes a copy
     so that every kernel has one op producing its result."""
@@ -1207,6 +1217,10 @@ def as_root(x):
         raise TypeError(f"cannot materialize an object of type "
                         f"{type(x).__name__}")
     if isinstance(op, Op):
+        if op.kind in VIEWS and _broadcasts(op):
+            # A kernel result cannot repeat elements: a broadcast view of
+            # an intermediate is materialized as a dense copy.
+            return _elementwise("copy", (op,), op.dtype, op.dtype)
         return op
     dtype = _promote((op,))
     return _elementwise("copy", (op,), dtype, dtype)

@@ -407,3 +407,19 @@ def test_long_unrolled_loops_are_a_clear_error(monkeypatch):
     with pytest.raises(TypeError, match="has made 20 writes into arrays.*"
                        "stride.fori_loop.*x\\[i\\] = x\\[i - 1\\]"):
         stride.jit(rec)(rand(22))
+
+
+def test_broadcast_views_of_intermediates_are_results():
+    """A kernel result cannot repeat elements: returning a broadcast view
+    of a computed value (or of memory) gives a dense array of its values
+    (failed to compile: 'destination #0 has stride 0')."""
+    def fn(x):
+        a = np.zeros(4)
+        a[1] = 3
+        return np.broadcast_to(x * 2, (3, 4)), np.broadcast_to(a, (2, 4)), a[::-1]
+
+    _check(fn, (rand(4),), (rand(4),))
+    a = rand(4)
+    np.testing.assert_array_equal(
+        stride.materialize(np.broadcast_to(stride.lazy(a) * 2, (3, 4))),
+        np.broadcast_to(a * 2, (3, 4)))

@@ -900,6 +900,17 @@ class _Plan:
         return targets
 
 
+class _NothingPlan:
+    """The plan of a trace with no result and no write."""
+    __slots__ = ("guards", "next")
+
+    def __init__(self):
+        self.guards = self.next = None
+
+    def run(self, args):
+        return None
+
+
 def _to_array(a, i):
     if isinstance(a, np.ndarray):
         return a
@@ -1016,8 +1027,9 @@ class JitFunction:
             _tracing.current = None
             _uninstall()
         if not roots:
-            raise TypeError(f"@stride.jit function {self.fn.__name__} "
-                            "returned nothing to compute")
+            # Nothing observable (it returned None and wrote no argument):
+            # NumPy's call returns None, and so does every later one.
+            return _NothingPlan()
         for root in roots:
             for node in _codegen.every_node(root):
                 for o in node.operands:

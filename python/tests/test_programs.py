@@ -423,3 +423,14 @@ def test_broadcast_views_of_intermediates_are_results():
     np.testing.assert_array_equal(
         stride.materialize(np.broadcast_to(stride.lazy(a) * 2, (3, 4))),
         np.broadcast_to(a * 2, (3, 4)))
+
+
+def test_a_function_with_no_observable_effect_returns_none():
+    """It only writes arrays it made (npbench's adi without its final
+    update): NumPy returns None, and so does the trace, compiling nothing."""
+    def fn(u):
+        v = np.empty(u.shape)
+        v[0] = u[0] * 2
+
+    f = stride.jit(fn)
+    assert f(rand(3, 3)) is None and f(rand(3, 3)) is None

@@ -265,9 +265,57 @@ def _copyto(dst, src, casting="same_kind", where=True):
     dst[...] = src
 
 
+def _triangle(upper):
+    """np.triu / np.tril: where(mask, m, 0) with NumPy's mask of the last
+    two dims, made at trace time (shapes are constants)."""
+    def fn(m, k=0):
+        x = _expr.as_root(m) if not isinstance(m, _expr.Expr) else m
+        if len(x.shape) < 2:
+            raise TypeError(f"numpy.{'triu' if upper else 'tril'} of a lazy "
+                            "array of fewer than 2 dims is not supported"
+                            + user_line())
+        ones = np.ones(x.shape[-2:], bool)
+        mask = np.triu(ones, k) if upper else np.tril(ones, k)
+        return _expr.where(mask, x, np.zeros((), x.dtype))
+    return fn
+
+
+def _diag(v, k=0):
+    """np.diag: a 1-D v on the k-th diagonal of a square matrix, or the
+    k-th diagonal of a 2-D v (a strided slice of its flattening)."""
+    x = _expr.as_root(v) if not isinstance(v, _expr.Expr) else v
+    if len(x.shape) == 1:
+        # Row i holds v[i] at column i + k (k >= 0); column j holds v[j] at
+        # row j - k (k < 0): v padded to n, broadcast along the other dim.
+        n = x.shape[0] + abs(k)
+        padded = x if k == 0 else _concatenate(
+            [x, np.zeros(abs(k), x.dtype)], axis=0)
+        line = _expr.index(padded, (slice(None), None) if k >= 0
+                           else (None, slice(None)))
+        return _expr.where(np.eye(n, k=k, dtype=bool), line,
+                           np.zeros((), x.dtype))
+    if len(x.shape) != 2:
+        raise ValueError("Input must be 1- or 2-d.")
+    rows, cols = x.shape
+    start = k if k >= 0 else -k * cols
+    count = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
+    if count == 0:
+        return _expr.lazy(np.zeros(0, x.dtype))
+    flat = _expr.reshape(x, (-1,))
+    return _expr.index(flat, (slice(start, start + (count - 1) * (cols + 1) + 1,
+                                    cols + 1),))
+
+
+def _trace_of(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    if out is not None or (axis1, axis2) != (0, 1):
+        raise _unsupported("trace", " with out= or other axes")
+    return _expr.reduce("sum", _diag(a, offset), None, False, dtype)
+
+
 # Functions called with NumPy's keyword arguments (creation, copies,
 # products, joins).
-KEYWORD_FUNCTIONS = {"dot": _dot, "outer": _outer, "concatenate": _concatenate,
+KEYWORD_FUNCTIONS = {"triu": _triangle(True), "tril": _triangle(False),
+            "diag": _diag, "trace": _trace_of, "dot": _dot, "outer": _outer, "concatenate": _concatenate,
             "stack": _stack, "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,
             "copy": _copy}

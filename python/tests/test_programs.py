@@ -434,3 +434,24 @@ def test_a_function_with_no_observable_effect_returns_none():
 
     f = stride.jit(fn)
     assert f(rand(3, 3)) is None and f(rand(3, 3)) is None
+
+
+def test_triangles_diagonals_traces():
+    def fn(m, v):
+        return (np.triu(m), np.tril(m, -1), np.triu(m, 2), np.diag(v), np.diag(v, 2),
+                np.diag(v, -1), np.diag(m), np.diag(m, 1), np.diag(m, -2),
+                np.trace(m), np.trace(m * 2, 1))
+
+    _check(fn, (rand(4, 5), rand(3)), (rand(4, 5), rand(3)))
+
+    def nbody_energy(mass, pos, vel, G):
+        KE = 0.5 * np.sum(np.sum(mass * vel**2))
+        dx = pos[:, 0:1].T - pos[:, 0:1]
+        dy = pos[:, 1:2].T - pos[:, 1:2]
+        dz = pos[:, 2:3].T - pos[:, 2:3]
+        inv_r = np.sqrt(dx**2 + dy**2 + dz**2)
+        inv_r = np.where(inv_r > 0, 1.0 / np.where(inv_r > 0, inv_r, 1.0), 0.0)
+        PE = G * np.sum(np.sum(np.triu(-(mass * mass.T) * inv_r, 1)))
+        return KE, PE
+
+    _check(nbody_energy, (rand(10, 1), rand(10, 3), rand(10, 3), 1.0), rtol=1e-10)

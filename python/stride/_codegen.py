@@ -248,7 +248,18 @@ class _Builder:
         part = f"tensor<{'x'.join(str(n) for n in sizes)}x{elem}>"
         where = (f"[{', '.join(map(str, offsets))}] [{', '.join(map(str, sizes))}] "
                  f"[{', '.join(map(str, strides))}]")
-        if math.prod(sizes) <= _SMALL_INSERT or _reads_chain(node):
+        source = node.operands[1]
+        reads_chain = _reads_chain(node)
+        if reads_chain and source.kind in _expr.VIEWS:
+            # A view of the array being written, inserted into it: copied
+            # first, so the insert does not read what it overwrites.
+            self.lines.append(f"%ic{k} = stride.broadcast ins({value} : {vtype}) "
+                              f"-> tensor<*x{elem}> {{")
+            self.lines.append(f"^bb0(%icb{k}: {elem}):")
+            self.lines.append(f"  stride.yield %icb{k} : {elem}")
+            self.lines.append("}")
+            value, vtype = f"%ic{k}", f"tensor<*x{elem}>"
+        if math.prod(sizes) <= _SMALL_INSERT or reads_chain:
             # Computed into its own buffer, then inserted (one copy of the
             # region). The destination-passing form below computes big
             # regions in place, but when the value reads the array it is

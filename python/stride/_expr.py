@@ -22,6 +22,11 @@ class _Hooks:
     materialize = structure = array_ufunc = array_function = None
     refuse_conversion = inplace = on_view = setitem = resolve = None
     write_out = local_view = make_local = on_snapshot = None
+    select = None  # _masked.select: a[mask]
+
+    @staticmethod
+    def is_mask(key):
+        return False
 
     @staticmethod
     def current_trace():
@@ -137,6 +142,8 @@ class Expr:
                         f"expressions" + user_line())
 
     def __getitem__(self, key):
+        if HOOKS.is_mask(key):
+            return HOOKS.select(self, key)
         return index(self, key)
 
     # ndarray's view methods (views of inputs and of intermediates).
@@ -374,6 +381,8 @@ class Leaf(Expr):
     def __getitem__(self, key):
         """Basic indexing (ints, slices, ..., None) of the input array: a
         view, not a copy, so the kernel reads the array's memory."""
+        if HOOKS.is_mask(key):
+            return HOOKS.select(self, key)
         raw = key
         key = key if isinstance(key, tuple) else (key,)
         if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
@@ -470,6 +479,8 @@ class Local(Expr):
         return "local array"
 
     def __getitem__(self, key):
+        if HOOKS.is_mask(key):
+            return HOOKS.select(self, key)
         return HOOKS.local_view(self, key)
 
     def __setitem__(self, key, value):

@@ -314,7 +314,14 @@ def _trace_of(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 # Functions called with NumPy's keyword arguments (creation, copies,
 # products, joins).
-KEYWORD_FUNCTIONS = {"triu": _triangle(True), "tril": _triangle(False),
+def _size(a, axis=None):
+    shape = _expr.operand(a).shape
+    return int(np.prod(shape)) if axis is None else shape[axis]
+
+
+KEYWORD_FUNCTIONS = {"shape": lambda a: _expr.operand(a).shape,
+            "ndim": lambda a: len(_expr.operand(a).shape), "size": _size,
+            "triu": _triangle(True), "tril": _triangle(False),
             "diag": _diag, "trace": _trace_of, "dot": _dot, "outer": _outer, "concatenate": _concatenate,
             "stack": _stack, "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,

@@ -9,7 +9,8 @@ import threading
 
 import numpy as np
 
-from . import _codegen, _dtypes, _expr, _numpy_api, _run, _stride, _table, _torch
+from . import (_codegen, _dtypes, _expr, _masked, _numpy_api, _run, _stride,
+               _table, _torch)
 from ._cache import CACHE
 from ._errors import user_line
 
@@ -543,9 +544,16 @@ class _Trace:
                     f"dimension 0; dimension is {target.shape[0] if target.shape else 0} "
                     f"but corresponding boolean dimension is "
                     f"{mask.shape[0] if mask.shape else 0}" + line)
+            if isinstance(value, _masked.Masked):
+                if not (_masked.same_mask(value.mask, mask) or value.mask is key):
+                    raise TypeError("a[mask] = value: value is a selection by "
+                                    "another mask" + line)
+                value = value.full
             v = _expr.operand(value)
             if isinstance(v, _expr.Scalar):
                 v = value
+            elif v is not None and v.shape == mask.shape:
+                pass  # the values where mask is true (a selection's full values)
             elif v is None or (v.shape != () and v.shape != (1,)):
                 raise TypeError("boolean-mask assignment a[mask] = v inside "
                                 "@stride.jit takes a scalar v (an array v "
@@ -715,11 +723,9 @@ def _target(a, keys):
 
 def _mask(key):
     """A boolean mask index (a bool array or lazy value), else None."""
-    if isinstance(key, np.ndarray) and key.dtype == np.bool_ and key.ndim:
-        return _expr.lazy(key)
-    if isinstance(key, _expr.Expr) and key.dtype == np.bool_ and key.shape:
-        return key
-    return None
+    if not _masked.is_mask(key):
+        return None
+    return _expr.lazy(key) if isinstance(key, np.ndarray) else key
 
 
 def _box(shape, keys):
@@ -855,7 +861,7 @@ class _Plan:
     inputs and outputs."""
     __slots__ = ("kernel", "sources", "allocs", "outs", "single", "torch",
                  "bools", "prepare", "nres", "views", "checks", "guards",
-                 "next")
+                 "next", "consts")
 
     def run(self, args):
         if self.prepare:
@@ -877,9 +883,13 @@ class _Plan:
             outputs = outputs[:self.nres]
         if self.torch:
             outputs = [_torch.from_numpy(o) for o in outputs]
+        if self.consts:
+            outputs = list(outputs)
+            for i, value in self.consts:
+                outputs.insert(i, value)
         if self.single:
             return outputs[0]
-        return tuple(outputs) if self.nres else None
+        return tuple(outputs) if self.nres or self.consts else None
 
     def _targets(self, args):
         """The arrays this call writes, checked before anything runs."""
@@ -901,14 +911,20 @@ class _Plan:
 
 
 class _NothingPlan:
-    """The plan of a trace with no result and no write."""
-    __slots__ = ("guards", "next")
+    """The plan of a trace that computes no array: its (constant) result."""
+    __slots__ = ("guards", "next", "result")
 
-    def __init__(self):
+    def __init__(self, result):
         self.guards = self.next = None
+        self.result = result
 
     def run(self, args):
-        return None
+        return self.result
+
+
+def _is_array(x):
+    return isinstance(x, (_expr.Expr, np.ndarray, _masked.Masked)) or \
+        _torch.is_tensor(x)
 
 
 def _to_array(a, i):
@@ -1020,6 +1036,10 @@ class JitFunction:
                 results, single = [], False
             # Reading what it returns comes after every write.
             trace.returning = True
+            # Python values made from trace-time constants (shapes, ints,
+            # strings) come back as they are; arrays are kernel results.
+            consts = [(i, r) for i, r in enumerate(results) if not _is_array(r)]
+            results = [r for r in results if _is_array(r)]
             roots = [_expr.as_root(r) for r in results]
             backs = trace.write_backs()
             roots += [_expr.as_root(node) for _, _, node in backs]
@@ -1027,9 +1047,9 @@ class JitFunction:
             _tracing.current = None
             _uninstall()
         if not roots:
-            # Nothing observable (it returned None and wrote no argument):
-            # NumPy's call returns None, and so does every later one.
-            return _NothingPlan()
+            # Nothing computed (no array result, no argument written): the
+            # call returns what the function returned.
+            return _NothingPlan(result)
         for root in roots:
             for node in _codegen.every_node(root):
                 for o in node.operands:
@@ -1080,6 +1100,7 @@ class JitFunction:
         plan.guards = _Guards(trace) if trace.weak else None
         plan.next = None
         plan.single = single
+        plan.consts = consts
         plan.torch = any(_torch.is_tensor(a) for a in args)
         plan.prepare = any(not isinstance(a, np.ndarray) for a in args)
         plan.bools = per_call
@@ -1268,4 +1289,6 @@ _expr.HOOKS.resolve = resolve
 _expr.HOOKS.local_view = local_view
 _expr.HOOKS.make_local = make_local
 _expr.HOOKS.on_snapshot = on_snapshot
+_expr.HOOKS.is_mask = staticmethod(_masked.is_mask)
+_expr.HOOKS.select = staticmethod(_masked.select)
 _expr.HOOKS.write_out = write_out

@@ -470,3 +470,39 @@ def test_boundary_copies_read_the_array_they_write():
         p[::2, 1] = p[::-2, 2]
 
     _check(boundary, (rand(8, 7), rand(8, 7)), (rand(8, 7), rand(8, 7)))
+
+
+def test_boolean_selections_computed_on_the_full_shape():
+    """a[mask] has a data-dependent shape; arithmetic on it, storing it back
+    under the same mask and reducing it are computed on the full shape."""
+    def nbody_part(r):
+        r[r > 0.5] = 1.0 / r[r > 0.5] ** 1.5  # the mask written twice
+        return r
+
+    def stats(data, lo, hi):
+        m = (data > lo) & (data < hi)
+        return (np.mean(data[m]), data[m].sum(), np.max(data[data < hi]),
+                np.min(data[m] * 2), np.count_nonzero(data[m] > 0.5))
+
+    _check(nbody_part, (rand(5, 4),), (rand(5, 4),))
+    _check(stats, (rand(40), 0.2, 0.8), (rand(40), 0.1, 0.9))
+
+    def shape_of_selection(x):
+        return x[x > 0].shape
+
+    def mixed_masks(x):
+        return x[x > 0.5] + x[x < 0.2]
+
+    with pytest.raises(TypeError, match="the shape of a boolean selection"):
+        stride.jit(shape_of_selection)(rand(4))
+    with pytest.raises(TypeError, match="different masks"):
+        stride.jit(mixed_masks)(rand(4))
+
+
+def test_python_values_returned_as_they_are():
+    def fn(x):
+        return x * 2, x.shape, np.ndim(x), "done"
+
+    got = stride.jit(fn)(rand(3, 2))
+    assert got[1:] == ((3, 2), 2, "done")
+    assert stride.jit(lambda x: x.shape)(rand(4)) == (4,)

@@ -15,7 +15,7 @@ LAYERS = [
     {"_dtypes", "_torch"},
     {"_table"},
     {"_expr"},
-    {"_numpy_api", "_codegen", "_cache"},
+    {"_numpy_api", "_codegen", "_cache", "_masked"},
     {"_run"},
     {"_trace"},
 ]

@@ -368,8 +368,9 @@ class Leaf(Expr):
         # (parent Leaf, key) of a view made by indexing: materialized alone
         # it is the policy's view of the parent (see _run.view_of_input).
         self.origin = None
-        # In a @stride.jit trace that writes arguments (see _trace): WATCH
-        # (a read must be recorded) or STALE (its memory was written).
+        # In a @stride.jit trace that writes arguments (see _trace): WATCH,
+        # its reads resolve to the memory's current contents and are
+        # recorded for the per-call overlap checks.
         self.written = 0
         self.tree = None  # see _tree
         self.shape = tuple(array.shape)

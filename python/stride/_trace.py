@@ -19,8 +19,8 @@ _tracing = threading.local()
 # The most writes one trace may make (see _Trace._written).
 MAX_WRITES = int(os.environ.get("STRIDE_MAX_TRACE_WRITES", "300"))
 
-# Leaf.written states in a trace that writes arguments.
-WATCH, STALE = 1, 2
+# Leaf.written in a trace that writes arguments: reads of the leaf resolve.
+WATCH = 1
 
 
 def current():

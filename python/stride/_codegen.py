@@ -158,16 +158,19 @@ class _Builder:
         return res
 
     def _copy(self, res, node, ins, type_):
-        """A stride.broadcast whose body yields its operand: a copy."""
-        elem = _dtypes.mlir(node.in_dtypes[0])
         (name, in_type), = ins
-        block = f"%b{len(self.values)}"
-        self.lines.append(f"{res} = stride.broadcast ins({name} : {in_type}) "
-                          f"-> {type_} {{")
+        self._copy_lines(res, name, in_type, type_, f"%b{len(self.values)}",
+                         _dtypes.mlir(node.in_dtypes[0]))
+
+    def _copy_lines(self, res, name, in_type, type_, block, elem, outs=""):
+        """A stride.broadcast whose body yields its operand: a copy (into
+        `outs`, a destination, when given)."""
+        outs = f" outs({outs} : {type_})" if outs else ""
+        self.lines.append(f"{res} = stride.broadcast ins({name} : {in_type})"
+                          f"{outs} -> {type_} {{")
         self.lines.append(f"^bb0({block}: {elem}):")
         self.lines.append(f"  stride.yield {block} : {elem}")
         self.lines.append("}")
-
 
     def _loop(self, node, ins):
         """stride.fori_loop: one scf.for whose iter_args are the carried
@@ -242,7 +245,7 @@ class _Builder:
         offsets, sizes, strides = node.attr
         k = len(self.values)
         if "*" in btype or "?" in btype:
-            static = f"tensor<{'x'.join(str(n) for n in node.shape)}x{elem}>"
+            static = _static(node)
             self.lines.append(f"%ib{k} = tensor.cast {base} : {btype} to {static}")
             base, btype = f"%ib{k}", static
         part = f"tensor<{'x'.join(str(n) for n in sizes)}x{elem}>"
@@ -253,11 +256,8 @@ class _Builder:
         if reads_chain and source.kind in _expr.VIEWS:
             # A view of the array being written, inserted into it: copied
             # first, so the insert does not read what it overwrites.
-            self.lines.append(f"%ic{k} = stride.broadcast ins({value} : {vtype}) "
-                              f"-> tensor<*x{elem}> {{")
-            self.lines.append(f"^bb0(%icb{k}: {elem}):")
-            self.lines.append(f"  stride.yield %icb{k} : {elem}")
-            self.lines.append("}")
+            self._copy_lines(f"%ic{k}", value, vtype, f"tensor<*x{elem}>",
+                             f"%icb{k}", elem)
             value, vtype = f"%ic{k}", f"tensor<*x{elem}>"
         if math.prod(sizes) <= _SMALL_INSERT or reads_chain:
             # Computed into its own buffer, then inserted (one copy of the
@@ -274,11 +274,8 @@ class _Builder:
             return btype
         self.lines.append(f"%id{k} = tensor.extract_slice {base}{where} : "
                           f"{btype} to {part}")
-        self.lines.append(f"%iw{k} = stride.broadcast ins({value} : {vtype}) "
-                          f"outs(%id{k} : {part}) -> {part} {{")
-        self.lines.append(f"^bb0(%ix{k}: {elem}):")
-        self.lines.append(f"  stride.yield %ix{k} : {elem}")
-        self.lines.append("}")
+        self._copy_lines(f"%iw{k}", value, vtype, part, f"%ix{k}", elem,
+                         outs=f"%id{k}")
         self.lines.append(f"{res} = tensor.insert_slice %iw{k} into {base}"
                           f"{where} : {part} into {btype}")
         return btype  # static: Stride ops infer shapes from it
@@ -288,10 +285,8 @@ def _reads_chain(node):
     """Whether insert `node`'s value reads the array it is inserted into:
     its base or any earlier contents the base was built from in place."""
     chain, base = set(), node.operands[0]
-    while isinstance(base, Op):
+    while isinstance(base, Op) and base.kind == "insert":
         chain.add(id(base))
-        if base.kind != "insert" and base.kind != "copy":
-            break
         base = base.operands[0]
     chain.add(id(base))
     stack, seen = [node.operands[1]], set()

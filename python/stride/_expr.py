@@ -385,12 +385,7 @@ class Leaf(Expr):
         if HOOKS.is_mask(key):
             return HOOKS.select(self, key)
         raw = key
-        key = key if isinstance(key, tuple) else (key,)
-        if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
-               or isinstance(k, bool) for k in key):
-            raise TypeError("only basic indexing (integers, slices, ..., "
-                            "None) of a lazy stride array is supported"
-                            + user_line())
+        key = basic_key(key, "a lazy stride array")
         # NumPy gives a scalar (a copy of the element, not a view) where
         # every dim is indexed by an integer.
         scalar = len(key) == len(self.shape) and all(
@@ -1168,15 +1163,22 @@ def broadcast_to(array, shape):
     return view("expand", array, target, lambda v: np.broadcast_to(v, target))
 
 
+def basic_key(key, what):
+    """`key` as a tuple of basic indices (ints, slices, ..., None), else
+    the TypeError naming `what` was indexed."""
+    key = key if isinstance(key, tuple) else (key,)
+    if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
+           or isinstance(k, (bool, np.bool_)) for k in key):
+        raise TypeError(f"only basic indexing (integers, slices, ..., None) "
+                        f"of {what} is supported" + user_line())
+    return key
+
+
 def index(x, key):
     """x[key] for basic indexing (ints, slices, ..., None) of an
     intermediate: a slice, then the integer-indexed dims squeezed, then the
     new axes inserted, as NumPy's view."""
-    key = key if isinstance(key, tuple) else (key,)
-    if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
-           or isinstance(k, (bool, np.bool_)) for k in key):
-        raise TypeError("only basic indexing (integers, slices, ..., None) "
-                        "of a lazy stride expression is supported" + user_line())
+    key = basic_key(key, "a lazy stride expression")
     _stand_in(x.shape)[key]  # NumPy's IndexError for a bad key
     if sum(k is Ellipsis for k in key) == 0:
         key = key + (Ellipsis,)

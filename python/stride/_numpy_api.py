@@ -225,7 +225,7 @@ def _made(array):
     """An array a creation function made: in a trace, memory the function
     may write (_trace.make_local); outside one, a lazy constant."""
     if _expr.HOOKS.current_trace() is not None:
-        return _expr.HOOKS.make_local(_expr.Leaf(array))
+        return _expr.HOOKS.make_local(_expr.Leaf(array), fresh=True)
     return _expr.lazy(array)
 
 

@@ -132,12 +132,7 @@ def local_view(local, key):
     """local[key]: a view (memory) for basic indexing, a value for an
     element (NumPy's scalar copy)."""
     raw = key
-    key = key if isinstance(key, tuple) else (key,)
-    if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice, np.integer)))
-           or isinstance(k, (bool, np.bool_)) for k in key):
-        raise TypeError("only basic indexing (integers, slices, ..., None) "
-                        "of an array made inside @stride.jit is supported"
-                        + _user_line())
+    key = _expr.basic_key(key, "an array made inside @stride.jit")
     shape = _expr.stand_in(local.shape)[key].shape  # NumPy's IndexError
     if len(key) == len(local.shape) and all(
             isinstance(k, (int, np.integer)) for k in key):
@@ -157,12 +152,15 @@ def on_snapshot(node, source):
     trace.keep.append(node)
 
 
-def make_local(node):
+def make_local(node, fresh=False):
     """A new array made in the function with `node`'s contents (np.zeros
     and friends, x.copy()). A Leaf node is a NumPy array made at trace time
     from trace-time constants only (shapes, dtypes, Python ints): a
-    constant of the plan, never written (writes replace the node)."""
+    constant of the plan, never written (writes replace the node); `fresh`
+    says the function made it, so no argument can share its memory."""
     trace = current()
+    if fresh:
+        trace.made.add(id(node.array))
     mem = Memory(None, node, node.shape, node.dtype)
     trace.keep.append(mem)
     if trace.loops:
@@ -369,7 +367,7 @@ def _creation(name, original):
             _dtypes.check(a.dtype)
         except TypeError:
             return a  # a dtype Stride does not compute: NumPy's array
-        return make_local(_expr.Leaf(a))
+        return make_local(_expr.Leaf(a), fresh=True)
     fn.__stride_creation__ = True
     return fn
 
@@ -415,6 +413,7 @@ class _Trace:
         self.snapshots = {}   # id(Snapshot) -> (its source, writes seen then)
         self.loops = []       # per fori_loop body being traced: its carry memory
         self.written_ops = {}  # id(Written) -> its Memory
+        self.made = set()     # ids of the arrays creation functions made
 
     def line(self):
         """Where a read happens, for messages."""
@@ -536,42 +535,10 @@ class _Trace:
                             "this array in the carry and return it" + line)
         mask = _mask(key)
         if mask is not None:
-            # a[mask] = v with a boolean array of a's shape: NumPy stores v
-            # where mask is true, which is where(mask, v, a) for a scalar v.
-            if mask.shape != target.shape:
-                raise IndexError(
-                    f"boolean index did not match indexed array along "
-                    f"dimension 0; dimension is {target.shape[0] if target.shape else 0} "
-                    f"but corresponding boolean dimension is "
-                    f"{mask.shape[0] if mask.shape else 0}" + line)
-            if isinstance(value, _masked.Masked):
-                if not (_masked.same_mask(value.mask, mask) or value.mask is key):
-                    raise TypeError("a[mask] = value: value is a selection by "
-                                    "another mask" + line)
-                value = value.full
-            v = _expr.operand(value)
-            if isinstance(v, _expr.Scalar):
-                v = value
-            elif v is not None and v.shape == mask.shape:
-                pass  # the values where mask is true (a selection's full values)
-            elif v is None or (v.shape != () and v.shape != (1,)):
-                raise TypeError("boolean-mask assignment a[mask] = v inside "
-                                "@stride.jit takes a scalar v (an array v "
-                                "needs the mask's count of true elements, "
-                                "known only when it runs)" + line)
-            if isinstance(v, _expr.Expr) and v.shape == (1,):
-                v = _expr.reshape(v, ())
-            if isinstance(v, _expr.Expr) and v.dtype != mem.dtype:
-                v = v.astype(mem.dtype)
-            current = self.resolve(target)
-            value = _expr.where(mask, v, current)
-            if value.dtype != mem.dtype:
-                value = value.astype(mem.dtype)
-            key = Ellipsis
+            value, key = self._masked_value(target, mem, mask, key, value, line), Ellipsis
         _expr.stand_in(target.shape)[key]  # NumPy's IndexError
         keys = keys + (key,)
-        starts, dims = _region(mem.shape, keys)
-        shape = tuple(n for _, _, n in dims)
+        region, flips, shape = _box(mem.shape, keys)
         op = _expr.operand(value)
         if op is None:
             raise TypeError(f"cannot assign an object of type "
@@ -590,47 +557,58 @@ class _Trace:
                              + line) from None
         if mem.pos is not None:
             _check_target(_target(self.arrays[mem.pos], keys), construct, line)
-        if 0 in shape:
+        if region is None:
             self._written(mem, keys, construct, line)
             return  # nothing is written
+        offsets, sizes, _ = region
         if op.shape != shape:
             op = _expr.broadcast_to(op, shape)
         if op.dtype != mem.dtype:
             op = op.astype(mem.dtype)
-        nd = len(mem.shape)
-        sizes, steps = [1] * nd, [1] * nd
-        for d, step, n in dims:
-            if d is not None:
-                sizes[d], steps[d] = n, step
-        if tuple(sizes) != op.shape:
-            op = _expr.reshape(op, tuple(sizes))  # unit dims only: a view
-        flips = tuple(d for d in range(nd) if steps[d] < 0 and sizes[d] > 1)
+        if sizes != op.shape:
+            op = _expr.reshape(op, sizes)  # unit dims only: a view
         if flips:
             op = _expr.flip(op, flips)
-        offsets = [starts[d] + (sizes[d] - 1) * steps[d] if steps[d] < 0
-                   else starts[d] for d in range(nd)]
-        strides = [abs(s) if n > 1 else 1 for s, n in zip(steps, sizes)]
-        region = (tuple(offsets), tuple(sizes), tuple(strides))
         if not isinstance(op, _expr.Op):
             op = _expr.Op("copy", (op,), (op.dtype,), op.dtype, op.shape)
-        if tuple(sizes) == mem.shape and not any(offsets):
+        if sizes == mem.shape and not any(offsets):
             node = op  # the whole array
         else:
-            base = mem.node
-            if type(base) is _expr.Leaf:
-                # Inserts start from a copy of the argument (or constant),
-                # which One-Shot would make anyway (inputs are read-only):
-                # reads of the argument then do not alias the chain of
-                # inserts, whose analysis is quadratic in its aliases.
-                base = _expr.Op("copy", (base,), (base.dtype,), base.dtype,
-                                base.shape)
-            node = _expr.Op("insert", (base, op), (mem.dtype, mem.dtype),
+            node = _expr.Op("insert", (mem.node, op), (mem.dtype, mem.dtype),
                             mem.dtype, mem.shape, region)
         self._written(mem, keys, construct, line)
         mem.node = node
         if all(r != region for r, _ in mem.regions):
             mem.regions.append((region, keys))
         self.keep.append(node)
+
+    def _masked_value(self, target, mem, mask, key, value, line):
+        """The new contents of `target` for target[mask] = value: NumPy
+        stores value where mask is true, which is where(mask, v, target) for
+        a scalar v or a selection by the same mask (its full values)."""
+        if mask.shape != target.shape:
+            raise IndexError(
+                f"boolean index did not match indexed array along "
+                f"dimension 0; dimension is {target.shape[0] if target.shape else 0} "
+                f"but corresponding boolean dimension is "
+                f"{mask.shape[0] if mask.shape else 0}" + line)
+        if isinstance(value, _masked.Masked):
+            if not (_masked.same_mask(value.mask, mask) or value.mask is key):
+                raise TypeError("a[mask] = value: value is a selection by "
+                                "another mask" + line)
+            value = value.full
+        v = _expr.operand(value)
+        if isinstance(v, _expr.Scalar):
+            v = value
+        elif v is None or v.shape not in ((), (1,), mask.shape):
+            raise TypeError("boolean-mask assignment a[mask] = v inside "
+                            "@stride.jit takes a scalar v (an array v "
+                            "needs the mask's count of true elements, "
+                            "known only when it runs)" + line)
+        elif v.shape == (1,):
+            v = _expr.reshape(v, ())
+        new = _expr.where(mask, v, self.resolve(target))
+        return new if new.dtype == mem.dtype else new.astype(mem.dtype)
 
     def _written(self, mem, keys, construct, line):
         if len(self.writes) >= MAX_WRITES:
@@ -732,11 +710,11 @@ def _box(shape, keys):
     """The region basic-indexing `keys` select in an array of `shape`, as
     a tensor.insert_slice takes it: ((offsets, sizes, strides) per base dim
     with positive strides, the base dims walked backwards, the view's
-    shape); None when it is empty."""
+    shape); the region is None when it is empty."""
     starts, dims = _region(shape, keys)
     view = tuple(n for _, _, n in dims)
     if 0 in view:
-        return None
+        return None, (), view
     nd = len(shape)
     sizes, steps = [1] * nd, [1] * nd
     for d, step, n in dims:
@@ -765,10 +743,9 @@ def _forward(mem, keys):
     an argument or a constant. Both keep reads off the chain of inserts,
     which One-Shot Bufferize analyses in quadratic time per op. None: read
     the current contents."""
-    box = _box(mem.shape, keys)
-    if box is None:
+    region, flips, view = _box(mem.shape, keys)
+    if region is None:
         return None
-    region, flips, view = box
     node = mem.node
     while type(node) is _expr.Op and node.kind == "insert":
         if node.attr == region:
@@ -779,9 +756,6 @@ def _forward(mem, keys):
         if not _disjoint(node.attr, region):
             return None
         node = node.operands[0]
-    if type(node) is _expr.Op and node.kind == "copy" and \
-            type(node.operands[0]) is _expr.Leaf and node is not mem.node:
-        node = node.operands[0]  # the chain's base: a copy of its first contents
     if type(node) is not _expr.Leaf or node is mem.node:
         return None
     for k in keys:
@@ -1073,7 +1047,8 @@ class JitFunction:
                     pos = vpos
                 elif pos is None:  # a closed-over array, fixed at trace time
                     sources.append((None, _run.prepare(g)))
-                    constants.append(g)
+                    if id(g) not in trace.made:  # np.zeros(...): only the plan has it
+                        constants.append(g)
                 else:
                     sources.append((pos, None))
                     if g.dtype == _dtypes.BOOL or not _run.kernel_ready(g):

@@ -106,3 +106,33 @@ def strided(shape, strides, dtype, rng):
     offset = 0 if empty else sum((n - 1) * -s for n, s in zip(shape, strides) if s < 0)
     return np.lib.stride_tricks.as_strided(
         base[offset:], shape, [s * dtype.itemsize for s in strides])
+
+
+def jit_like_numpy(fn, calls, rtol=0, **jit):
+    """Runs fn under @stride.jit (with `jit` options) and fn itself on
+    copies of each call's arguments (later calls through the cached plan):
+    the same results (dtypes, shapes, values: exact for rtol=0, else
+    allclose) and the same argument contents afterwards."""
+    import stride
+    traced = stride.jit(fn, **jit)
+    same = np.testing.assert_array_equal if rtol == 0 else \
+        (lambda a, b: np.testing.assert_allclose(a, b, rtol=rtol))
+    for args in calls:
+        mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        ref = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        got, want = traced(*mine), fn(*ref)
+        if want is None:
+            assert got is None
+            got, want = (), ()
+        elif not isinstance(want, tuple):
+            got, want = (got,), (want,)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            w = np.asarray(w)
+            assert g.dtype == w.dtype and g.shape == w.shape
+            same(g, w)
+        for m, r in zip(mine, ref):
+            if isinstance(r, np.ndarray):
+                assert m.dtype == r.dtype
+                same(m, r)
+    return traced

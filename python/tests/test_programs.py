@@ -7,31 +7,13 @@ import numpy as np
 import pytest
 
 import stride
+from helpers import jit_like_numpy
 
 RNG = np.random.default_rng(7)
 
 
 def _check(fn, *calls, rtol=1e-12, **jit):
-    """fn under @stride.jit and fn itself on copies of each call's
-    arguments: the same results and the same argument contents after."""
-    traced = stride.jit(fn, **jit)
-    for args in calls:
-        mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        ref = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        got, want = traced(*mine), fn(*ref)
-        if not isinstance(want, tuple):
-            got, want = (got,), (want,)
-        if len(want) == 1 and want[0] is None:
-            assert got == (None,)
-            got, want = (), ()
-        for g, w in zip(got, want):
-            w = np.asarray(w)
-            assert g.dtype == w.dtype and g.shape == w.shape
-            np.testing.assert_allclose(g, w, rtol=rtol)
-        for m, r in zip(mine, ref):
-            if isinstance(r, np.ndarray):
-                np.testing.assert_allclose(m, r, rtol=rtol)
-    return traced
+    return jit_like_numpy(fn, calls, rtol, **jit)
 
 
 def rand(*shape, dtype=np.float64):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import stride
-from helpers import torch
+from helpers import jit_like_numpy, torch
 
 
 def _line(fn, text):
@@ -24,29 +24,7 @@ def _line(fn, text):
 
 
 def _same_as_numpy(fn, *calls):
-    """Runs the traced fn and fn itself on copies of each call's arguments:
-    the same results (values and dtypes) and the same argument contents
-    afterwards."""
-    traced = stride.jit(fn)
-    for args in calls:
-        mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        ref = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        got, want = traced(*mine), fn(*ref)
-        if not isinstance(want, tuple):
-            got, want = (got,), (want,)
-        if len(want) == 1 and want[0] is None:
-            got, want = (), ()
-        got = got or ()
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            w = np.asarray(w)
-            assert g.dtype == w.dtype and g.shape == w.shape
-            np.testing.assert_array_equal(g, w)
-        for m, r in zip(mine, ref):
-            if isinstance(r, np.ndarray):
-                assert m.dtype == r.dtype
-                np.testing.assert_array_equal(m, r)
-    return traced
+    return jit_like_numpy(fn, calls)
 
 
 # -- arrays made inside the function: memory the trace updates ---------------

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -54,6 +55,18 @@ void mlir::stride::buildStrideToLinalgPipeline(
   pm.addPass(createStridePropagateLayout(
       StridePropagateLayoutOptions{options.policy, options.keepResultLayouts}));
   pm.addPass(createStrideGeneralize());
+  if (options.distribute > 0) {
+    // Each rank's program on its blocks; the local layouts are the policy's
+    // for the dense blocks the runner hands every rank.
+    pm.addPass(createStrideDistribute(StrideDistributeOptions{
+        std::to_string(unsigned(options.distribute)),
+        options.distributeStrategy}));
+    pm.addNestedPass<func::FuncOp>(shard::createPartition());
+    pm.addPass(createConvertShardToStrideMpi());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createStridePropagateLayout(
+        StridePropagateLayoutOptions{options.policy, false}));
+  }
   if (options.fuse)
     pm.addPass(createStrideFuse());
   pm.addPass(createStrideCoalesce());

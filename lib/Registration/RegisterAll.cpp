@@ -8,6 +8,7 @@
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
 #include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/Pipelines.h"
 
@@ -20,6 +21,8 @@ void stride::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::stride::StrideDialect, mlir::func::FuncDialect>();
   // Stride ops take part in One-Shot Bufferize through external models.
   mlir::stride::registerBufferizableOpInterfaceExternalModels(registry);
+  // ... and in upstream sharding-propagation and shard-partition.
+  mlir::stride::registerShardingInterfaceExternalModels(registry);
 }
 
 // MLIR's registry treats a second registration of a pipeline as a fatal

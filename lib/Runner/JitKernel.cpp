@@ -4,6 +4,7 @@
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
+#include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
 #include "stride/Pipelines/LLVMOptimization.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,6 +64,7 @@ void mlir::stride::registerJitDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registry.insert<StrideDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  registerShardingInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);

@@ -176,4 +176,40 @@ def StrideGpuLaunchToHostLoops : Pass<"stride-gpu-launch-to-host-loops", "::mlir
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ConvertShardToStrideMpi : Pass<"convert-shard-to-stride-mpi", "::mlir::ModuleOp"> {
+  let summary = "Lower the collectives of partitioned shard programs to calls into Stride's MPI runtime";
+  let description = [{
+    After `shard-partition`, a program holds `shard` collectives on local
+    tensors. Upstream's `convert-shard-to-mpi` lowers only `all_reduce` and
+    `update_halo`, leaves every other collective behind with exit status 0,
+    and ties the module to one MPI's ABI. This pass lowers every collective a
+    1-D grid partition emits instead, to calls into `libstride_mpi` (built
+    against each installed MPI with its own `mpicc`, so one kernel runs
+    under OpenMPI and MPICH alike):
+
+    - `shard.all_reduce` (sum, product, min, max) ->
+      `stride_mpi_allreduce_<type>(in, out, kind)`;
+    - `shard.all_gather` -> `stride_mpi_allgather_<type>(in, out, dim)`;
+    - `shard.all_to_all` -> `stride_mpi_alltoall_<type>(in, out, split, concat)`;
+    - `shard.all_slice` and process indices -> upstream's local lowering
+      (`tensor.extract_slice` at the rank's offset), with the rank from
+      `stride_mpi_comm_rank()`; `shard.grid_shape` -> constants.
+
+    Each collective reads its operand through `bufferization.to_buffer`,
+    writes a fresh `memref.alloc`, and gives a `bufferization.to_tensor` of
+    it, so One-Shot Bufferize and the ownership-based deallocation see plain
+    calls on unranked memrefs (no op with unknown memory effects). A
+    collective this pass cannot lower (another reduction kind, a grid of
+    several dims, `send`/`recv`/`shift`/`broadcast`/`scatter`, halos) is an
+    error naming the op, never left in place. The `shard.grid` symbols are
+    removed at the end.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 #endif // STRIDE_CONVERSION_PASSES_TD

@@ -54,6 +54,16 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "a fatbin when ptxas is found, else PTX) and the host "
                      "to calls of the mgpu* runtime"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> distribute{
+      *this, "distribute",
+      llvm::cl::desc("Partition every entry over this many MPI processes "
+                     "(stride-distribute, shard-partition, "
+                     "convert-shard-to-stride-mpi); 0: one process"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> distributeStrategy{
+      *this, "distribute-strategy",
+      llvm::cl::desc("With distribute: auto, rows, cols or k"),
+      llvm::cl::init("auto")};
 };
 
 /// The thread count a driver's request of `requested` threads means: itself

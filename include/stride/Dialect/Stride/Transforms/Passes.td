@@ -480,4 +480,54 @@ def StrideBlockTransposes : Pass<"stride-block-transposes"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StrideDistribute : Pass<"stride-distribute", "::mlir::ModuleOp"> {
+  let summary = "Choose shardings of each entry over a 1-D grid of processes and propagate them";
+  let description = [{
+    Prepares a shape-inferred, layout-propagated module for upstream
+    `shard-partition`: every public function with a body becomes a program
+    that each of `grid` processes runs on its block of the data.
+
+    1. **Choice.** A function that already holds `shard.shard` ops keeps its
+       user's shardings. Otherwise one value is annotated and upstream
+       `sharding-propagation` (run by this pass) spreads the choice through
+       the function, backward to its arguments and forward to its results:
+       - `auto`: with a `stride.matmul`, its batch dim, else its rows (M),
+         else its contracted dim (K), the first of these whose size the
+         grid divides; without one, the first returned value's outermost
+         dim in memory order (largest stride, from its propagated layout)
+         that the grid divides, so each rank's block of the result is one
+         contiguous run of the single-process result;
+       - `rows` / `cols`: the matmul's M / N dim, or the result's first /
+         last dim;
+       - `k`: the matmul's contracted dim; each rank multiplies its slices
+         of K and a `shard.all_reduce` sums the partial products.
+       The choice is printed as a remark on the function.
+    2. **Layouts.** Every rank holds each split (or replicated) argument as
+       a dense row-major block, which the runner copies out of the caller's
+       strided array, so the pass drops the `#stride.layout` encodings of the
+       function: `stride-propagate-layout`, run again after partitioning,
+       gives each local result the layout the policy gives it for those
+       blocks, and the runner writes the gathered blocks into the strides
+       the single-process run gives.
+    3. **Record.** Each split argument and result gets `stride.split_dim`
+       (the tensor dim split along the grid) and the function gets
+       `stride.grid` (the grid's shape), so runners scatter and gather
+       without re-deriving the shardings.
+
+    Refused with an error naming the value or op, never partitioned wrongly:
+    a dim that the grid does not divide (uneven shards), a dynamic shape,
+    an op without a sharding rule (views, reductions and calls for now),
+    halo or explicit shard-offset shardings, and grids of more than one
+    dimension.
+  }];
+  let options = [
+    Option<"grid", "grid", "std::string", /*default=*/"\"2\"",
+           "number of processes (a 1-D grid), e.g. 4">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
+           "auto, rows, cols or k">,
+  ];
+  let dependentDialects = ["::mlir::shard::ShardDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,219 @@
+//===- ShardToStrideMpi.cpp - shard collectives to Stride's MPI runtime ---===//
+//
+// The runtime (runtime/mpi) takes every buffer as an unranked memref, i.e.
+// (rank, pointer to the ranked descriptor), so one C function per element
+// type serves every rank and layout, and the kernel stays independent of
+// which MPI the process was started under.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Conversion/Passes.h"
+
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Transforms/Transforms.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::stride {
+#define GEN_PASS_DEF_CONVERTSHARDTOSTRIDEMPI
+#include "stride/Conversion/Passes.h.inc"
+} // namespace mlir::stride
+
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+
+/// "f32", "f64", "i32", "i64", "i1": the runtime's function suffixes.
+FailureOr<std::string> suffixOf(Type element) {
+  if (element.isF32())
+    return std::string("f32");
+  if (element.isF64())
+    return std::string("f64");
+  for (unsigned width : {1u, 32u, 64u})
+    if (element.isSignlessInteger(width))
+      return "i" + std::to_string(width);
+  return failure();
+}
+
+struct ConvertShardToStrideMpiPass
+    : public mlir::stride::impl::ConvertShardToStrideMpiBase<ConvertShardToStrideMpiPass> {
+  using Base::Base;
+
+  /// The declaration of `name`, added to the module on first use.
+  func::FuncOp declare(StringRef name, FunctionType type) {
+    ModuleOp module = getOperation();
+    if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+      return fn;
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+    fn.setPrivate();
+    return fn;
+  }
+
+  LogicalResult checkGrid(Operation *op, FlatSymbolRefAttr gridName,
+                          SymbolTableCollection &symbols) {
+    shard::GridOp grid = shard::getGridOrNull(op, gridName, symbols);
+    if (!grid)
+      return op->emitError() << "convert-shard-to-stride-mpi: no grid "
+                             << gridName;
+    if (grid.getRank() != 1)
+      return op->emitError()
+             << "convert-shard-to-stride-mpi: grid " << gridName << " has "
+             << grid.getRank() << " dims; Stride's MPI runtime runs 1-D grids";
+    return success();
+  }
+
+  Value rankIndex(OpBuilder &b, Location loc) {
+    func::FuncOp fn = declare("stride_mpi_comm_rank",
+                              b.getFunctionType({}, {b.getI32Type()}));
+    Value rank = func::CallOp::create(b, loc, fn, ValueRange{}).getResult(0);
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), rank);
+  }
+
+  /// Replaces `op` (tensor in, tensor out) by a call of
+  /// `stride_mpi_<what>_<type>(in, out, extra...)`.
+  LogicalResult lowerCollective(Operation *op, StringRef what,
+                                ArrayRef<int64_t> extra, Type extraType) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value input = op->getOperand(0);
+    auto inType = dyn_cast<RankedTensorType>(input.getType());
+    auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!inType || !outType || !outType.hasStaticShape())
+      return op->emitError() << "convert-shard-to-stride-mpi: needs ranked "
+                                "tensors with static result shapes";
+    FailureOr<std::string> suffix = suffixOf(inType.getElementType());
+    if (failed(suffix))
+      return op->emitError() << "convert-shard-to-stride-mpi: element type "
+                             << inType.getElementType()
+                             << " has no MPI runtime function";
+    auto inMemref = MemRefType::get(inType.getShape(), inType.getElementType());
+    auto outMemref =
+        MemRefType::get(outType.getShape(), outType.getElementType());
+    auto unranked = UnrankedMemRefType::get(inType.getElementType(), 0);
+    Value inBuffer = bufferization::ToBufferOp::create(b, loc, inMemref, input,
+                                                       /*read_only=*/true);
+    Value outBuffer = memref::AllocOp::create(b, loc, outMemref);
+    SmallVector<Value> args = {
+        memref::CastOp::create(b, loc, unranked, inBuffer),
+        memref::CastOp::create(b, loc, unranked, outBuffer)};
+    SmallVector<Type> argTypes = {unranked, unranked};
+    for (int64_t v : extra) {
+      args.push_back(arith::ConstantOp::create(
+          b, loc, extraType, b.getIntegerAttr(extraType, v)));
+      argTypes.push_back(extraType);
+    }
+    func::FuncOp fn =
+        declare(("stride_mpi_" + what + "_" + *suffix).str(),
+                b.getFunctionType(argTypes, {}));
+    func::CallOp::create(b, loc, fn, args);
+    Value result = bufferization::ToTensorOp::create(
+        b, loc, outType, outBuffer, /*restrict=*/true, /*writable=*/true);
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTableCollection symbols;
+    // all_slice and multi-indices become local index arithmetic first.
+    RewritePatternSet patterns(&getContext());
+    shard::populateAllOpLoweringPatterns(patterns, symbols);
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return signalPassFailure();
+
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<shard::ShardDialect>(op->getDialect()) && !isa<shard::GridOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      LogicalResult done =
+          llvm::TypeSwitch<Operation *, LogicalResult>(op)
+              .Case([&](shard::AllReduceOp r) -> LogicalResult {
+                if (failed(checkGrid(op, r.getGridAttr(), symbols)))
+                  return failure();
+                int64_t kind;
+                switch (r.getReduction()) {
+                case shard::ReductionKind::Sum:
+                  kind = 0;
+                  break;
+                case shard::ReductionKind::Product:
+                  kind = 1;
+                  break;
+                case shard::ReductionKind::Min:
+                  kind = 2;
+                  break;
+                case shard::ReductionKind::Max:
+                  kind = 3;
+                  break;
+                default:
+                  return op->emitError()
+                         << "convert-shard-to-stride-mpi: reduction "
+                         << shard::stringifyReductionKind(r.getReduction())
+                         << " has no MPI runtime function";
+                }
+                Builder b(op->getContext());
+                return lowerCollective(op, "allreduce", {kind},
+                                       b.getI32Type());
+              })
+              .Case([&](shard::AllGatherOp g) -> LogicalResult {
+                if (failed(checkGrid(op, g.getGridAttr(), symbols)))
+                  return failure();
+                Builder b(op->getContext());
+                return lowerCollective(op, "allgather",
+                                       {g.getGatherAxis().getSExtValue()},
+                                       b.getI64Type());
+              })
+              .Case([&](shard::AllToAllOp a) -> LogicalResult {
+                if (failed(checkGrid(op, a.getGridAttr(), symbols)))
+                  return failure();
+                Builder b(op->getContext());
+                return lowerCollective(op, "alltoall",
+                                       {a.getSplitAxis().getSExtValue(),
+                                        a.getConcatAxis().getSExtValue()},
+                                       b.getI64Type());
+              })
+              .Case([&](shard::ProcessLinearIndexOp p) -> LogicalResult {
+                if (failed(checkGrid(op, p.getGridAttr(), symbols)))
+                  return failure();
+                OpBuilder b(op);
+                p.getResult().replaceAllUsesWith(rankIndex(b, op->getLoc()));
+                op->erase();
+                return success();
+              })
+              .Case([&](shard::GridShapeOp s) -> LogicalResult {
+                shard::GridOp grid =
+                    shard::getGridOrNull(op, s.getGridAttr(), symbols);
+                if (!grid)
+                  return op->emitError()
+                         << "convert-shard-to-stride-mpi: no grid";
+                OpBuilder b(op);
+                ArrayRef<int16_t> axes = s.getAxes();
+                for (auto [i, result] : llvm::enumerate(s.getResults())) {
+                  int64_t axis = axes.empty() ? i : axes[i];
+                  result.replaceAllUsesWith(arith::ConstantIndexOp::create(
+                      b, op->getLoc(), grid.getShape()[axis]));
+                }
+                op->erase();
+                return success();
+              })
+              .Default([](Operation *op) -> LogicalResult {
+                return op->emitError()
+                       << "convert-shard-to-stride-mpi: '" << op->getName()
+                       << "' has no lowering to Stride's MPI runtime";
+              });
+      if (failed(done))
+        return signalPassFailure();
+    }
+    for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
+      grid.erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,274 @@
+//===- ShardingInterfaceImpl.cpp - Stride ops in upstream sharding --------===//
+//
+// Upstream's sharding machinery describes an op by its loops and one
+// projected-permutation indexing map per operand and result. Stride's
+// elementwise ops broadcast NumPy-style: an operand may have fewer dims
+// (right-aligned) or size 1 where the result has more. A size-1 broadcast
+// dim reads the same element for every index of the result's loop, so it
+// must never be split with that loop. Upstream's operand maps reject the
+// constant expression that would say so, so each broadcast dim gets a loop
+// of its own instead: parallel, of size 1, not in any result's map, and
+// therefore never assigned a grid axis. The operand is replicated along it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
+
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+
+/// The loops and maps of one op in upstream's terms.
+struct LoopNest {
+  SmallVector<utils::IteratorType> iterators;
+  SmallVector<AffineMap> maps; // operands, then results
+};
+
+/// Adds the map of `type` (right-aligned against `loopDims`, the loops of
+/// the result's dims) to `nest`; dims of another size than the loop's are
+/// broadcast and get a fresh loop.
+void addBroadcastOperand(LoopNest &nest, SmallVector<AffineExpr> &exprs,
+                         Type type, ArrayRef<int64_t> resultShape,
+                         ArrayRef<unsigned> loopDims, MLIRContext *ctx) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  exprs.clear();
+  if (!tensor)
+    return;
+  int64_t lead = int64_t(resultShape.size()) - tensor.getRank();
+  for (int64_t d = 0; d < tensor.getRank(); ++d) {
+    int64_t r = d + lead;
+    if (r >= 0 && tensor.getDimSize(d) == resultShape[r] &&
+        !ShapedType::isDynamic(resultShape[r])) {
+      exprs.push_back(getAffineDimExpr(loopDims[r], ctx));
+      continue;
+    }
+    exprs.push_back(getAffineDimExpr(nest.iterators.size(), ctx));
+    nest.iterators.push_back(utils::IteratorType::parallel);
+  }
+}
+
+/// Builds maps once every loop is known (maps need the final loop count).
+LoopNest finish(LoopNest nest, ArrayRef<SmallVector<AffineExpr>> exprs,
+                MLIRContext *ctx) {
+  for (ArrayRef<AffineExpr> e : exprs)
+    nest.maps.push_back(AffineMap::get(nest.iterators.size(), 0, e, ctx));
+  return nest;
+}
+
+/// Elementwise: one parallel loop per result dim; every tensor operand
+/// (inputs and destinations) broadcasts against the first result's shape.
+LoopNest elementwiseNest(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  LoopNest nest;
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!result)
+    return nest;
+  ArrayRef<int64_t> shape = result.getShape();
+  SmallVector<unsigned> loops;
+  for (int64_t d = 0; d < result.getRank(); ++d) {
+    loops.push_back(d);
+    nest.iterators.push_back(utils::IteratorType::parallel);
+  }
+  SmallVector<SmallVector<AffineExpr>> exprs(op->getNumOperands() +
+                                             op->getNumResults());
+  for (OpOperand &operand : op->getOpOperands())
+    addBroadcastOperand(nest, exprs[operand.getOperandNumber()],
+                        operand.get().getType(), shape, loops, ctx);
+  for (OpResult r : op->getResults())
+    for (unsigned d : loops)
+      exprs[op->getNumOperands() + r.getResultNumber()].push_back(
+          getAffineDimExpr(d, ctx));
+  return finish(std::move(nest), exprs, ctx);
+}
+
+/// Matmul (NumPy rules): loops are the result's dims, then the contracted
+/// dim k (a reduction), then one loop per broadcast batch dim of an operand.
+LoopNest matmulNest(MatmulOp op) {
+  MLIRContext *ctx = op.getContext();
+  LoopNest nest;
+  auto lhs = dyn_cast<RankedTensorType>(op.getLhs().getType());
+  auto rhs = dyn_cast<RankedTensorType>(op.getRhs().getType());
+  auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
+  if (!lhs || !rhs || !result)
+    return nest;
+  int64_t rank = result.getRank();
+  bool lhsMatrix = lhs.getRank() >= 2, rhsMatrix = rhs.getRank() >= 2;
+  int64_t batch = rank - int64_t(lhsMatrix) - int64_t(rhsMatrix);
+  for (int64_t d = 0; d < rank; ++d)
+    nest.iterators.push_back(utils::IteratorType::parallel);
+  unsigned k = nest.iterators.size();
+  nest.iterators.push_back(utils::IteratorType::reduction);
+  AffineExpr kExpr = getAffineDimExpr(k, ctx);
+  SmallVector<unsigned> batchLoops;
+  for (int64_t d = 0; d < batch; ++d)
+    batchLoops.push_back(d);
+  ArrayRef<int64_t> batchShape = result.getShape().take_front(batch);
+
+  SmallVector<SmallVector<AffineExpr>> exprs(3);
+  auto addOperand = [&](SmallVector<AffineExpr> &e, RankedTensorType type,
+                        bool matrix, bool isLhs) {
+    if (!matrix) {
+      e.push_back(kExpr);
+      return;
+    }
+    SmallVector<AffineExpr> batchExprs;
+    auto batchType = RankedTensorType::get(
+        type.getShape().drop_back(2), type.getElementType());
+    addBroadcastOperand(nest, batchExprs, batchType, batchShape, batchLoops,
+                        ctx);
+    e.append(batchExprs);
+    AffineExpr m = getAffineDimExpr(batch, ctx);
+    AffineExpr n = getAffineDimExpr(batch + int64_t(lhsMatrix), ctx);
+    if (isLhs) {
+      e.push_back(m);
+      e.push_back(kExpr);
+    } else {
+      e.push_back(kExpr);
+      e.push_back(n);
+    }
+  };
+  addOperand(exprs[0], lhs, lhsMatrix, /*isLhs=*/true);
+  addOperand(exprs[1], rhs, rhsMatrix, /*isLhs=*/false);
+  for (int64_t d = 0; d < rank; ++d)
+    exprs[2].push_back(getAffineDimExpr(d, ctx));
+  return finish(std::move(nest), exprs, ctx);
+}
+
+/// Upstream's default annotates every operand, and a scalar operand (a
+/// Stride op's `f32` or `i1` argument) would get a sharding without a grid:
+/// scalars are the same on every rank and need none.
+LogicalResult addTensorAnnotations(Operation *op, OpBuilder &b,
+                                   const shard::ShardingOption &option) {
+  FailureOr<std::vector<shard::Sharding>> shardings =
+      shard::detail::defaultGetShardingAnnotations(op, option);
+  if (failed(shardings))
+    return failure();
+  unsigned numOperands = op->getNumOperands();
+  for (OpResult r : op->getResults())
+    shard::maybeInsertTargetShardingAnnotation(
+        (*shardings)[numOperands + r.getResultNumber()], r, b);
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<RankedTensorType>(operand.get().getType()))
+      shard::maybeInsertSourceShardingAnnotation(
+          (*shardings)[operand.getOperandNumber()], operand, b);
+  return success();
+}
+
+template <typename Op>
+struct ElementwiseSharding
+    : public shard::ShardingInterface::ExternalModel<ElementwiseSharding<Op>,
+                                                     Op> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return elementwiseNest(op).iterators;
+  }
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    return elementwiseNest(op).maps;
+  }
+  LogicalResult addShardingAnnotations(
+      Operation *op, OpBuilder &b,
+      const shard::ShardingOption &option) const {
+    return addTensorAnnotations(op, b, option);
+  }
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    // Every element of a block depends only on the same block of its
+    // operands, so the op runs unchanged on local shapes.
+    shard::partitionTriviallyShardableOperation(
+        *op, partitionedOperands, operandShardings, resultShardings,
+        partitionMap, symbolTable, builder);
+    return success();
+  }
+};
+
+struct MatmulSharding
+    : public shard::ShardingInterface::ExternalModel<MatmulSharding,
+                                                     MatmulOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return matmulNest(cast<MatmulOp>(op)).iterators;
+  }
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    return matmulNest(cast<MatmulOp>(op)).maps;
+  }
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    return {shard::ReductionKind::Sum};
+  }
+  LogicalResult addShardingAnnotations(
+      Operation *op, OpBuilder &b,
+      const shard::ShardingOption &option) const {
+    return addTensorAnnotations(op, b, option);
+  }
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    LoopNest nest = matmulNest(cast<MatmulOp>(op));
+    shard::ShardingArray axes = shard::getGridAxisAssignmentForLoopIterators(
+        operandShardings, resultShardings, nest.iterators, nest.maps);
+    SmallVector<shard::GridAxis> reduced =
+        shard::getReductionGridAxes(nest.iterators, axes);
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!reduced.empty() && type.getElementType().isInteger(1))
+      return op->emitOpError()
+             << "cannot split the contracted dimension of an i1 matmul: its "
+                "partial results do not combine by a sum";
+    // Stride's matmul has no destination, so a split contraction needs no
+    // neutral init: each rank multiplies its slices of k and the partial
+    // products are summed across the ranks that share the other loops.
+    shard::partitionTriviallyShardableOperation(
+        *op, partitionedOperands, operandShardings, resultShardings,
+        partitionMap, symbolTable, builder);
+    if (reduced.empty())
+      return success();
+    Value local = partitionMap.lookup(op->getResult(0));
+    StringRef grid;
+    for (const shard::Sharding &s : operandShardings)
+      if (s)
+        grid = s.getGrid();
+    Value sum = shard::AllReduceOp::create(builder, op->getLoc(), local, grid,
+                                           reduced, shard::ReductionKind::Sum);
+    partitionMap.map(op->getResult(0), sum);
+    return success();
+  }
+};
+
+template <typename Op> void attachIfElementwise(MLIRContext *ctx) {
+  if constexpr (Op::template hasTrait<ScalarBodyOpInterface::Trait>())
+    Op::template attachInterface<ElementwiseSharding<Op>>(*ctx);
+}
+template <typename... Ops> void attachElementwise(MLIRContext *ctx) {
+  (attachIfElementwise<Ops>(ctx), ...);
+}
+
+} // namespace
+
+void mlir::stride::registerShardingInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, StrideDialect *) {
+    ctx->getOrLoadDialect<shard::ShardDialect>();
+    BroadcastOp::attachInterface<ElementwiseSharding<BroadcastOp>>(*ctx);
+    MatmulOp::attachInterface<MatmulSharding>(*ctx);
+    attachElementwise<
+#define GET_OP_LIST
+#include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"
+        >(ctx);
+  });
+}

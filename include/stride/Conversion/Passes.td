@@ -206,6 +206,7 @@ def ConvertShardToStrideMpi : Pass<"convert-shard-to-stride-mpi", "::mlir::Modul
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::tensor::TensorDialect",

@@ -66,6 +66,8 @@ void mlir::stride::buildStrideToLinalgPipeline(
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createStridePropagateLayout(
         StridePropagateLayoutOptions{options.policy, false}));
+  } else {
+    pm.addPass(createStrideDropShardings());
   }
   if (options.fuse)
     pm.addPass(createStrideFuse());

@@ -51,7 +51,9 @@ namespace {
 
 int fail(const llvm::Twine &message) {
   llvm::outs().flush();
-  llvm::errs() << "stride-run: error: " << message << "\n";
+  // One write, so that the lines of the ranks of an mpirun job do not
+  // interleave.
+  llvm::errs() << ("stride-run: error: " + message + "\n").str();
   return 1;
 }
 
@@ -376,7 +378,7 @@ std::string planDistribution(MLIRContext &context, ModuleOp specialized,
   ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
     if (d.getSeverity() == DiagnosticSeverity::Remark) {
       if (showRemark)
-        llvm::errs() << "stride-run: " << d << "\n";
+        llvm::errs() << ("stride-run: " + d.str() + "\n");
       return success();
     }
     llvm::raw_string_ostream os(diagnostics);

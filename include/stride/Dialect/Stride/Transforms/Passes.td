@@ -530,4 +530,17 @@ def StrideDistribute : Pass<"stride-distribute", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def StrideDropShardings : Pass<"stride-drop-shardings", "::mlir::ModuleOp"> {
+  let summary = "Remove shard annotations from a program that runs in one process";
+  let description = [{
+    A program written for `stride-distribute` may carry its user's
+    shardings (`shard.grid`, `shard.sharding`, `shard.shard`). They say how
+    to split work between processes and nothing about values, so a run in
+    one process drops them: every `shard.shard` is replaced by its operand,
+    and the sharding and grid ops, then unused, are erased. The CPU pipeline
+    runs this pass unless `distribute` is set. Any other `shard` op (a
+    collective) has no single-process meaning and is an error.
+  }];
+}
+
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

@@ -16,6 +16,7 @@
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Strides.h"
 #include "stride/Runner/Blocks.h"
+#include "stride/Runner/DistributeReport.h"
 #include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
 #include "stride/Runner/ToolOptions.h"
@@ -440,6 +441,35 @@ bool everyRankOk(const ::stride::mpi::Runtime &mpi, int rank, int size,
   return all != 0;
 }
 
+/// A copy of `module` whose `entry` is specialized to its declared static
+/// argument shapes and layouts (what every rank of a distributed run
+/// compiles); "" or the problem.
+std::string specializeToDeclared(ModuleOp module, func::FuncOp entry,
+                                 OwningOpRef<ModuleOp> &specialized) {
+  std::string entryText = "@" + entry.getName().str();
+  specialized = module.clone();
+  auto specializedEntry =
+      specialized->lookupSymbol<func::FuncOp>(entry.getName());
+  std::vector<std::optional<ArgLayout>> layouts;
+  for (Type type : entry.getArgumentTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor) {
+      layouts.push_back(std::nullopt);
+      continue;
+    }
+    if (!tensor.hasStaticShape())
+      return "--distribute needs static argument shapes; " + entryText +
+             " has " + typeName(type);
+    std::vector<int64_t> shape(tensor.getShape().begin(),
+                               tensor.getShape().end());
+    layouts.push_back(ArgLayout{shape, argumentStrides(tensor, shape)});
+  }
+  std::string error;
+  if (failed(specializeEntry(specializedEntry, layouts, error)))
+    return error.empty() ? "cannot specialize " + entryText : error;
+  return "";
+}
+
 int runDistributed(const RunOptions &options, MLIRContext &context,
                    ModuleOp module, func::FuncOp entry) {
   std::string entryText = "@" + entry.getName().str();
@@ -466,28 +496,8 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
 
   // Every rank compiles the same program, specialized to the declared
   // (static) argument layouts, which rank 0's inputs must then match.
-  std::string error;
-  OwningOpRef<ModuleOp> specialized = module.clone();
-  auto specializedEntry =
-      specialized->lookupSymbol<func::FuncOp>(entry.getName());
-  std::vector<std::optional<ArgLayout>> layouts;
-  for (Type type : entry.getArgumentTypes()) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor) {
-      layouts.push_back(std::nullopt);
-      continue;
-    }
-    if (!tensor.hasStaticShape()) {
-      error = "--distribute needs static argument shapes; " + entryText +
-              " has " + typeName(type);
-      break;
-    }
-    std::vector<int64_t> shape(tensor.getShape().begin(),
-                               tensor.getShape().end());
-    layouts.push_back(ArgLayout{shape, argumentStrides(tensor, shape)});
-  }
-  if (error.empty() && failed(specializeEntry(specializedEntry, layouts, error)))
-    error = error.empty() ? "cannot specialize " + entryText : error;
+  OwningOpRef<ModuleOp> specialized;
+  std::string error = specializeToDeclared(module, entry, specialized);
   DistributionPlan plan;
   if (error.empty())
     error = planDistribution(context, *specialized, entry.getName(), options,
@@ -667,6 +677,12 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
                "0 reads the inputs and scatters them, and gathers, prints "
                "and writes the results"),
       cl::init(0), cl::cat(category));
+  static cl::opt<bool> distributeReport(
+      "distribute-report",
+      cl::desc("With --distribute N: print, for every strategy, the bytes "
+               "each rank would send and receive and the flops it would do, "
+               "without running (no mpirun needed; any N)"),
+      cl::cat(category));
   static cl::opt<std::string> strategy(
       "distribute-strategy",
       cl::desc("With --distribute: auto (default), rows, cols or k"),
@@ -718,11 +734,23 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
       !error.empty())
     return fail(error);
   std::string entryText = "@" + entry.getName().str();
+  if (distributeReport && options.distribute == 0)
+    return fail("--distribute-report needs --distribute N");
   if (options.distribute > 0) {
     if (options.dynamicShapes || options.gpu || options.gpuHost ||
         !options.shapeTexts.empty())
       return fail("--distribute runs static shapes on the CPU: drop "
                   "--dynamic, --shape and --target");
+    if (distributeReport) {
+      OwningOpRef<ModuleOp> specialized;
+      if (std::string error = specializeToDeclared(*module, entry, specialized);
+          !error.empty())
+        return fail(error);
+      llvm::outs() << mlir::stride::distributeReport(
+          context, *specialized, entry.getName(), options.distribute,
+          options.policy);
+      return 0;
+    }
     return runDistributed(options, context, *module, entry);
   }
 

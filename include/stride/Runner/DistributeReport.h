@@ -1,0 +1,30 @@
+//===- DistributeReport.h - What a distributed run would cost ---*- C++ -*-===//
+//
+// stride-run --distribute N --distribute-report prints, for each strategy,
+// the bytes each rank would send and receive and the flops it would do,
+// computed from the partitioned program without running it, so plans for
+// 64 or 1,024 ranks can be read on a laptop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_RUNNER_DISTRIBUTEREPORT_H
+#define STRIDE_RUNNER_DISTRIBUTEREPORT_H
+
+#include "stride/Layout/Strides.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::stride {
+
+/// The report for `entry` of `specialized` (static shapes) over `ranks`
+/// processes under every strategy; a strategy that cannot split the entry
+/// gets its reason.
+std::string distributeReport(MLIRContext &context, ModuleOp specialized,
+                             StringRef entry, unsigned ranks,
+                             ::stride::layout::Policy policy);
+
+} // namespace mlir::stride
+
+#endif // STRIDE_RUNNER_DISTRIBUTEREPORT_H

@@ -15,7 +15,8 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Strides.h"
-#include "stride/Runner/Blocks.h"
+#include "stride/Runner/DistributionPlan.h"
+#include "stride/Runtime/Distributed.h"
 #include "stride/Runner/DistributeReport.h"
 #include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
@@ -363,113 +364,6 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
 // --distribute N: one process of an mpirun job
 //===----------------------------------------------------------------------===//
 
-/// What stride-distribute decided for the entry: the split dim of each
-/// argument and result (-1: every rank holds all of it), and the global
-/// result layouts the single-process run gives.
-struct DistributionPlan {
-  std::vector<int64_t> argSplit, resultSplit;
-  std::vector<std::vector<int64_t>> resultShapes, resultStrides;
-};
-
-std::string planDistribution(MLIRContext &context, ModuleOp specialized,
-                             StringRef entryName, const RunOptions &options,
-                             bool showRemark, DistributionPlan &plan) {
-  OwningOpRef<ModuleOp> probe = specialized.clone();
-  std::string diagnostics;
-  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Remark) {
-      if (showRemark)
-        llvm::errs() << ("stride-run: " + d.str() + "\n");
-      return success();
-    }
-    llvm::raw_string_ostream os(diagnostics);
-    os << d.getLocation() << ": " << d << "\n";
-    return success();
-  });
-  PassManager pm(&context);
-  pm.addPass(createStrideInferShapes());
-  pm.addPass(createStridePropagateLayout(
-      StridePropagateLayoutOptions{options.policy, false}));
-  if (failed(pm.run(*probe)))
-    return "cannot compile @" + entryName.str() + ":\n" + diagnostics;
-  auto fn = probe->lookupSymbol<func::FuncOp>(entryName);
-  for (Type t : fn.getResultTypes()) {
-    auto ranked = dyn_cast<RankedTensorType>(t);
-    if (!ranked || !ranked.hasStaticShape())
-      return "--distribute needs results of static shape";
-    plan.resultShapes.emplace_back(ranked.getShape().begin(),
-                                   ranked.getShape().end());
-    SmallVector<int64_t> strides = getStridesOf(ranked);
-    plan.resultStrides.emplace_back(strides.begin(), strides.end());
-  }
-  PassManager distribute(&context);
-  distribute.addPass(createStrideGeneralize());
-  distribute.addPass(createStrideDistribute(StrideDistributeOptions{
-      std::to_string(options.distribute), options.strategy}));
-  if (failed(distribute.run(*probe)))
-    return "cannot distribute @" + entryName.str() + ":\n" + diagnostics;
-  fn = probe->lookupSymbol<func::FuncOp>(entryName);
-  auto splitOf = [](DictionaryAttr attrs) -> int64_t {
-    if (auto a = attrs ? attrs.getAs<IntegerAttr>("stride.split_dim")
-                       : IntegerAttr())
-      return a.getInt();
-    return -1;
-  };
-  for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-    plan.argSplit.push_back(splitOf(fn.getArgAttrDict(i)));
-  for (unsigned j = 0; j < fn.getNumResults(); ++j)
-    plan.resultSplit.push_back(splitOf(fn.getResultAttrDict(j)));
-  return "";
-}
-
-/// The ranks' answer to "did every rank succeed?": each rank's `ok` is sent
-/// to rank 0, which broadcasts their conjunction, so that a failure on one
-/// rank stops all of them instead of leaving the others waiting.
-bool everyRankOk(const ::stride::mpi::Runtime &mpi, int rank, int size,
-                 bool ok) {
-  int32_t all = ok ? 1 : 0;
-  if (rank == 0) {
-    for (int r = 1; r < size; ++r) {
-      int32_t theirs = 0;
-      mpi.recv(&theirs, sizeof theirs, r, /*tag=*/7);
-      all = all && theirs;
-    }
-  } else {
-    mpi.send(&all, sizeof all, 0, /*tag=*/7);
-  }
-  mpi.bcast(&all, sizeof all, 0);
-  return all != 0;
-}
-
-/// A copy of `module` whose `entry` is specialized to its declared static
-/// argument shapes and layouts (what every rank of a distributed run
-/// compiles); "" or the problem.
-std::string specializeToDeclared(ModuleOp module, func::FuncOp entry,
-                                 OwningOpRef<ModuleOp> &specialized) {
-  std::string entryText = "@" + entry.getName().str();
-  specialized = module.clone();
-  auto specializedEntry =
-      specialized->lookupSymbol<func::FuncOp>(entry.getName());
-  std::vector<std::optional<ArgLayout>> layouts;
-  for (Type type : entry.getArgumentTypes()) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor) {
-      layouts.push_back(std::nullopt);
-      continue;
-    }
-    if (!tensor.hasStaticShape())
-      return "--distribute needs static argument shapes; " + entryText +
-             " has " + typeName(type);
-    std::vector<int64_t> shape(tensor.getShape().begin(),
-                               tensor.getShape().end());
-    layouts.push_back(ArgLayout{shape, argumentStrides(tensor, shape)});
-  }
-  std::string error;
-  if (failed(specializeEntry(specializedEntry, layouts, error)))
-    return error.empty() ? "cannot specialize " + entryText : error;
-  return "";
-}
-
 int runDistributed(const RunOptions &options, MLIRContext &context,
                    ModuleOp module, func::FuncOp entry) {
   std::string entryText = "@" + entry.getName().str();
@@ -479,20 +373,17 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
   const ::stride::mpi::Runtime &mpi = ::stride::mpi::runtime();
   if (mpi.init() != 0)
     return fail("--distribute: MPI_Init failed");
-  int rank = mpi.rank(), size = mpi.size();
+  rt::Ranks ranks{mpi, mpi.rank(), mpi.size()};
   auto finish = [&](int code) {
     mpi.finalize();
     return code;
   };
-  auto failAll = [&](const llvm::Twine &message) {
-    fail(message);
+  if (ranks.size != int(options.distribute)) {
+    fail("--distribute " + llvm::Twine(options.distribute) + " needs " +
+         llvm::Twine(options.distribute) + " processes, but mpirun started " +
+         llvm::Twine(ranks.size) + " (rank " + llvm::Twine(ranks.rank) + ")");
     return finish(1);
-  };
-  if (size != int(options.distribute))
-    return failAll("--distribute " + llvm::Twine(options.distribute) +
-                   " needs " + llvm::Twine(options.distribute) +
-                   " processes, but mpirun started " + llvm::Twine(size) +
-                   " (rank " + llvm::Twine(rank) + ")");
+  }
 
   // Every rank compiles the same program, specialized to the declared
   // (static) argument layouts, which rank 0's inputs must then match.
@@ -500,8 +391,10 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
   std::string error = specializeToDeclared(module, entry, specialized);
   DistributionPlan plan;
   if (error.empty())
-    error = planDistribution(context, *specialized, entry.getName(), options,
-                             /*showRemark=*/rank == 0, plan);
+    error = planDistribution(context, *specialized, entry.getName(),
+                             options.distribute, options.strategy,
+                             options.policy, /*showRemark=*/ranks.rank == 0,
+                             plan);
   std::unique_ptr<JitKernel> kernel;
   if (error.empty()) {
     CpuPipelineOptions pipeline;
@@ -519,117 +412,38 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
   }
   if (!error.empty())
     fail(error);
-  if (!everyRankOk(mpi, rank, size, error.empty()))
+  if (!rt::everyRankOk(ranks, error.empty()))
     return finish(1);
 
-  std::vector<rt::PreparedArg> globalArgs;
-  if (rank == 0)
+  std::vector<rt::PreparedArg> globalArgs, args, localOutputs, outputs;
+  if (ranks.rank == 0)
     error = prepareInputs(options, entry, globalArgs);
   if (!error.empty())
     fail(error);
-  if (!everyRankOk(mpi, rank, size, error.empty()))
+  if (!rt::everyRankOk(ranks, error.empty()))
     return finish(1);
-
-  // Scatter: rank r gets block r of each split argument as a dense C-order
-  // block; replicated arguments and scalars go to every rank whole.
-  std::vector<rt::PreparedArg> args;
-  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor) {
-      rt::PreparedArg scalar;
-      if (rank == 0)
-        scalar = std::move(globalArgs[i]);
-      mpi.bcast(&scalar.scalar, sizeof scalar.scalar, 0);
-      args.push_back(std::move(scalar));
-      continue;
-    }
-    std::optional<ElementType> dtype = elementTypeOf(tensor.getElementType());
-    rt::Array local;
-    local.dtype = *dtype;
-    local.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-    int64_t split = plan.argSplit[i];
-    if (split >= 0)
-      local.shape[split] /= size;
-    local.data.resize(local.numel() * ::stride::elementSize(*dtype));
-    rt::Array full;
-    if (rank == 0)
-      full = globalArgs[i].buffer->gather();
-    if (split < 0) {
-      if (rank == 0)
-        local = std::move(full);
-      mpi.bcast(local.data.data(), int64_t(local.data.size()), 0);
-    } else if (rank == 0) {
-      for (int r = 1; r < size; ++r) {
-        rt::Array block = rt::takeBlock(full, split, r, size);
-        mpi.send(block.data.data(), int64_t(block.data.size()), r, int(i));
-      }
-      local = rt::takeBlock(full, split, 0, size);
-    } else {
-      mpi.recv(local.data.data(), int64_t(local.data.size()), 0, int(i));
-    }
-    std::optional<rt::PreparedArg> arg =
-        rt::prepareTensor(local, rt::rowMajorStrides(local.shape), error);
-    if (!arg)
-      return failAll("argument #" + llvm::Twine(i) + ": " + error);
-    args.push_back(std::move(*arg));
-  }
+  error = rt::scatterInputs(ranks, plan.inputs, globalArgs, args);
   globalArgs.clear();
-
-  std::vector<rt::PreparedArg> localOutputs;
-  error = allocateOutputs(*kernel, entryText, {}, {}, "", localOutputs);
+  if (error.empty())
+    error = allocateOutputs(*kernel, entryText, {}, {}, "", localOutputs);
   if (error.empty())
     error = runKernel(*kernel, entryText, args, localOutputs,
-                      rank == 0 ? options.benchRuns : 0, false);
+                      ranks.rank == 0 ? options.benchRuns : 0, false);
   if (!error.empty())
     fail(error);
-  if (!everyRankOk(mpi, rank, size, error.empty()))
+  if (!rt::everyRankOk(ranks, error.empty()))
     return finish(1);
-
-  // Gather: rank 0 assembles each result from the ranks' blocks and lays it
-  // out in the strides the single-process run gives.
-  std::vector<rt::PreparedArg> outputs;
-  for (auto [j, local] : llvm::enumerate(localOutputs)) {
-    rt::Array block = local.buffer->gather();
-    int64_t split = plan.resultSplit[j];
-    if (split < 0 || rank != 0) {
-      if (split >= 0)
-        mpi.send(block.data.data(), int64_t(block.data.size()), 0,
-                 1000 + int(j));
-      if (rank != 0)
-        continue;
-    }
-    rt::Array full;
-    full.dtype = block.dtype;
-    full.shape = plan.resultShapes[j];
-    if (split < 0) {
-      full = std::move(block);
-    } else {
-      full.data.resize(full.numel() * ::stride::elementSize(full.dtype));
-      rt::putBlock(full, block, split, 0, size);
-      for (int r = 1; r < size; ++r) {
-        mpi.recv(block.data.data(), int64_t(block.data.size()), r,
-                 1000 + int(j));
-        rt::putBlock(full, block, split, r, size);
-      }
-    }
-    std::optional<rt::PreparedArg> out = rt::prepareOutput(
-        full.dtype, full.shape, plan.resultStrides[j], error);
-    if (!out)
-      return failAll("result #" + llvm::Twine(j) + ": " + error);
-    if (error = out->buffer->fill(full); !error.empty())
-      return failAll("result #" + llvm::Twine(j) + ": " + error);
-    outputs.push_back(std::move(*out));
-  }
-  if (rank == 0) {
+  error = rt::gatherOutputs(ranks, plan.outputs, localOutputs, outputs);
+  if (error.empty() && ranks.rank == 0) {
     std::string report;
     error = rt::reportOutputs(outputs, options.printValues, options.outputDir,
                               report);
     llvm::outs() << report;
     llvm::outs().flush();
-    if (!error.empty())
-      fail(error);
   }
-  return finish(everyRankOk(mpi, rank, size, error.empty()) ? 0 : 1);
+  if (!error.empty())
+    fail(error);
+  return finish(rt::everyRankOk(ranks, error.empty()) ? 0 : 1);
 }
 
 } // namespace

@@ -51,3 +51,39 @@ config.substitutions.append(
     ("%cuda_stub", "/usr/local/cuda/lib64/stubs/libcuda.so"))
 if os.path.exists("/usr/local/cuda/lib64/stubs/libcuda.so"):
     config.available_features.add("cuda-stub")
+
+# Distributed tests (test/Distributed) run the MPI runtime under each MPI's
+# launcher: feature `mpi` for OpenMPI (mpicc and mpirun, preferring Debian's
+# unambiguous mpicc.openmpi/mpirun.openmpi since `mpirun` is an alternative
+# that may be MPICH's), `mpich` for MPICH (mpicc.mpich, mpirun.mpich). Each
+# needs its build of the runtime too (CMake builds it when it finds the
+# wrapper; re-run cmake after installing an MPI).
+import subprocess
+
+def _stride_mpi(feature, variant, compilers, launchers, markers, launch_args):
+    cc = next((shutil.which(c) for c in compilers if shutil.which(c)), None)
+    run = next((shutil.which(r) for r in launchers if shutil.which(r)), None)
+    lib = os.path.join(config.stride_obj_root, "lib", "libstride_mpi_%s.so" % variant)
+    config.substitutions.append(("%%stride_mpi_%s_lib" % variant, lib))
+    config.substitutions.append(
+        ("%%mpirun_%s" % variant, " ".join([run or "mpirun-not-found"] + launch_args)))
+    if not cc or not run:
+        lit_config.note("%s not found: %s tests are skipped" % (variant, feature))
+        return
+    try:
+        version = subprocess.run([run, "--version"], capture_output=True,
+                                 text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        version = ""
+    if not any(m in version for m in markers):
+        lit_config.note("%s is not %s's launcher: %s tests are skipped" % (run, variant, feature))
+    elif not os.path.exists(lib):
+        lit_config.note("%s is missing (re-run cmake and build): %s tests are skipped" % (lib, feature))
+    else:
+        config.available_features.add(feature)
+
+_stride_mpi("mpi", "openmpi", ["mpicc.openmpi", "mpicc"], ["mpirun.openmpi", "mpirun"],
+            ["Open MPI", "OpenRTE"], ["--allow-run-as-root", "--oversubscribe"])
+_stride_mpi("mpich", "mpich", ["mpicc.mpich"], ["mpirun.mpich"], ["HYDRA"], [])
+config.substitutions.append(
+    ("%stride_mpi_include", os.path.join(config.stride_src_root, "runtime", "mpi")))

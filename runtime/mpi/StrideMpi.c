@@ -14,6 +14,8 @@
  * MPI collective on bytes or on the element type, and unpack. Packing is
  * skipped where a memref is already laid out as MPI needs it.
  */
+#define _POSIX_C_SOURCE 200112L /* nanosleep */
+
 #include "StrideMpi.h"
 
 #include <mpi.h>
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- State ---------------------------------------------------------------- */
 
@@ -78,6 +81,22 @@ static void report(const char *fn, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Ends the whole job (MPI_Abort), or this process without MPI. */
+static void abort_job(int code) STRIDE_NORETURN;
+static void abort_job(int code) {
+  fflush(stdout);
+  fflush(stderr);
+  if (mpi_is_running()) {
+    /* MPICH's launcher may kill the job before it has forwarded what was
+     * just written (an error message lost in about 1 of 15 aborts): give
+     * it a moment. */
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    MPI_Abort(MPI_COMM_WORLD, code);
+  }
+  exit(code);
+}
+
 /* Reports and ends the whole job. */
 static void die(const char *fn, const char *fmt, ...) STRIDE_PRINTF(2, 3)
     STRIDE_NORETURN;
@@ -86,9 +105,7 @@ static void die(const char *fn, const char *fmt, ...) {
   va_start(ap, fmt);
   vreport(fn, fmt, ap);
   va_end(ap);
-  if (mpi_is_running())
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  exit(1);
+  abort_job(1);
 }
 
 static const char *mpi_error_text(int rc, char *buf) {
@@ -196,13 +213,7 @@ int stride_mpi_finalize(void) {
 int stride_mpi_rank(void) { return g_rank; }
 int stride_mpi_size(void) { return g_size; }
 
-void stride_mpi_abort(int code) {
-  fflush(stdout);
-  fflush(stderr);
-  if (mpi_is_running())
-    MPI_Abort(MPI_COMM_WORLD, code);
-  exit(code);
-}
+void stride_mpi_abort(int code) { abort_job(code); }
 
 int stride_mpi_barrier(void) {
   const char *fn = "stride_mpi_barrier";

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/AOT/AotCompiler.h"
+#include "stride/Runner/DistributionPlan.h"
 
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
@@ -107,6 +108,8 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
   pipeline.fuse = options.fuse;
   pipeline.threads = std::max(1u, options.threads);
   pipeline.gpu = options.gpu;
+  pipeline.distribute = options.distribute;
+  pipeline.distributeStrategy = options.strategy;
 
   for (const std::string &name : entries) {
     std::string what = "@" + name;
@@ -131,7 +134,23 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
                 " is unranked; give its rank";
         return std::nullopt;
       }
-    OwningOpRef<ModuleOp> copy = module.clone();
+    OwningOpRef<ModuleOp> copy;
+    DistributionPlan plan;
+    if (options.distribute > 0) {
+      if (options.gpu) {
+        error = "--distribute runs on the CPU; drop --target=gpu";
+        return std::nullopt;
+      }
+      error = specializeToDeclared(module, func, copy);
+      if (error.empty())
+        error = planDistribution(*module.getContext(), *copy, name,
+                                 options.distribute, options.strategy,
+                                 options.policy, /*showRemark=*/false, plan);
+      if (!error.empty())
+        return std::nullopt;
+    } else {
+      copy = module.clone();
+    }
     std::optional<LoweredEntry> lowered =
         lowerEntryToLLVM(*copy, name, pipeline, /*emitCInterface=*/true, error);
     if (!lowered) {
@@ -192,6 +211,21 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
         (isOutput ? entry.outputs : entry.inputs).push_back(*described);
       }
 
+    if (options.distribute > 0) {
+      entry.ranks = options.distribute;
+      for (auto [params, globals] :
+           {std::pair(&plan.inputs, &entry.globalInputs),
+            std::pair(&plan.outputs, &entry.globalOutputs)})
+        for (const rt::DistributedParam &p : *params) {
+          rt::AotParam g;
+          g.isTensor = p.isTensor;
+          g.dtype = p.dtype;
+          g.shape = p.shape;
+          g.strides = p.strides;
+          g.split = p.split;
+          globals->push_back(g);
+        }
+    }
     llvm::raw_string_ostream(result.loweredMlir) << *copy << "\n";
     std::unique_ptr<llvm::Module> translated =
         translateModuleToLLVMIR(*copy, *result.context, "stride-" + name);

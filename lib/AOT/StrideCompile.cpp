@@ -85,6 +85,16 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
       "symbol-prefix",
       cl::desc("Exported functions are named <prefix><entry>"),
       cl::init("stride_"), cl::cat(category));
+  static cl::opt<unsigned> distribute(
+      "distribute",
+      cl::desc("Compile each entry for one of N MPI processes (its static "
+               "shapes split by stride-distribute); run the library with "
+               "mpirun -np N stride-exec"),
+      cl::init(0), cl::cat(category));
+  static cl::opt<std::string> strategy(
+      "distribute-strategy",
+      cl::desc("With --distribute: auto (default), rows, cols or k"),
+      cl::init("auto"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "Stride ahead-of-time compiler\n");
@@ -139,6 +149,10 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
   options.threads = std::max(1u, compile.threads.getValue());
   options.gpu = target == "gpu";
   options.symbolPrefix = symbolPrefix;
+  options.distribute = distribute;
+  options.strategy = strategy;
+  if (distribute > 0 && compile.dynamicShapes)
+    return fail("--distribute needs static shapes; drop --dynamic");
   std::optional<AotModule> compiled =
       compileAot(*module, entries, options, *targetMachine, error);
   if (!compiled)

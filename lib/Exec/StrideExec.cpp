@@ -11,8 +11,10 @@
 #include "stride/Exec/StrideExec.h"
 
 #include "DeviceCopies.h"
+#include "MpiLoader.h"
 
 #include "stride/Runtime/AotMetadata.h"
+#include "stride/Runtime/Distributed.h"
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
 
@@ -56,7 +58,8 @@ constexpr int kExitNoDevice = 69;
 
 int fail(const std::string &message) {
   std::fflush(stdout);
-  std::cerr << "stride-exec: error: " << message << "\n";
+  // One write, so that the lines of an mpirun job's ranks do not interleave.
+  std::cerr << ("stride-exec: error: " + message + "\n") << std::flush;
   return 1;
 }
 
@@ -331,6 +334,122 @@ std::vector<int64_t> descriptorOf(rt::PreparedArg &arg) {
   return words;
 }
 
+
+/// The entry's descriptors and scalar pointers for one packed call.
+struct PackedArgs {
+  std::vector<std::vector<int64_t>> descriptors;
+  std::vector<void *> args;
+};
+PackedArgs packArgs(std::vector<rt::PreparedArg> &inputs,
+                    std::vector<rt::PreparedArg> &outputs) {
+  PackedArgs packed;
+  packed.descriptors.reserve(inputs.size() + outputs.size());
+  for (rt::PreparedArg &arg : inputs) {
+    if (!arg.buffer) {
+      packed.args.push_back(&arg.scalar);
+      continue;
+    }
+    packed.descriptors.push_back(descriptorOf(arg));
+    packed.args.push_back(packed.descriptors.back().data());
+  }
+  for (rt::PreparedArg &out : outputs) {
+    packed.descriptors.push_back(descriptorOf(out));
+    packed.args.push_back(packed.descriptors.back().data());
+  }
+  return packed;
+}
+
+rt::DistributedParam distributedParam(const rt::AotParam &param) {
+  rt::DistributedParam d;
+  d.isTensor = param.isTensor;
+  d.dtype = param.dtype;
+  d.shape = param.shape;
+  d.strides = param.strides;
+  d.split = param.split;
+  return d;
+}
+
+/// A library compiled with --distribute N, run as one rank of an mpirun
+/// job: as stride-run --distribute, rank 0 reads or draws the inputs in the
+/// global layouts, scatters blocks, gathers the results and reports them.
+int execDistributed(const rt::AotEntry &entry, const Options &options,
+                    void (*packed)(void **)) {
+  std::string loadError;
+  if (!::stride::mpi::loadRuntime(loadError))
+    return fail("@" + entry.name + " was compiled for " +
+                std::to_string(entry.ranks) + " ranks: " + loadError);
+  if (entry.globalInputs.size() != entry.inputs.size() ||
+      entry.globalOutputs.size() != entry.outputs.size())
+    return fail("the metadata of @" + entry.name +
+                " has global parameters that do not match its own");
+  const ::stride::mpi::Runtime &mpi = ::stride::mpi::runtime();
+  if (mpi.init() != 0)
+    return fail("MPI_Init failed");
+  rt::Ranks ranks{mpi, mpi.rank(), mpi.size()};
+  auto finish = [&](int code) {
+    mpi.finalize();
+    return code;
+  };
+  if (ranks.size != entry.ranks) {
+    fail("@" + entry.name + " was compiled for " + std::to_string(entry.ranks) +
+         " processes, but mpirun started " + std::to_string(ranks.size) +
+         " (rank " + std::to_string(ranks.rank) + ")");
+    return finish(1);
+  }
+  // Rank 0 reads the inputs as the single-process entry declares them.
+  rt::AotEntry global = entry;
+  global.inputs = entry.globalInputs;
+  global.outputs = entry.globalOutputs;
+  std::vector<std::string> errors;
+  std::vector<rt::PreparedArg> globalInputs;
+  if (ranks.rank == 0)
+    globalInputs = prepareInputs(global, options, errors);
+  for (size_t i = 0; i + 1 < errors.size(); ++i)
+    std::cerr << "stride-exec: error: " << errors[i] << "\n";
+  if (!errors.empty())
+    fail(errors.back());
+  if (!rt::everyRankOk(ranks, errors.empty()))
+    return finish(1);
+
+  std::vector<rt::DistributedParam> inParams, outParams;
+  for (const rt::AotParam &p : entry.globalInputs)
+    inParams.push_back(distributedParam(p));
+  for (const rt::AotParam &p : entry.globalOutputs)
+    outParams.push_back(distributedParam(p));
+  std::vector<rt::PreparedArg> inputs, outputs, results;
+  std::string error = rt::scatterInputs(ranks, inParams, globalInputs, inputs);
+  globalInputs.clear();
+  for (size_t j = 0; error.empty() && j < entry.outputs.size(); ++j) {
+    const rt::AotParam &param = entry.outputs[j];
+    std::optional<rt::PreparedArg> out =
+        rt::prepareOutput(param.dtype, param.shape, param.strides, error);
+    if (out)
+      outputs.push_back(std::move(*out));
+  }
+  if (!error.empty())
+    fail(error);
+  if (!rt::everyRankOk(ranks, error.empty()))
+    return finish(1);
+  PackedArgs args = packArgs(inputs, outputs);
+  rt::exitOnKernelAbort("stride-exec");
+  auto call = [&] { packed(args.args.data()); };
+  call();
+  if (options.bench > 0 && ranks.rank == 0)
+    std::cout << rt::benchmark(options.bench, call);
+  else if (options.bench > 0)
+    for (unsigned k = 0; k < options.bench + 3; ++k)
+      call(); // the other ranks take part in the kernels' collectives
+  error = rt::gatherOutputs(ranks, outParams, outputs, results);
+  if (error.empty() && ranks.rank == 0) {
+    std::string report;
+    error = rt::reportOutputs(results, options.print, options.outputDir, report);
+    std::cout << report << std::flush;
+  }
+  if (!error.empty())
+    fail(error);
+  return finish(rt::everyRankOk(ranks, error.empty()) ? 0 : 1);
+}
+
 } // namespace
 
 int stride::exec::strideExecMain(int argc, char **argv) {
@@ -346,11 +465,27 @@ int stride::exec::strideExecMain(int argc, char **argv) {
   // runtime then defers the error, which is reported below (or not at all
   // for --list).
   setenv("STRIDE_GPU_DEFER_NO_DEVICE", "1", /*overwrite=*/1);
+  // A library compiled with --distribute calls the MPI runtime: under
+  // mpirun, load the launcher's build first so that its symbols resolve.
+  std::string mpiError;
+  if (::stride::mpi::detectVariant() != ::stride::mpi::Variant::None)
+    (void)::stride::mpi::loadRuntime(mpiError);
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();
-    return fail("cannot load '" + options.library + "': " +
-                (why ? why : "unknown reason"));
+    std::string text = why ? why : "unknown reason";
+    // Outside mpirun a distributed library still lists and says how it
+    // runs: any build of the MPI runtime binds its symbols (it is never
+    // called, so MPI is never started).
+    if (text.find("stride_mpi_") != std::string::npos)
+      for (auto variant :
+           {::stride::mpi::Variant::MPICH, ::stride::mpi::Variant::OpenMPI})
+        for (const std::string &candidate :
+             ::stride::mpi::candidatePaths(variant))
+          if (!handle && dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL))
+            handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return fail("cannot load '" + options.library + "': " + text);
   }
   auto *text = static_cast<const char *>(dlsym(handle, rt::kAotMetadataSymbol));
   if (!text)
@@ -370,6 +505,24 @@ int stride::exec::strideExecMain(int argc, char **argv) {
       for (size_t j = 0; j < entry.outputs.size(); ++j)
         std::cout << "  result #" << j << ": "
                   << describeParam(entry.outputs[j]) << "\n";
+      if (entry.ranks > 0) {
+        std::cout << "  compiled for " << entry.ranks
+                  << " ranks (mpirun -np " << entry.ranks
+                  << "); single-process parameters:\n";
+        for (auto [kind, params] :
+             {std::pair("argument", &entry.globalInputs),
+              std::pair("result", &entry.globalOutputs)})
+          for (size_t k = 0; k < params->size(); ++k) {
+            const rt::AotParam &p = (*params)[k];
+            std::cout << "    " << kind << " #" << k << ": "
+                      << describeParam(p)
+                      << (p.split >= 0
+                              ? ", split along dim " + std::to_string(p.split)
+                              : std::string(p.isTensor ? ", whole on every rank"
+                                                       : ""))
+                      << "\n";
+          }
+      }
       if (entry.hasLayoutGraph)
         std::cout << "  results follow the input sizes ("
                   << entry.layoutGraph.nodes.size() << " layout nodes, policy "
@@ -407,6 +560,12 @@ int stride::exec::strideExecMain(int argc, char **argv) {
   if (!packed)
     return fail("'" + options.library + "' declares @" + entry->name +
                 " but has no symbol " + entry->packedSymbol);
+
+  if (entry->ranks > 0) {
+    if (device)
+      return fail("a distributed library runs on the CPU");
+    return execDistributed(*entry, options, packed);
+  }
 
   std::vector<std::string> errors;
   std::vector<rt::PreparedArg> inputs = prepareInputs(*entry, options, errors);

@@ -113,8 +113,11 @@ std::string mlir::stride::planDistribution(
       return "an argument has type " + typeName(t) +
              ", which the runtime does not support";
     in.dtype = *dtype;
-    if (ranked)
+    if (ranked) {
       in.shape.assign(ranked.getShape().begin(), ranked.getShape().end());
+      SmallVector<int64_t> strides = getStridesOf(ranked);
+      in.strides.assign(strides.begin(), strides.end());
+    }
     plan.inputs.push_back(in);
   }
   PassManager distribute(&context);

@@ -11,6 +11,10 @@
 //                                            trailing '~': converted in the op,
 //                                            '*': converted by a copy first)
 //   result <ref>
+//   distribute <ranks>                       (entries compiled for N ranks)
+//   global input|output <split> tensor|scalar ...   (as input/output: the
+//                                            single-process parameter; split:
+//                                            its dim split across ranks or -1)
 //   end
 //
 //===----------------------------------------------------------------------===//
@@ -140,6 +144,14 @@ std::string formatAotMetadata(const AotMetadata &metadata) {
       formatParam(os, "output", param);
     if (entry.hasLayoutGraph)
       formatGraph(os, entry.layoutGraph);
+    if (entry.ranks > 0) {
+      os << "distribute " << entry.ranks << "\n";
+      for (auto [kind, params] :
+           {std::pair("global input ", &entry.globalInputs),
+            std::pair("global output ", &entry.globalOutputs)})
+        for (const AotParam &param : *params)
+          formatParam(os, (kind + std::to_string(param.split)).c_str(), param);
+    }
   }
   os << "end\n";
   return os.str();
@@ -245,11 +257,35 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
         return bad("unexpected '" + extra + "'");
       continue;
     }
+    if (kind == "distribute") {
+      if (metadata.entries.empty())
+        return bad("'distribute' before any entry");
+      std::string word, extra;
+      int64_t ranks = 0;
+      if (!(words >> word) || !parseValue(word, ranks) || ranks < 1 ||
+          ranks > (int64_t(1) << 24))
+        return bad("'distribute' needs a number of ranks");
+      if (words >> extra)
+        return bad("unexpected '" + extra + "'");
+      metadata.entries.back().ranks = ranks;
+      continue;
+    }
+    bool global = kind == "global";
+    int64_t split = -1;
+    if (global) {
+      std::string word;
+      if (metadata.entries.empty() || metadata.entries.back().ranks == 0)
+        return bad("'global' before 'distribute'");
+      if (!(words >> kind) || (kind != "input" && kind != "output") ||
+          !(words >> word) || !parseValue(word, split) || split < -1)
+        return bad("'global' needs input or output and a split dim");
+    }
     if (kind != "input" && kind != "output")
       return bad("unknown record '" + kind + "'");
     if (metadata.entries.empty())
       return bad("a parameter before any entry");
     AotParam param;
+    param.split = split;
     std::string form, dtype;
     if (!(words >> form >> dtype) || (form != "tensor" && form != "scalar"))
       return bad("a parameter needs 'tensor' or 'scalar' and a dtype");
@@ -288,8 +324,15 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
     std::string extra;
     if (words >> extra)
       return bad("unexpected '" + extra + "'");
+    if (param.split >= int64_t(param.shape.size()) && param.split >= 0)
+      return bad("split dim " + std::to_string(param.split) +
+                 " of a tensor of rank " + std::to_string(param.shape.size()));
     AotEntry &entry = metadata.entries.back();
-    (kind == "input" ? entry.inputs : entry.outputs).push_back(param);
+    if (global)
+      (kind == "input" ? entry.globalInputs : entry.globalOutputs)
+          .push_back(param);
+    else
+      (kind == "input" ? entry.inputs : entry.outputs).push_back(param);
   }
   if (!ended)
     return "the metadata ends without 'end'";

@@ -374,3 +374,54 @@ TEST(AotMetadata, CQueryFunction) {
             1);
   EXPECT_STREQ(error, "the sizes of argument #1 of @f are missing");
 }
+
+TEST(AotMetadata, DistributedEntryRoundTrip) {
+  AotMetadata written = sample();
+  AotEntry &entry = written.entries[0];
+  entry.ranks = 4;
+  AotParam x = entry.outputs[0];
+  x.shape = {16, 2, 3};
+  x.strides = {6, 3, 1};
+  x.split = 0;
+  AotParam s;
+  s.dtype = ElementType::I1;
+  AotParam whole = x;
+  whole.split = -1;
+  entry.globalInputs = {x, s, whole};
+  entry.globalOutputs = {x};
+  std::string text = formatAotMetadata(written);
+  EXPECT_NE(text.find("distribute 4\nglobal input 0 tensor f32 3 16 2 3 6 3 1\n"
+                      "global input -1 scalar i1\n"),
+            std::string::npos)
+      << text;
+  AotMetadata read;
+  ASSERT_EQ(parseAotMetadata(text, read), "");
+  const AotEntry *demo = read.find("demo");
+  ASSERT_NE(demo, nullptr);
+  EXPECT_EQ(demo->ranks, 4);
+  ASSERT_EQ(demo->globalInputs.size(), 3u);
+  EXPECT_EQ(demo->globalInputs[0].split, 0);
+  EXPECT_EQ(demo->globalInputs[0].shape, (std::vector<int64_t>{16, 2, 3}));
+  EXPECT_FALSE(demo->globalInputs[1].isTensor);
+  EXPECT_EQ(demo->globalInputs[2].split, -1);
+  ASSERT_EQ(demo->globalOutputs.size(), 1u);
+  EXPECT_EQ(read.find("other")->ranks, 0);
+  EXPECT_TRUE(read.find("other")->globalInputs.empty());
+}
+
+TEST(AotMetadata, MalformedDistributionIsAnError) {
+  auto parseError = [](const std::string &text) {
+    AotMetadata metadata;
+    return parseAotMetadata(text, metadata);
+  };
+  const std::string head = "stride-aot 3\nentry f s p\n";
+  EXPECT_EQ(parseError(head + "global input 0 scalar f32\nend\n"),
+            "metadata line 3: 'global' before 'distribute'");
+  EXPECT_EQ(parseError(head + "distribute 0\nend\n"),
+            "metadata line 3: 'distribute' needs a number of ranks");
+  EXPECT_EQ(parseError(head + "distribute 2\nglobal input -2 scalar f32\nend\n"),
+            "metadata line 4: 'global' needs input or output and a split dim");
+  EXPECT_EQ(parseError(head + "distribute 2\nglobal output 2 tensor f32 1 4 1\n"
+                              "end\n"),
+            "metadata line 4: split dim 2 of a tensor of rank 1");
+}

@@ -36,6 +36,11 @@ struct AotOptions {
   bool gpu = false;
   /// Exported C functions are named <prefix><entry>.
   std::string symbolPrefix = "stride_";
+  /// --distribute N: each entry is compiled for one of N ranks (its
+  /// declared static shapes split by stride-distribute with `strategy`);
+  /// the metadata records the global parameters and their split dims.
+  unsigned distribute = 0;
+  std::string strategy = "auto";
 };
 
 /// Everything compiled from one module: one LLVM module holding every entry,

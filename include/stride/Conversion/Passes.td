@@ -201,8 +201,9 @@ def ConvertShardToStrideMpi : Pass<"convert-shard-to-stride-mpi", "::mlir::Modul
     calls on unranked memrefs (no op with unknown memory effects). A
     collective this pass cannot lower (another reduction kind, a grid of
     several dims, `send`/`recv`/`shift`/`broadcast`/`scatter`, halos) is an
-    error naming the op, never left in place. The `shard.grid` symbols are
-    removed at the end.
+    error naming the op, never left in place. The `shard.grid` symbols and
+    stride-distribute's `stride.split_dim` records (read by runners before
+    partitioning) are removed at the end.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

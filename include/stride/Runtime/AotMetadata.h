@@ -46,6 +46,9 @@ struct AotParam {
   /// (#stride.layout<perm = ...>) but whose strides depend on its sizes: that
   /// order, outermost dim first. Empty otherwise.
   std::vector<int64_t> perm;
+  /// In an entry's global parameters (distributed libraries): the tensor dim
+  /// split across the ranks, -1 when every rank holds all of it.
+  int64_t split = -1;
 };
 
 struct AotEntry {
@@ -57,6 +60,11 @@ struct AotEntry {
   /// result's shape or strides depend on the input sizes.
   bool hasLayoutGraph = false;
   ::stride::layout::LayoutGraph layoutGraph;
+  /// A library compiled with --distribute N: `inputs` and `outputs` are one
+  /// rank's (dense blocks), these the single-process ones with their split
+  /// dims, and the entry runs as one of `ranks` processes under mpirun.
+  int64_t ranks = 0;
+  std::vector<AotParam> globalInputs, globalOutputs;
 };
 
 struct AotMetadata {

@@ -36,7 +36,7 @@ void putBlock(Array &full, const Array &block, int64_t dim, int64_t r,
 struct DistributedParam {
   bool isTensor = false;
   ElementType dtype = ElementType::F32;
-  std::vector<int64_t> shape, strides; // global; strides of results only
+  std::vector<int64_t> shape, strides; // global (the caller's layout)
   int64_t split = -1;                  // the split dim, -1: replicated
 };
 

@@ -213,6 +213,15 @@ struct ConvertShardToStrideMpiPass
     }
     for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
       grid.erase();
+    // stride-distribute's records are for runners, which read them before
+    // partitioning; the LLVM translation would warn about argument ones.
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+        fn.removeArgAttr(i, "stride.split_dim");
+      for (unsigned j = 0; j < fn.getNumResults(); ++j)
+        fn.removeResultAttr(j, StringAttr::get(&getContext(),
+                                               "stride.split_dim"));
+    }
   }
 };
 

@@ -63,6 +63,8 @@ void mlir::stride::buildStrideToLinalgPipeline(
         options.distributeStrategy}));
     pm.addNestedPass<func::FuncOp>(shard::createPartition());
     pm.addPass(createConvertShardToStrideMpi());
+    // Partitioning may add named ops (the division of a split mean).
+    pm.addPass(createStrideGeneralize());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createStridePropagateLayout(
         StridePropagateLayoutOptions{options.policy, false}));

@@ -6,12 +6,14 @@
 // of each split result; in the kernel an all-reduce of B bytes moves
 // 2 (N-1)/N B per rank each way (ring), an all-gather or all-to-all of a
 // local result of B bytes (N-1)/N B. Flops: one per body op per element of
-// an elementwise result, 2 M N K per (local) matmul.
+// an elementwise result, 2 M N K per (local) matmul, one per input element
+// of a reduction.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stride/Runner/DistributeReport.h"
 
+#include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
@@ -50,6 +52,11 @@ int64_t flopsOf(func::FuncOp fn) {
       auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
       auto result = cast<RankedTensorType>(matmul.getResult().getType());
       flops += 2 * result.getNumElements() * lhs.getShape().back();
+      return;
+    }
+    if (isReduction(op)) {
+      flops += cast<RankedTensorType>(op->getOperand(0).getType())
+                   .getNumElements();
       return;
     }
     if (op->getNumRegions() != 1 || !isa<BroadcastOp>(op))

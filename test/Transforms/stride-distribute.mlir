@@ -82,3 +82,22 @@ func.func @user(%a: tensor<4x6xf32>) -> tensor<4x6xf32> {
   %1 = shard.shard %0 to %s : tensor<4x6xf32>
   return %1 : tensor<4x6xf32>
 }
+
+// -----
+
+// A second reader of a split argument reads it through the same annotation
+// (else it would take the rank's block for the whole array), and an
+// argument nothing splits is marked whole on every rank.
+// CHECK-LABEL: func.func @two_readers
+// CHECK-DAG: %[[B:.*]] = shard.shard %arg1 to %{{.*}} annotate_for_users
+// CHECK-DAG: %[[A:.*]] = shard.shard %arg0 to %{{.*}} annotate_for_users
+// CHECK: stride.exp %[[A]]
+// CHECK: stride.mean %[[A]]
+// CHECK: stride.neg %[[B]]
+// expected-remark @+1 {{split along dim 0}}
+func.func @two_readers(%a: tensor<8x6xf32>, %b: tensor<3xf32>) -> (tensor<8x6xf32>, tensor<f32>, tensor<3xf32>) {
+  %0 = stride.exp %a : tensor<8x6xf32> -> tensor<8x6xf32>
+  %1 = stride.mean %a : tensor<8x6xf32> -> tensor<f32>
+  %2 = stride.neg %b : tensor<3xf32> -> tensor<3xf32>
+  return %0, %1, %2 : tensor<8x6xf32>, tensor<f32>, tensor<3xf32>
+}

@@ -496,7 +496,11 @@ def StrideDistribute : Pass<"stride-distribute", "::mlir::ModuleOp"> {
          grid divides; without one, the first returned value's outermost
          dim in memory order (largest stride, from its propagated layout)
          that the grid divides, so each rank's block of the result is one
-         contiguous run of the single-process result;
+         contiguous run of the single-process result; when no result dim
+         divides (a full reduction's 0-d result), the first reduction's
+         input, whose partial results a `shard.all_reduce` combines (a
+         split `mean` is the mean of the ranks' means: the blocks are
+         equal);
        - `rows` / `cols`: the matmul's M / N dim, or the result's first /
          last dim;
        - `k`: the matmul's contracted dim; each rank multiplies its slices
@@ -516,7 +520,8 @@ def StrideDistribute : Pass<"stride-distribute", "::mlir::ModuleOp"> {
 
     Refused with an error naming the value or op, never partitioned wrongly:
     a dim that the grid does not divide (uneven shards), a dynamic shape,
-    an op without a sharding rule (views, reductions and calls for now),
+    an op without a sharding rule (views and calls for now), an `argmax` or
+    `argmin` over a split dim,
     halo or explicit shard-offset shardings, and grids of more than one
     dimension.
   }];

@@ -10,6 +10,7 @@
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
+#include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -142,8 +143,8 @@ struct StrideDistributePass
         return WalkResult::advance(); // bodies of stride.broadcast
       if (!isa<shard::ShardingInterface>(op)) {
         op->emitError() << "stride-distribute: '" << op->getName()
-                        << "' has no sharding rule yet; only elementwise ops "
-                           "and stride.matmul distribute";
+                        << "' has no sharding rule yet; only elementwise ops, "
+                           "reductions and stride.matmul distribute";
         return WalkResult::interrupt();
       }
       for (Value v : op->getResults())
@@ -263,6 +264,28 @@ struct StrideDistributePass
                 strategy + ")";
         return SmallVector<Annotation>{{result, nullptr, d}};
       }
+    // A result too small to split (a full reduction's 0-d result): split
+    // the first reduction's input instead; the partial results combine by
+    // an all-reduce.
+    Operation *reduction = nullptr;
+    fn.walk([&](Operation *op) {
+      if (!reduction && isReduction(op))
+        reduction = op;
+    });
+    if (reduction && strategy == "auto") {
+      Value input = reduction->getOperand(0);
+      for (int64_t d : memoryOrder(cast<RankedTensorType>(input.getType())))
+        if (divides(input, d)) {
+          why = "dim " + std::to_string(d) + " (size " +
+                std::to_string(
+                    cast<RankedTensorType>(input.getType()).getDimSize(d)) +
+                ") of the input of the first '" +
+                reduction->getName().getStringRef().str() +
+                "', outermost in memory, combined by an all-reduce";
+          return SmallVector<Annotation>{
+              {input, &reduction->getOpOperand(0), d}};
+        }
+    }
     return fn.emitError() << "stride-distribute: no dim of the result ("
                           << shapeText(rt.getShape()) << ") that strategy "
                           << strategy << " may split divides over " << ranks
@@ -342,10 +365,70 @@ struct StrideDistributePass
             splitAlong(a.dim), cast<OpResult>(a.value), b);
       }
     }
-    OpPassManager pm(func::FuncOp::getOperationName());
-    pm.addPass(shard::createShardingPropagation());
-    if (failed(runPipeline(pm, fn)))
-      return failure();
+    // Upstream's propagation reaches an op only through annotated operands:
+    // a second user of a split argument or result (mean(%a) beside exp(%a))
+    // would stay unannotated and read the rank's block as if it were all of
+    // the value. So every other use of an annotated value is routed through
+    // its annotation, and propagation runs again, until nothing changes.
+    for (unsigned round = 0;; ++round) {
+      OpPassManager pm(func::FuncOp::getOperationName());
+      pm.addPass(shard::createShardingPropagation());
+      if (failed(runPipeline(pm, fn)))
+        return failure();
+      bool rerouted = false;
+      fn.walk([&](shard::ShardOp annotation) {
+        Value src = annotation.getSrc();
+        if (annotation.getAnnotateForUsers() && !isa<BlockArgument>(src))
+          return;
+        if (src.getDefiningOp<shard::ShardOp>())
+          return;
+        for (OpOperand &use : llvm::make_early_inc_range(src.getUses()))
+          if (!isa<shard::ShardOp>(use.getOwner())) {
+            use.set(annotation.getResult());
+            rerouted = true;
+          }
+      });
+      // Arguments nothing split are whole on every rank; saying so lets
+      // propagation reach the ops that read only them (shard-partition
+      // fails on an op it finds no sharding for).
+      if (!rerouted)
+        for (BlockArgument arg : fn.getArguments()) {
+          if (!isa<RankedTensorType>(arg.getType()) || arg.use_empty() ||
+              llvm::any_of(arg.getUsers(), llvm::IsaPred<shard::ShardOp>))
+            continue;
+          OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
+          auto replicated = shard::Sharding::get(
+              FlatSymbolRefAttr::get(&getContext(), kGridName), {});
+          auto shardingOp =
+              shard::ShardingOp::create(b, fn.getLoc(), replicated);
+          auto annotation = shard::ShardOp::create(
+              b, fn.getLoc(), arg, shardingOp, /*annotate_for_users=*/true);
+          arg.replaceAllUsesExcept(annotation.getResult(), annotation);
+          rerouted = true;
+        }
+      if (!rerouted)
+        break;
+      if (round == 64)
+        return fn.emitError() << "stride-distribute: sharding propagation "
+                                 "does not settle on @"
+                              << fn.getSymName();
+    }
+
+    // What propagation leaves unannotated reads only whole values (upstream
+    // takes a replicated operand for no information): it runs whole on
+    // every rank, which shard-partition must be told.
+    auto replicated = shard::Sharding::get(
+        FlatSymbolRefAttr::get(&getContext(), kGridName), {});
+    fn.walk([&](shard::ShardingInterface op) {
+      for (OpResult r : op->getResults())
+        if (isa<RankedTensorType>(r.getType()) &&
+            llvm::none_of(r.getUsers(), llvm::IsaPred<shard::ShardOp>))
+          shard::maybeInsertTargetShardingAnnotation(replicated, r, b);
+      for (OpOperand &operand : op->getOpOperands())
+        if (isa<RankedTensorType>(operand.get().getType()) &&
+            !operand.get().getDefiningOp<shard::ShardOp>())
+          shard::maybeInsertSourceShardingAnnotation(replicated, operand, b);
+    });
 
     // Record what the runners scatter and gather.
     for (BlockArgument arg : fn.getArguments()) {

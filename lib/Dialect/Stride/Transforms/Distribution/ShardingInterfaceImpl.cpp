@@ -15,12 +15,14 @@
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
 
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/IRMapping.h"
@@ -146,6 +148,56 @@ LoopNest matmulNest(MatmulOp op) {
   return finish(std::move(nest), exprs, ctx);
 }
 
+/// Reduction: one loop per input dim, a reduction loop where the dim is
+/// reduced; a dim kept with size 1 (keepdims) gets a loop of its own, so
+/// the result is never split along it.
+LoopNest reduceNest(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  LoopNest nest;
+  auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  std::optional<SmallVector<bool>> reduced = getReducedDims(op);
+  if (!input || !reduced)
+    return nest;
+  SmallVector<AffineExpr> in, out;
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    nest.iterators.push_back((*reduced)[d] ? utils::IteratorType::reduction
+                                           : utils::IteratorType::parallel);
+    in.push_back(getAffineDimExpr(d, ctx));
+  }
+  bool keep = getKeepdims(op);
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    if (!(*reduced)[d]) {
+      out.push_back(getAffineDimExpr(d, ctx));
+    } else if (keep) {
+      out.push_back(getAffineDimExpr(nest.iterators.size(), ctx));
+      nest.iterators.push_back(utils::IteratorType::parallel);
+    }
+  }
+  SmallVector<SmallVector<AffineExpr>> exprs = {in, out};
+  return finish(std::move(nest), exprs, ctx);
+}
+
+/// How the ranks' partial results of a reduction combine.
+std::optional<shard::ReductionKind> combinerOf(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean: // of equal blocks: the sum of means, divided
+    return shard::ReductionKind::Sum;
+  case ReduceKind::Prod:
+    return shard::ReductionKind::Product;
+  case ReduceKind::Max:
+  case ReduceKind::Any:
+    return shard::ReductionKind::Max;
+  case ReduceKind::Min:
+  case ReduceKind::All:
+    return shard::ReductionKind::Min;
+  case ReduceKind::Argmax:
+  case ReduceKind::Argmin:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 /// Upstream's default annotates every operand, and a scalar operand (a
 /// Stride op's `f32` or `i1` argument) would get a sharding without a grid:
 /// scalars are the same on every rank and need none.
@@ -250,6 +302,77 @@ struct MatmulSharding
   }
 };
 
+template <typename Op>
+struct ReduceSharding
+    : public shard::ShardingInterface::ExternalModel<ReduceSharding<Op>, Op> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return reduceNest(op).iterators;
+  }
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    return reduceNest(op).maps;
+  }
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    LoopNest nest = reduceNest(op);
+    shard::ReductionKind kind =
+        combinerOf(Op::getKind()).value_or(shard::ReductionKind::Generic);
+    return SmallVector<shard::ReductionKind>(
+        llvm::count(nest.iterators, utils::IteratorType::reduction), kind);
+  }
+  LogicalResult addShardingAnnotations(
+      Operation *op, OpBuilder &b,
+      const shard::ShardingOption &option) const {
+    return addTensorAnnotations(op, b, option);
+  }
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    LoopNest nest = reduceNest(op);
+    shard::ShardingArray axes = shard::getGridAxisAssignmentForLoopIterators(
+        operandShardings, resultShardings, nest.iterators, nest.maps);
+    SmallVector<shard::GridAxis> reduced =
+        shard::getReductionGridAxes(nest.iterators, axes);
+    std::optional<shard::ReductionKind> combiner = combinerOf(Op::getKind());
+    if (!reduced.empty() && !combiner)
+      return op->emitOpError()
+             << "cannot reduce over a dimension split across processes: the "
+                "ranks' first indices do not combine into the global one";
+    // Each rank reduces its block; the partial results of a split reduced
+    // dim combine across the ranks that hold the other dims' same block.
+    shard::partitionTriviallyShardableOperation(
+        *op, partitionedOperands, operandShardings, resultShardings,
+        partitionMap, symbolTable, builder);
+    if (reduced.empty())
+      return success();
+    Location loc = op->getLoc();
+    Value local = partitionMap.lookup(op->getResult(0));
+    StringRef grid;
+    for (const shard::Sharding &s : operandShardings)
+      if (s)
+        grid = s.getGrid();
+    Value combined = shard::AllReduceOp::create(builder, loc, local, grid,
+                                                reduced, *combiner);
+    if (Op::getKind() == ReduceKind::Mean) {
+      // stride-distribute splits evenly, so the global mean is the mean
+      // of the ranks' means.
+      shard::GridOp gridOp = shard::getGridOrNull(
+          op, FlatSymbolRefAttr::get(op->getContext(), grid), symbolTable);
+      int64_t ranks = 1;
+      for (shard::GridAxis axis : reduced)
+        ranks *= gridOp.getShape()[axis];
+      auto type = cast<RankedTensorType>(combined.getType());
+      Value count = arith::ConstantOp::create(
+          builder, loc, FloatAttr::get(type.getElementType(), double(ranks)));
+      combined = DivOp::create(builder, loc, type, combined, count);
+    }
+    partitionMap.map(op->getResult(0), combined);
+    return success();
+  }
+};
+
 template <typename Op> void attachIfElementwise(MLIRContext *ctx) {
   if constexpr (Op::template hasTrait<ScalarBodyOpInterface::Trait>())
     Op::template attachInterface<ElementwiseSharding<Op>>(*ctx);
@@ -266,6 +389,15 @@ void mlir::stride::registerShardingInterfaceExternalModels(
     ctx->getOrLoadDialect<shard::ShardDialect>();
     BroadcastOp::attachInterface<ElementwiseSharding<BroadcastOp>>(*ctx);
     MatmulOp::attachInterface<MatmulSharding>(*ctx);
+    SumOp::attachInterface<ReduceSharding<SumOp>>(*ctx);
+    ProdOp::attachInterface<ReduceSharding<ProdOp>>(*ctx);
+    AmaxOp::attachInterface<ReduceSharding<AmaxOp>>(*ctx);
+    AminOp::attachInterface<ReduceSharding<AminOp>>(*ctx);
+    MeanOp::attachInterface<ReduceSharding<MeanOp>>(*ctx);
+    ArgmaxOp::attachInterface<ReduceSharding<ArgmaxOp>>(*ctx);
+    ArgminOp::attachInterface<ReduceSharding<ArgminOp>>(*ctx);
+    AnyOp::attachInterface<ReduceSharding<AnyOp>>(*ctx);
+    AllOp::attachInterface<ReduceSharding<AllOp>>(*ctx);
     attachElementwise<
 #define GET_OP_LIST
 #include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stride/AOT/DiskCache.h"
 #include "stride/Dialect/Stride/IR/OpTable.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Layout/Shape.h"
@@ -16,13 +17,16 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <unistd.h>
 #include <cstring>
 
 namespace py = pybind11;
@@ -229,11 +233,14 @@ private:
 /// Raised for IR that does not parse, verify or lower; carries diagnostics.
 PyObject *compileError = nullptr;
 
-std::unique_ptr<PyKernel> compile(const std::string &text,
-                                  const std::string &entry,
-                                  std::optional<py::list> args,
-                                  const std::string &policy, bool fuse,
-                                  bool keepResultLayouts, unsigned threads) {
+/// With `cacheDir` set, through the disk cache (DiskCache.h) under
+/// `cacheKey`; `outcome` then says what the cache did.
+std::unique_ptr<PyKernel>
+compileKernel(const std::string &text, const std::string &entry,
+              std::optional<py::list> args, const std::string &policy,
+              bool fuse, bool keepResultLayouts, unsigned threads,
+              const std::string &cacheDir, const std::string &cacheKey,
+              std::string &outcome, std::string &note) {
   auto start = std::chrono::steady_clock::now();
   // One context per kernel: the engine does not need it afterwards, and
   // attributes do not pile up in a long-lived context.
@@ -291,7 +298,20 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
     options.keepResultLayouts = keepResultLayouts;
     options.threads = threads;
     std::string error;
-    kernel = JitKernel::compile(*module, entry, options, error);
+    if (cacheDir.empty()) {
+      kernel = JitKernel::compile(*module, entry, options, error);
+    } else {
+      AotOptions aot;
+      aot.policy = options.policy;
+      aot.fuse = fuse;
+      aot.keepResultLayouts = keepResultLayouts;
+      aot.threads = std::max(1u, threads);
+      DiskCacheResult cached =
+          compileWithDiskCache(*module, entry, aot, cacheDir, cacheKey, error);
+      kernel = std::move(cached.kernel);
+      outcome = diskCacheOutcomeName(cached.outcome);
+      note = cached.note;
+    }
     if (!kernel)
       fail("cannot compile @" + entry + ": " + error);
   }
@@ -299,6 +319,76 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
                        std::chrono::steady_clock::now() - start)
                        .count();
   return std::make_unique<PyKernel>(std::move(kernel), seconds);
+}
+
+std::unique_ptr<PyKernel> compile(const std::string &text,
+                                  const std::string &entry,
+                                  std::optional<py::list> args,
+                                  const std::string &policy, bool fuse,
+                                  bool keepResultLayouts, unsigned threads) {
+  std::string outcome, note;
+  return compileKernel(text, entry, args, policy, fuse, keepResultLayouts,
+                       threads, "", "", outcome, note);
+}
+
+/// compile through the disk cache: (kernel, outcome, note).
+py::tuple compileCached(const std::string &text, const std::string &entry,
+                        std::optional<py::list> args,
+                        const std::string &policy, bool fuse,
+                        bool keepResultLayouts, unsigned threads,
+                        const std::string &cacheDir,
+                        const std::string &cacheKey) {
+  // A hit needs no MLIR at all (a context alone costs milliseconds): load
+  // the file and check it against the specialization; the dtypes are then
+  // checked on every call. Anything else goes through compileWithDiskCache,
+  // which replaces a file that fails these checks.
+  if (args && !cacheKey.empty()) {
+    auto start = std::chrono::steady_clock::now();
+    std::string path = cacheDir + "/" + cacheKey + ".so", why;
+    std::unique_ptr<JitKernel> loaded;
+    if (::access(path.c_str(), R_OK) == 0)
+      loaded = JitKernel::loadLibrary(path, entry, why,
+                                      diskCacheSymbolPrefix(cacheKey));
+    bool fits = loaded && loaded->inputs().size() == args->size();
+    for (size_t i = 0; fits && i < args->size(); ++i) {
+      py::handle item = (*args)[i];
+      const KernelParam &param = loaded->inputs()[i];
+      if (item.is_none()) {
+        fits = !param.isBuffer;
+        continue;
+      }
+      auto pair = item.cast<
+          std::pair<std::vector<int64_t>, std::vector<int64_t>>>();
+      fits = param.isBuffer && param.shape == pair.first &&
+             param.strides == pair.second;
+    }
+    if (fits) {
+      double seconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+      return py::make_tuple(
+          std::make_unique<PyKernel>(std::move(loaded), seconds), "hit", "");
+    }
+  }
+  std::string outcome, note;
+  std::unique_ptr<PyKernel> kernel =
+      compileKernel(text, entry, args, policy, fuse, keepResultLayouts,
+                    threads, cacheDir, cacheKey, outcome, note);
+  return py::make_tuple(std::move(kernel), outcome, note);
+}
+
+/// What a cached kernel's key must include besides the program: the
+/// compiler (LLVM's version) and the CPU it was compiled for.
+py::dict buildInfo() {
+  py::dict info;
+  info["llvm"] = LLVM_VERSION_STRING;
+  info["cpu"] = llvm::sys::getHostCPUName().str();
+  std::string features;
+  for (const auto &[name, on] : llvm::sys::getHostCPUFeatures())
+    if (on)
+      features += name.str() + ",";
+  info["features"] = features;
+  return info;
 }
 
 /// The op table (OpTable.h), one dict per op.
@@ -485,6 +575,14 @@ PYBIND11_MODULE(_stride, m) {
         "The thread count a request means: itself when positive; for 0, "
         "$STRIDE_NUM_THREADS, else the machine's cores.");
 
+  m.def("compile_cached", &compileCached, py::arg("mlir_text"),
+        py::arg("entry"), py::arg("args"), py::arg("policy"), py::arg("fuse"),
+        py::arg("keep_result_layouts"), py::arg("threads"),
+        py::arg("cache_dir"), py::arg("cache_key"),
+        "compile, through the disk cache file <cache_dir>/<cache_key>.so: "
+        "(kernel, 'hit'|'written'|'replaced'|'unwritable', note).");
+  m.def("build_info", &buildInfo,
+        "LLVM's version and the host CPU's name and features.");
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),
         py::arg("args") = py::none(), py::arg("policy") = "torch",
         py::arg("fuse") = true, py::arg("keep_result_layouts") = false,

@@ -107,6 +107,7 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
   pipeline.policy = options.policy;
   pipeline.fuse = options.fuse;
   pipeline.threads = std::max(1u, options.threads);
+  pipeline.keepResultLayouts = options.keepResultLayouts;
   pipeline.gpu = options.gpu;
   pipeline.distribute = options.distribute;
   pipeline.distributeStrategy = options.strategy;

@@ -6,6 +6,7 @@
 #include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
 #include "stride/Pipelines/LLVMOptimization.h"
+#include "stride/Runtime/AotMetadata.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -22,7 +23,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdio>
+#include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -230,8 +234,145 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   return kernel;
 }
 
+mlir::stride::JitKernel::~JitKernel() {
+  // The engine's code goes with it; a library stays mapped, since dlclose
+  // of one that started threads (OpenMP) may not be safe.
+}
+
+/// Whether `path` is a whole ELF shared object: every loaded segment and
+/// the section headers lie inside the file. dlopen maps a truncated file
+/// and then faults (SIGBUS) on the missing pages.
+static bool isWholeSharedObject(const std::string &path, std::string &why) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    why = "cannot open '" + path + "'";
+    return false;
+  }
+  std::fseek(file, 0, SEEK_END);
+  long size = std::ftell(file);
+  std::fseek(file, 0, SEEK_SET);
+  Elf64_Ehdr header;
+  bool ok = size >= long(sizeof header) &&
+            std::fread(&header, sizeof header, 1, file) == 1 &&
+            std::memcmp(header.e_ident, ELFMAG, SELFMAG) == 0 &&
+            header.e_ident[EI_CLASS] == ELFCLASS64 &&
+            header.e_phentsize == sizeof(Elf64_Phdr) &&
+            header.e_phoff + uint64_t(header.e_phnum) * sizeof(Elf64_Phdr) <=
+                uint64_t(size) &&
+            header.e_shoff + uint64_t(header.e_shnum) * header.e_shentsize <=
+                uint64_t(size);
+  for (unsigned i = 0; ok && i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    ok = std::fseek(file, long(header.e_phoff + i * sizeof segment),
+                    SEEK_SET) == 0 &&
+         std::fread(&segment, sizeof segment, 1, file) == 1 &&
+         (segment.p_type != PT_LOAD ||
+          segment.p_offset + segment.p_filesz <= uint64_t(size));
+  }
+  std::fclose(file);
+  if (!ok)
+    why = "'" + path + "' is not a whole 64-bit ELF shared object";
+  return ok;
+}
+
+std::unique_ptr<JitKernel>
+mlir::stride::JitKernel::loadLibrary(const std::string &path, StringRef entry,
+                                     std::string &error,
+                                     StringRef symbolPrefix) {
+  namespace rt = ::stride::runtime;
+  if (!isWholeSharedObject(path, error))
+    return nullptr;
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    error = "cannot load '" + path + "': " + (why ? why : "unknown reason");
+    return nullptr;
+  }
+  auto *text = static_cast<const char *>(dlsym(handle, rt::kAotMetadataSymbol));
+  rt::AotMetadata metadata;
+  std::string parseError =
+      text ? rt::parseAotMetadata(text, metadata) : "no metadata symbol";
+  const rt::AotEntry *found = parseError.empty()
+                                  ? metadata.find(entry.str())
+                                  : nullptr;
+  if (found && !symbolPrefix.empty() &&
+      found->symbol != (symbolPrefix + entry).str())
+    found = nullptr;
+  if (!found || found->ranks > 0) {
+    error = "'" + path + "' is not a usable Stride library for @" +
+            entry.str() + (parseError.empty() ? "" : ": " + parseError);
+    dlclose(handle);
+    return nullptr;
+  }
+  auto packed = reinterpret_cast<void (*)(void **)>(
+      dlsym(handle, found->packedSymbol.c_str()));
+  if (!packed) {
+    error = "'" + path + "' has no symbol " + found->packedSymbol;
+    dlclose(handle);
+    return nullptr;
+  }
+  auto kernel = std::unique_ptr<JitKernel>(new JitKernel());
+  kernel->name = entry.str();
+  kernel->library = handle;
+  kernel->libraryEntry = packed;
+  static_assert(rt::kAotDynamic == ShapedType::kDynamic,
+                "the metadata's dynamic marker is MLIR's");
+  auto paramOf = [](const rt::AotParam &p) {
+    KernelParam k;
+    k.isBuffer = p.isTensor;
+    k.element = p.dtype;
+    k.typeName = ::stride::elementTypeName(p.dtype);
+    k.shape = p.shape;
+    k.strides = p.strides;
+    return k;
+  };
+  for (const rt::AotParam &p : found->inputs)
+    kernel->inputParams.push_back(paramOf(p));
+  for (const rt::AotParam &p : found->outputs)
+    kernel->outputParams.push_back(paramOf(p));
+  return kernel;
+}
+
 std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
                               ArrayRef<ScalarValue *> scalars) {
+  if (libraryEntry) {
+    // One pointer per parameter: a descriptor {allocated, aligned, offset,
+    // sizes..., strides...} or a scalar.
+    SmallVector<SmallVector<int64_t, 12>, 8> descriptors;
+    SmallVector<void *> args;
+    size_t nextBuffer = 0, nextScalar = 0;
+    descriptors.reserve(buffers.size());
+    for (auto *params : {&inputParams, &outputParams})
+      for (const KernelParam &param : *params) {
+        if (!param.isBuffer) {
+          if (nextScalar >= scalars.size())
+            return "too few scalar arguments";
+          args.push_back(scalars[nextScalar++]);
+          continue;
+        }
+        if (nextBuffer >= buffers.size())
+          return "too few buffer arguments";
+        BufferArg *b = buffers[nextBuffer++];
+        if (b->sizes.size() != param.shape.size() ||
+            b->strides.size() != param.shape.size())
+          return "a buffer has the wrong rank";
+        SmallVector<int64_t, 12> &d = descriptors.emplace_back();
+        d.push_back(reinterpret_cast<int64_t>(b->allocated));
+        d.push_back(reinterpret_cast<int64_t>(b->aligned));
+        d.push_back(b->offset);
+        d.append(b->sizes.begin(), b->sizes.end());
+        d.append(b->strides.begin(), b->strides.end());
+      }
+    // Pointers into `descriptors` are taken once it no longer grows.
+    size_t k = 0, s = 0;
+    SmallVector<void *> packedArgs;
+    for (auto *params : {&inputParams, &outputParams})
+      for (const KernelParam &param : *params)
+        packedArgs.push_back(param.isBuffer ? descriptors[k++].data()
+                                            : args[s++]);
+    libraryEntry(packedArgs.data());
+    return "";
+  }
   // The packed wrapper takes one pointer per LLVM-level argument: a memref is
   // (allocated, aligned, offset, sizes..., strides...).
   SmallVector<void *> packed;

@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from . import _codegen, _dtypes, _expr, _stride, _table, _torch
-from ._cache import CACHE
+from ._cache import CACHE, compile_kernel
 
 
 
@@ -526,8 +526,11 @@ class Function:
     array, a tuple of arrays for several results, or None for none."""
 
     def __init__(self, mlir_text, entry, policy="torch", fuse=True,
-                 keep_result_layouts=False):
+                 keep_result_layouts=False, cache=False):
         _table.check_policy(policy)
+        if not isinstance(cache, bool):
+            raise TypeError(f"cache must be True or False, got {cache!r}")
+        self.cache = cache
         if not isinstance(mlir_text, str) or not isinstance(entry, str):
             raise TypeError("stride.compile expects the IR text and the entry "
                             "function's name as strings")
@@ -555,10 +558,9 @@ class Function:
         key = ("ir", self.mlir_text, self.entry, layouts, self.policy,
                self.fuse, self.keep_result_layouts, threads)
         specialization = [None if l is None else l[1:] for l in layouts]
-        kernel = CACHE.get(key, lambda: _stride.compile(
-            self.mlir_text, self.entry, specialization, policy=self.policy,
-            fuse=self.fuse, keep_result_layouts=self.keep_result_layouts,
-            threads=threads))
+        kernel = CACHE.get(key, lambda: compile_kernel(
+            _stride, self.mlir_text, self.entry, specialization, self.policy,
+            self.fuse, self.keep_result_layouts, threads, self.cache))
         outputs = [allocate(p) for p in kernel.outputs]
         kernel(inputs, outputs)
         if not outputs:
@@ -570,9 +572,10 @@ class Function:
 
 
 def compile(mlir_text, entry, policy="torch", fuse=True,
-            keep_result_layouts=False):
-    """A callable for function `entry` of hand-written Stride IR; see Function."""
-    return Function(mlir_text, entry, policy, fuse, keep_result_layouts)
+            keep_result_layouts=False, cache=False):
+    """A callable for function `entry` of hand-written Stride IR; see
+    Function. cache=True keeps its kernels on disk for later processes."""
+    return Function(mlir_text, entry, policy, fuse, keep_result_layouts, cache)
 
 
 _expr.HOOKS.materialize = materialize

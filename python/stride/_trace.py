@@ -11,7 +11,7 @@ import numpy as np
 
 from . import (_codegen, _dtypes, _expr, _masked, _numpy_api, _run, _stride,
                _table, _torch)
-from ._cache import CACHE
+from ._cache import CACHE, compile_kernel
 from ._errors import user_line
 
 _tracing = threading.local()
@@ -947,12 +947,15 @@ def _overlap_message(name, read, rline, write, wconstruct, wline):
 class JitFunction:
     """The callable @stride.jit returns; see docs/python.md."""
 
-    def __init__(self, fn, policy="torch", threads=None):
+    def __init__(self, fn, policy="torch", threads=None, cache=False):
         _table.check_policy(policy)
         if threads is not None and (not isinstance(threads, int)
                                     or isinstance(threads, bool) or threads < 1):
             raise ValueError(f"threads must be an int >= 1, got {threads!r}")
+        if not isinstance(cache, bool):
+            raise TypeError(f"cache must be True or False, got {cache!r}")
         self.fn, self.policy, self.threads = fn, policy, threads
+        self.cache = cache
         self._plans = {}
         self._lock = threading.Lock()
         functools.update_wrapper(self, fn)
@@ -1061,9 +1064,9 @@ class JitFunction:
                 layouts.append(None)
         threads = self.threads or _run.get_threads()
         ckey = ("jit", text, tuple(layouts), self.policy, threads)
-        kernel = CACHE.get(ckey, lambda: _stride.compile(
-            text, _codegen.ENTRY, list(layouts), policy=self.policy,
-            keep_result_layouts=False, threads=threads))
+        kernel = CACHE.get(ckey, lambda: compile_kernel(
+            _stride, text, _codegen.ENTRY, layouts, self.policy, True, False,
+            threads, self.cache))
         plan = _Plan()
         plan.kernel = kernel
         plan.sources = sources
@@ -1247,11 +1250,13 @@ def _release(root, specs):
             stack.extend(node.operands)
 
 
-def jit(fn=None, *, policy="torch", threads=None):
-    """Decorator: @stride.jit or @stride.jit(policy=..., threads=...)."""
+def jit(fn=None, *, policy="torch", threads=None, cache=False):
+    """Decorator: @stride.jit or @stride.jit(policy=..., threads=...,
+    cache=True); cache=True keeps the compiled kernels on disk for later
+    processes (stride.cache_dir())."""
     if fn is None:
-        return lambda f: JitFunction(f, policy, threads)
-    return JitFunction(fn, policy, threads)
+        return lambda f: JitFunction(f, policy, threads, cache)
+    return JitFunction(fn, policy, threads, cache)
 
 
 # The entry points the expression layer calls (see _expr.HOOKS).

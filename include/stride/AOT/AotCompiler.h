@@ -30,6 +30,8 @@ struct AotOptions {
   ::stride::layout::Policy policy = ::stride::layout::Policy::Torch;
   bool fuse = true;
   unsigned threads = 1;
+  /// Keep the layouts declared on results (see CpuPipelineOptions).
+  bool keepResultLayouts = false;
   /// --target=gpu: kernels in an embedded GPU binary, host code calling the
   /// mgpu* runtime (libstride_gpu_runtime); the library also exports the
   /// string kAotTargetSymbol = "gpu".

@@ -43,6 +43,22 @@ public:
                                             const CpuPipelineOptions &options,
                                             std::string &error);
 
+  /// The entry `entry` of a shared library written by stride-compile (or
+  /// the disk cache): its metadata gives the parameters, its packed symbol
+  /// the call. Null with `error` set when the file does not load, is not
+  /// such a library, or lacks the entry; never calls into a library whose
+  /// metadata does not parse.
+  /// With `symbolPrefix`, the entry's exported symbol must be
+  /// `<symbolPrefix><entry>` (how the disk cache recognizes its own file).
+  static std::unique_ptr<JitKernel> loadLibrary(const std::string &path,
+                                                StringRef entry,
+                                                std::string &error,
+                                                StringRef symbolPrefix = "");
+
+  JitKernel(const JitKernel &) = delete;
+  JitKernel &operator=(const JitKernel &) = delete;
+  ~JitKernel();
+
   /// The kernel's inputs (the function's arguments) and outputs (one buffer
   /// per tensor result, passed after the inputs).
   ArrayRef<KernelParam> inputs() const { return inputParams; }
@@ -55,7 +71,13 @@ public:
                      ArrayRef<ScalarValue *> scalars);
 
 private:
+  JitKernel() = default;
+
   std::unique_ptr<ExecutionEngine> engine;
+  /// A loaded library (dlopen handle) and its packed entry, which takes one
+  /// pointer per parameter: to a descriptor, or to a scalar.
+  void *library = nullptr;
+  void (*libraryEntry)(void **) = nullptr;
   std::string name;
   /// The packed entry point, looked up once: a lookup by name costs
   /// microseconds, more than a small kernel runs.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <numeric>
+#include <string>
 
 namespace stride::layout {
 
@@ -414,6 +415,100 @@ Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
     break;
   }
   return contiguousStrides(outShape);
+}
+
+namespace {
+std::string dimList(const std::vector<int64_t> &dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+/// Whether `op`'s non-broadcast dims (right-aligned to `rank`) appear in
+/// `order` (outermost first) with non-increasing |stride|.
+bool followsOrder(const Operand &op, const std::vector<int64_t> &order,
+                  size_t rank) {
+  size_t offset = rank - op.shape.size();
+  int64_t previous = INT64_MAX;
+  bool any = false;
+  for (int64_t dim : order) {
+    if (dim < int64_t(offset))
+      continue;
+    size_t d = dim - offset;
+    if (op.shape[d] <= 1)
+      continue;
+    int64_t s = std::llabs(op.strides[d]);
+    if (s == 0)
+      continue;
+    if (s > previous)
+      return false;
+    previous = s;
+    any = true;
+  }
+  return any;
+}
+} // namespace
+
+StrideDecision explainOutputStrides(Policy policy,
+                                    const std::vector<Operand> &inputs,
+                                    const Shape &outShape) {
+  StrideDecision d;
+  d.strides = computeOutputStrides(policy, inputs, outShape);
+  d.memoryOrder = permFromStrides(outShape, d.strides);
+  const size_t rank = outShape.size();
+  for (size_t i = 0; i < inputs.size() && d.lead < 0; ++i)
+    if (followsOrder(inputs[i], d.memoryOrder, rank))
+      d.lead = int64_t(i);
+  auto all = [&](bool (*pred)(const Operand &)) {
+    return !inputs.empty() && std::all_of(inputs.begin(), inputs.end(), pred);
+  };
+  bool sameShape = !inputs.empty() &&
+                   std::all_of(inputs.begin(), inputs.end(), [&](auto &op) {
+                     return op.shape == outShape;
+                   });
+  switch (policy) {
+  case Policy::Contiguous:
+    d.rule = "policy contiguous: row-major";
+    return d;
+  case Policy::Torch:
+    if (sameShape && all(torchIsContiguous))
+      d.rule = "TensorIterator's fast set-up: every input has the result's "
+               "shape and is contiguous, so the result is contiguous";
+    else if (sameShape && all(torchIsChannelsLast))
+      d.rule = "TensorIterator's fast set-up: every input has the result's "
+               "shape and is channels-last, so the result is channels-last";
+    else if (torchFastSetup(inputs, outShape))
+      d.rule = "TensorIterator's fast set-up: every input is non-overlapping "
+               "and dense with the same strides, which the result takes";
+    else if (d.strides == contiguousStrides(outShape))
+      d.rule = "TensorIterator's stride sort (reorder_dimensions) keeps C "
+               "order, so the result is contiguous";
+    else
+      d.rule = "TensorIterator's stride sort (reorder_dimensions: smaller "
+               "strides inner, the first operand whose strides differ "
+               "decides, a stride 0 ties with anything, size-1 dims are "
+               "compared too) orders the dims " + dimList(d.memoryOrder) +
+               " outermost first; the result is dense in that order";
+    return d;
+  case Policy::Numpy:
+    if (numElements(outShape) == 0)
+      d.rule = "NumPy gives an array without elements all-zero strides";
+    else if (numpyTrivialLoop(inputs, outShape))
+      d.rule = std::string("the ufunc trivial loop: the inputs share one "
+                           "shape, need no cast and are all ") +
+               (d.strides == contiguousStrides(outShape) ? "C" : "F") +
+               "-contiguous, so the result is " +
+               (d.strides == contiguousStrides(outShape) ? "C" : "F") +
+               " order";
+    else
+      d.rule = "nditer's order K (an axis moves inwards past another only "
+               "when every operand that strides both agrees; size-1 dims are "
+               "ignored) gives the memory order " + dimList(d.memoryOrder) +
+               " outermost first; the result is dense in it";
+    return d;
+  }
+  return d;
 }
 
 Strides copyLikeStrides(Policy policy, const Operand &input) {

@@ -302,3 +302,47 @@ TEST(CopyLike, NumpyNewLikeArray) {
   EXPECT_EQ(copyLikeStrides(Policy::Numpy, reversed), (Strides{4, 1}));
   EXPECT_EQ(copyLikeStrides(Policy::Contiguous, fortran), (Strides{4, 1}));
 }
+
+// explainOutputStrides names the rule that decided, and its strides are
+// computeOutputStrides' own.
+TEST(ExplainOutputStrides, SeedPermutedPlusVector) {
+  // pytorch#42922: torch.randn(2,1,3).permute(1,0,2) + torch.randn(3)
+  // keeps strides (3, 3, 1) (the stride sort), not contiguous (6, 3, 1).
+  std::vector<Operand> inputs = {{{1, 2, 3}, {3, 3, 1}}, {{3}, {1}}};
+  StrideDecision d = explainOutputStrides(Policy::Torch, inputs, {1, 2, 3});
+  EXPECT_EQ(d.strides, (Strides{3, 3, 1}));
+  EXPECT_EQ(d.strides, computeOutputStrides(Policy::Torch, inputs, {1, 2, 3}));
+  EXPECT_NE(d.rule.find("stride sort"), std::string::npos) << d.rule;
+  EXPECT_EQ(d.lead, 0);
+}
+
+TEST(ExplainOutputStrides, FastPathsAndPolicies) {
+  // NC11 channels-last (2,3,1,1) strides (3,1,3,3) is also contiguous by
+  // TensorIterator's test (size-1 dims ignored): the fast set-up keeps C.
+  std::vector<Operand> nc11 = {{{2, 3, 1, 1}, {3, 1, 3, 3}},
+                               {{2, 3, 1, 1}, {3, 1, 3, 3}}};
+  StrideDecision d = explainOutputStrides(Policy::Torch, nc11, {2, 3, 1, 1});
+  EXPECT_EQ(d.strides, (Strides{3, 1, 1, 1}));
+  EXPECT_NE(d.rule.find("fast set-up"), std::string::npos) << d.rule;
+  EXPECT_NE(d.rule.find("contiguous"), std::string::npos) << d.rule;
+
+  std::vector<Operand> transposed = {{{4, 3}, {1, 4}}, {{4, 3}, {1, 4}}};
+  d = explainOutputStrides(Policy::Torch, transposed, {4, 3});
+  EXPECT_EQ(d.strides, (Strides{1, 4}));
+  EXPECT_NE(d.rule.find("same strides"), std::string::npos) << d.rule;
+  EXPECT_EQ(d.memoryOrder, (std::vector<int64_t>{1, 0}));
+
+  d = explainOutputStrides(Policy::Numpy, transposed, {4, 3});
+  EXPECT_NE(d.rule.find("trivial loop"), std::string::npos) << d.rule;
+  EXPECT_NE(d.rule.find("F order"), std::string::npos) << d.rule;
+
+  std::vector<Operand> mixed = {{{4, 3}, {1, 4}}, {{4, 3}, {3, 1}}};
+  d = explainOutputStrides(Policy::Numpy, mixed, {4, 3});
+  EXPECT_EQ(d.strides, computeOutputStrides(Policy::Numpy, mixed, {4, 3}));
+  EXPECT_NE(d.rule.find("order K"), std::string::npos) << d.rule;
+
+  d = explainOutputStrides(Policy::Numpy, {{{0, 3}, {3, 1}}}, {0, 3});
+  EXPECT_NE(d.rule.find("without elements"), std::string::npos) << d.rule;
+  d = explainOutputStrides(Policy::Contiguous, mixed, {4, 3});
+  EXPECT_EQ(d.rule, "policy contiguous: row-major");
+}

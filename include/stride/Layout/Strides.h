@@ -92,6 +92,27 @@ Strides copyLikeStrides(Policy policy, const Operand &input);
 Strides matmulOutputStrides(Policy policy, const Operand &lhs,
                             const Operand &rhs, const Shape &outShape);
 
+/// Why an elementwise result gets its strides: the rule of the policy's
+/// eager library that decided (stride.explain, stride-explain).
+struct StrideDecision {
+  Strides strides;  // computeOutputStrides' answer
+  std::string rule; // one sentence naming the rule
+  /// The result's dims in memory order, outermost first.
+  std::vector<int64_t> memoryOrder;
+  /// The first input whose own memory order (of its dims that are not
+  /// broadcast) the result follows; -1 when none does, or all are scalars.
+  int64_t lead = -1;
+};
+
+/// computeOutputStrides with the deciding rule: under torch TensorIterator's
+/// fast set-up (all contiguous, all channels-last, all dense with one
+/// stride) or its stride sort (C order kept, or the loop order it found,
+/// which compares size-1 dims' strides too); under numpy the empty-array
+/// rule, the ufunc trivial loop (C or F), or nditer's order K; contiguous.
+StrideDecision explainOutputStrides(Policy policy,
+                                    const std::vector<Operand> &inputs,
+                                    const Shape &outShape);
+
 } // namespace stride::layout
 
 #endif // STRIDE_LAYOUT_STRIDES_H

@@ -548,4 +548,31 @@ def StrideDropShardings : Pass<"stride-drop-shardings", "::mlir::ModuleOp"> {
   }];
 }
 
+def StrideExplain : Pass<"stride-explain"> {
+  let summary = "Say, as remarks, why each result has its strides and how its kernel loops";
+  let description = [{
+    For every Stride op whose operand and result layouts are static (run it
+    after `stride-propagate-layout`), a remark names the rule of the
+    policy's library that gave the result its strides:
+    - elementwise ops: TensorIterator's fast set-up (all contiguous, all
+      channels-last, all dense with one stride) or its stride sort, NumPy's
+      empty-array rule, ufunc trivial loop or nditer's order K, row-major
+      under `contiguous`; with the operand whose memory order the result
+      follows, and the loops the kernel runs (TensorIterator's order and
+      coalescing: dims per loop, outermost first, with their sizes);
+    - matmul, reductions and views: their library's allocation or view rule.
+    A result whose layout is its destination's (`outs`, kept result
+    layouts) says so. After `stride-fuse` and `stride-coalesce`, a
+    `stride.broadcast` also lists the ops fused into its body and its
+    `iteration` groups. Nothing is changed; `stride.explain` in Python
+    reads these remarks.
+  }];
+  let options = [
+    Option<"policy", "policy", "::stride::layout::Policy",
+           /*default=*/"::stride::layout::Policy::Torch",
+           "the policy the layouts were propagated with",
+           "::mlir::stride::policyOptionValues()">,
+  ];
+}
+
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_TD

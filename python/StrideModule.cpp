@@ -8,7 +8,9 @@
 
 #include "stride/AOT/DiskCache.h"
 #include "stride/Dialect/Stride/IR/OpTable.h"
+#include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Shape.h"
 #include "stride/Layout/Strides.h"
 #include "stride/Layout/Views.h"
@@ -17,6 +19,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TargetParser/Host.h"
@@ -377,6 +380,96 @@ py::tuple compileCached(const std::string &text, const std::string &entry,
   return py::make_tuple(std::move(kernel), outcome, note);
 }
 
+/// stride-explain's remarks on `entry` of `text` specialized to `args`:
+/// {"ops": [(op, remark)], "kernels": [...], "results": [(shape, strides)]},
+/// the ops' after layout propagation, the kernels' after fusion and
+/// coalescing (as the CPU pipeline runs them).
+py::dict explainKernel(const std::string &text, const std::string &entry,
+                       std::optional<py::list> args,
+                       const std::string &policyName, bool fuse) {
+  static const DialectRegistry registry = [] {
+    DialectRegistry r;
+    registerJitDialects(r);
+    return r;
+  }();
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  std::optional<::stride::layout::Policy> policy =
+      ::stride::layout::parsePolicy(policyName);
+  if (!policy)
+    throw py::value_error("unknown policy '" + policyName + "'");
+  std::string diagnostics;
+  std::vector<std::pair<std::string, std::string>> remarks;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    std::string message = d.str();
+    if (d.getSeverity() == DiagnosticSeverity::Remark) {
+      std::string op;
+      if (auto loc = dyn_cast<FileLineColLoc>(d.getLocation()))
+        op = "line " + std::to_string(loc.getLine());
+      remarks.emplace_back(op, message);
+    } else {
+      diagnostics += message + "\n";
+    }
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  if (!module)
+    throw py::value_error("the IR does not parse:\n" + diagnostics);
+  auto func = module->lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal())
+    throw py::value_error("no function @" + entry + " with a body");
+  if (args) {
+    std::vector<std::optional<ArgLayout>> layouts;
+    for (py::handle item : *args) {
+      if (item.is_none()) {
+        layouts.push_back(std::nullopt);
+        continue;
+      }
+      auto pair =
+          item.cast<std::pair<std::vector<int64_t>, std::vector<int64_t>>>();
+      layouts.push_back(ArgLayout{pair.first, pair.second});
+    }
+    std::string error;
+    if (failed(specializeEntry(func, layouts, error)))
+      throw py::value_error(error);
+  }
+  py::dict out;
+  auto run = [&](auto build) {
+    remarks.clear();
+    PassManager pm(&context);
+    build(pm);
+    pm.addPass(createStrideExplain(StrideExplainOptions{*policy}));
+    if (failed(pm.run(*module)))
+      throw py::value_error("the program does not compile:\n" + diagnostics);
+    py::list list;
+    for (auto &[where, message] : remarks)
+      list.append(py::make_tuple(where, message));
+    return list;
+  };
+  out["ops"] = run([&](PassManager &pm) {
+    pm.addPass(createStrideInferShapes());
+    pm.addPass(createStridePropagateLayout(
+        StridePropagateLayoutOptions{*policy, false}));
+  });
+  py::list results;
+  for (Type t : module->lookupSymbol<func::FuncOp>(entry).getResultTypes())
+    if (auto ranked = dyn_cast<RankedTensorType>(t)) {
+      SmallVector<int64_t> strides = getStridesOf(ranked);
+      results.append(py::make_tuple(
+          toTuple(std::vector<int64_t>(ranked.getShape().begin(),
+                                       ranked.getShape().end())),
+          toTuple(std::vector<int64_t>(strides.begin(), strides.end()))));
+    }
+  out["results"] = results;
+  out["kernels"] = run([&](PassManager &pm) {
+    pm.addPass(createStrideGeneralize());
+    if (fuse)
+      pm.addPass(createStrideFuse());
+    pm.addPass(createStrideCoalesce());
+  });
+  return out;
+}
+
 /// What a cached kernel's key must include besides the program: the
 /// compiler (LLVM's version) and the CPU it was compiled for.
 py::dict buildInfo() {
@@ -581,6 +674,9 @@ PYBIND11_MODULE(_stride, m) {
         py::arg("cache_dir"), py::arg("cache_key"),
         "compile, through the disk cache file <cache_dir>/<cache_key>.so: "
         "(kernel, 'hit'|'written'|'replaced'|'unwritable', note).");
+  m.def("explain", &explainKernel, py::arg("mlir_text"), py::arg("entry"),
+        py::arg("args"), py::arg("policy"), py::arg("fuse") = true,
+        "stride-explain's remarks on the entry specialized to args.");
   m.def("build_info", &buildInfo,
         "LLVM's version and the host CPU's name and features.");
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),

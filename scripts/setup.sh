@@ -10,6 +10,7 @@ PACKAGES=(cmake ninja-build ccache g++ git llvm-22-dev libmlir-22-dev mlir-22-to
           python3-pytest python3-torch clang-22 libclang-rt-22-dev
           libopenblas0-pthread libomp-22-dev python3-hypothesis
           python3-pip python3-venv python3-setuptools python3-wheel
+          python3-matplotlib
           openmpi-bin libopenmpi-dev mpich libmpich-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do

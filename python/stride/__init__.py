@@ -15,6 +15,7 @@ from ._cache import (CacheInfo, cache_dir, cache_info, clear_cache,
                      set_cache_limit)
 from ._expr import (Expr, REDUCTION_FUNCTIONS, TABLE_FUNCTIONS, clip, lazy,
                     matmul, where)
+from ._explain import Explanation, explain
 from ._run import Function, compile, get_threads, materialize, set_threads
 from ._stride import CompileError
 from ._trace import JitFunction, fori_loop, jit
@@ -28,7 +29,7 @@ globals().update(TABLE_FUNCTIONS)
 globals().update(REDUCTION_FUNCTIONS)
 max, min = amax, amin  # noqa: F821 (shadow the builtins only here)
 
-__all__ = ["lazy", "materialize", "compile", "matmul", "where", "clip",
+__all__ = ["lazy", "materialize", "compile", "explain", "Explanation", "matmul", "where", "clip",
            "cache_info", "cache_dir", "set_cache_limit", "clear_cache", "set_threads",
            "get_threads", "CacheInfo", "CompileError", "Expr", "Function",
            "jit", "JitFunction", "fori_loop", "max", "min", *sorted(TABLE_FUNCTIONS),

@@ -236,6 +236,11 @@ def _run(root, policy, out=None, generated=None, register=False,
     return result
 
 
+def kernel_layouts(args):
+    """The compile-time layouts of codegen's argument list (stride.explain)."""
+    return _call_args(args)[1]
+
+
 def _generate(root, out):
     if out is None:
         return _codegen.generate_cached(root)

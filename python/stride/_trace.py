@@ -835,7 +835,7 @@ class _Plan:
     inputs and outputs."""
     __slots__ = ("kernel", "sources", "allocs", "outs", "single", "torch",
                  "bools", "prepare", "nres", "views", "checks", "guards",
-                 "next", "consts")
+                 "next", "consts", "text", "layouts")
 
     def run(self, args):
         if self.prepare:
@@ -966,6 +966,15 @@ class JitFunction:
             plan = self._find(args, plan)
         return plan.run(args)
 
+    def kernel_text(self, args):
+        """The IR and argument layouts of the kernel a call with `args`
+        runs, traced (not run) if need be; None when the function computes
+        nothing (stride.explain)."""
+        plan = self._find(args, self._plans.get(_signature(args)))
+        if getattr(plan, "text", None) is None:
+            return None
+        return plan.text, plan.layouts
+
     def _find(self, args, plan):
         """The plan of a signature whose trace read 0-d values (several
         plans, one per outcome of their value classes), or a new trace."""
@@ -1069,6 +1078,7 @@ class JitFunction:
             threads, self.cache))
         plan = _Plan()
         plan.kernel = kernel
+        plan.text, plan.layouts = text, list(layouts)  # for stride.explain
         plan.sources = sources
         plan.allocs = [_allocator(p) for p in kernel.outputs]
         plan.nres = len(results)

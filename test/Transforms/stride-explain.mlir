@@ -56,3 +56,21 @@ func.func @fused(%a: tensor<4x2x3xf32, #stride.layout<strides = [2, 24, 8]>>, %b
   %1 = stride.add %0, %b : tensor<*xf32>, tensor<3xf32> -> tensor<*xf32>
   return %1 : tensor<*xf32>
 }
+
+// -----
+
+// Why a producer stays a kernel of its own: exp of a vector read broadcast
+// into a matrix would run once per row; a matmul is a kernel boundary.
+// FUSED: loops, outermost first: dims [0] (64), dims [1] (32); operand #1 is not fused: this kernel reads its producer broadcast, and the producer is costly
+// FUSED: operand #0 is not fused: its producer is a stride.matmul (a kernel boundary
+func.func @not_fused(%a: tensor<64x32xf32>, %v: tensor<32xf32>, %b: tensor<32x16xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  // expected-remark @+1 {{result 32 strides [1] (torch)}}
+  %e = stride.exp %v : tensor<32xf32> -> tensor<*xf32>
+  // expected-remark @+1 {{result 64x32 strides [32, 1] (torch): TensorIterator's stride sort (reorder_dimensions) keeps C order}}
+  %0 = stride.add %a, %e : tensor<64x32xf32>, tensor<*xf32> -> tensor<*xf32>
+  // expected-remark @+1 {{matmul results}}
+  %m = stride.matmul %a, %b : tensor<64x32xf32>, tensor<32x16xf32> -> tensor<*xf32>
+  // expected-remark @+1 {{result 64x16 strides [16, 1]}}
+  %1 = stride.tanh %m : tensor<*xf32> -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}

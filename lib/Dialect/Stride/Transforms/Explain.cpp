@@ -12,6 +12,7 @@
 #include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/Transforms/Fusion.h"
 #include "stride/Layout/Coalesce.h"
 
 namespace mlir::stride {
@@ -156,7 +157,41 @@ struct StrideExplainPass
                 inner.getName().getStringRef().str();
       if (broadcast.getRegion().front().getOperations().size() > 2)
         remark << "; one kernel fuses " << body;
+      for (auto [i, input] : llvm::enumerate(broadcast.getInputs()))
+        if (std::string why = notFused(broadcast->getOpOperand(i)); !why.empty())
+          remark << "; operand #" << i << " is not fused: " << why;
     }
+  }
+
+  /// Why the producer of `operand` stays a kernel of its own (after
+  /// stride-fuse; before it every producer is still separate).
+  static std::string notFused(OpOperand &operand) {
+    Operation *producer = operand.get().getDefiningOp();
+    if (!producer || !isa<TensorType>(operand.get().getType()))
+      return "";
+    if (isa<MatmulOp>(producer))
+      return "its producer is a stride.matmul (a kernel boundary: matmuls "
+             "are tiled kernels of their own)";
+    if (isReduction(producer))
+      return "its producer is a reduction (a kernel boundary)";
+    auto source = dyn_cast<BroadcastOp>(producer);
+    if (!source || source->getBlock() != operand.getOwner()->getBlock())
+      return "";
+    if (!source.getInits().empty() || source->getNumResults() != 1)
+      return "its producer writes a destination (outs) or has several "
+             "results";
+    if (!recomputeRule(/*recomputeLimit=*/2)(&operand)) {
+      size_t uses = std::distance(source->getResult(0).use_begin(),
+                                  source->getResult(0).use_end());
+      return uses > 1 ? "its producer has " + std::to_string(uses) +
+                            " uses and is too costly to recompute in each "
+                            "(more than 2 ops, or a math function)"
+                      : "this kernel reads its producer broadcast, and the "
+                        "producer is costly (more than 2 ops, or a math "
+                        "function): fused, it would run once per "
+                        "broadcast element";
+    }
+    return "";
   }
 };
 

@@ -563,8 +563,10 @@ def StrideExplain : Pass<"stride-explain"> {
     - matmul, reductions and views: their library's allocation or view rule.
     A result whose layout is its destination's (`outs`, kept result
     layouts) says so. After `stride-fuse` and `stride-coalesce`, a
-    `stride.broadcast` also lists the ops fused into its body and its
-    `iteration` groups. Nothing is changed; `stride.explain` in Python
+    `stride.broadcast` also lists the ops fused into its body, and why an
+    operand's producer was not fused: a matmul or reduction boundary, a
+    destination, or stride-fuse's recompute rule (at its default limit of
+    2 ops: a shared costly producer, or a costly one read broadcast). Nothing is changed; `stride.explain` in Python
     reads these remarks.
   }];
   let options = [

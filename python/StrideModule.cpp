@@ -29,8 +29,8 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
-#include <unistd.h>
 #include <cstring>
+#include <unistd.h>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -336,9 +336,8 @@ std::unique_ptr<PyKernel> compile(const std::string &text,
 
 /// compile through the disk cache: (kernel, outcome, note).
 py::tuple compileCached(const std::string &text, const std::string &entry,
-                        std::optional<py::list> args,
-                        const std::string &policy, bool fuse,
-                        bool keepResultLayouts, unsigned threads,
+                        std::optional<py::list> args, const std::string &policy,
+                        bool fuse, bool keepResultLayouts, unsigned threads,
                         const std::string &cacheDir,
                         const std::string &cacheKey) {
   // A hit needs no MLIR at all (a context alone costs milliseconds): load
@@ -360,8 +359,8 @@ py::tuple compileCached(const std::string &text, const std::string &entry,
         fits = !param.isBuffer;
         continue;
       }
-      auto pair = item.cast<
-          std::pair<std::vector<int64_t>, std::vector<int64_t>>>();
+      auto pair =
+          item.cast<std::pair<std::vector<int64_t>, std::vector<int64_t>>>();
       fits = param.isBuffer && param.shape == pair.first &&
              param.strides == pair.second;
     }
@@ -375,8 +374,8 @@ py::tuple compileCached(const std::string &text, const std::string &entry,
   }
   std::string outcome, note;
   std::unique_ptr<PyKernel> kernel =
-      compileKernel(text, entry, args, policy, fuse, keepResultLayouts,
-                    threads, cacheDir, cacheKey, outcome, note);
+      compileKernel(text, entry, args, policy, fuse, keepResultLayouts, threads,
+                    cacheDir, cacheKey, outcome, note);
   return py::make_tuple(std::move(kernel), outcome, note);
 }
 

@@ -12,7 +12,6 @@
 #include "stride/AOT/AotCompiler.h"
 #include "stride/Runner/DistributionPlan.h"
 
-
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Pipelines/LLVMOptimization.h"
 #include "stride/Runner/CompileEntry.h"

@@ -51,7 +51,8 @@ bool matchesSignature(const JitKernel &kernel, func::FuncOp entry) {
   for (auto [param, type] : llvm::zip(inputs, entry.getArgumentTypes())) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     Type element = tensor ? tensor.getElementType() : type;
-    if (param.isBuffer != bool(tensor) || param.element != elementTypeOf(element))
+    if (param.isBuffer != bool(tensor) ||
+        param.element != elementTypeOf(element))
       return false;
     if (!tensor)
       continue;
@@ -126,8 +127,7 @@ DiskCacheResult mlir::stride::compileWithDiskCache(
     result.note = why.empty() ? "'" + path + "' holds another kernel" : why;
   }
   std::string compileError;
-  std::string why =
-      writeLibrary(module, entry, named, dir, path, compileError);
+  std::string why = writeLibrary(module, entry, named, dir, path, compileError);
   if (why == "compile") {
     error = compileError;
     return result;

@@ -334,7 +334,6 @@ std::vector<int64_t> descriptorOf(rt::PreparedArg &arg) {
   return words;
 }
 
-
 /// The entry's descriptors and scalar pointers for one packed call.
 struct PackedArgs {
   std::vector<std::vector<int64_t>> descriptors;
@@ -442,7 +441,8 @@ int execDistributed(const rt::AotEntry &entry, const Options &options,
   error = rt::gatherOutputs(ranks, outParams, outputs, results);
   if (error.empty() && ranks.rank == 0) {
     std::string report;
-    error = rt::reportOutputs(results, options.print, options.outputDir, report);
+    error =
+        rt::reportOutputs(results, options.print, options.outputDir, report);
     std::cout << report << std::flush;
   }
   if (!error.empty())
@@ -506,16 +506,13 @@ int stride::exec::strideExecMain(int argc, char **argv) {
         std::cout << "  result #" << j << ": "
                   << describeParam(entry.outputs[j]) << "\n";
       if (entry.ranks > 0) {
-        std::cout << "  compiled for " << entry.ranks
-                  << " ranks (mpirun -np " << entry.ranks
-                  << "); single-process parameters:\n";
-        for (auto [kind, params] :
-             {std::pair("argument", &entry.globalInputs),
-              std::pair("result", &entry.globalOutputs)})
+        std::cout << "  compiled for " << entry.ranks << " ranks (mpirun -np "
+                  << entry.ranks << "); single-process parameters:\n";
+        for (auto [kind, params] : {std::pair("argument", &entry.globalInputs),
+                                    std::pair("result", &entry.globalOutputs)})
           for (size_t k = 0; k < params->size(); ++k) {
             const rt::AotParam &p = (*params)[k];
-            std::cout << "    " << kind << " #" << k << ": "
-                      << describeParam(p)
+            std::cout << "    " << kind << " #" << k << ": " << describeParam(p)
                       << (p.split >= 0
                               ? ", split along dim " + std::to_string(p.split)
                               : std::string(p.isTensor ? ", whole on every rank"

@@ -464,9 +464,8 @@ StrideDecision explainOutputStrides(Policy policy,
     return !inputs.empty() && std::all_of(inputs.begin(), inputs.end(), pred);
   };
   bool sameShape = !inputs.empty() &&
-                   std::all_of(inputs.begin(), inputs.end(), [&](auto &op) {
-                     return op.shape == outShape;
-                   });
+                   std::all_of(inputs.begin(), inputs.end(),
+                               [&](auto &op) { return op.shape == outShape; });
   switch (policy) {
   case Policy::Contiguous:
     d.rule = "policy contiguous: row-major";
@@ -488,7 +487,8 @@ StrideDecision explainOutputStrides(Policy policy,
       d.rule = "TensorIterator's stride sort (reorder_dimensions: smaller "
                "strides inner, the first operand whose strides differ "
                "decides, a stride 0 ties with anything, size-1 dims are "
-               "compared too) orders the dims " + dimList(d.memoryOrder) +
+               "compared too) orders the dims " +
+               dimList(d.memoryOrder) +
                " outermost first; the result is dense in that order";
     return d;
   case Policy::Numpy:
@@ -504,7 +504,8 @@ StrideDecision explainOutputStrides(Policy policy,
     else
       d.rule = "nditer's order K (an axis moves inwards past another only "
                "when every operand that strides both agrees; size-1 dims are "
-               "ignored) gives the memory order " + dimList(d.memoryOrder) +
+               "ignored) gives the memory order " +
+               dimList(d.memoryOrder) +
                " outermost first; the result is dense in it";
     return d;
   }

@@ -7,8 +7,8 @@
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -58,9 +58,9 @@ void mlir::stride::buildStrideToLinalgPipeline(
   if (options.distribute > 0) {
     // Each rank's program on its blocks; the local layouts are the policy's
     // for the dense blocks the runner hands every rank.
-    pm.addPass(createStrideDistribute(StrideDistributeOptions{
-        std::to_string(unsigned(options.distribute)),
-        options.distributeStrategy}));
+    pm.addPass(createStrideDistribute(
+        StrideDistributeOptions{std::to_string(unsigned(options.distribute)),
+                                options.distributeStrategy}));
     pm.addNestedPass<func::FuncOp>(shard::createPartition());
     pm.addPass(createConvertShardToStrideMpi());
     // Partitioning may add named ops (the division of a split mean).

@@ -55,8 +55,8 @@ int64_t flopsOf(func::FuncOp fn) {
       return;
     }
     if (isReduction(op)) {
-      flops += cast<RankedTensorType>(op->getOperand(0).getType())
-                   .getNumElements();
+      flops +=
+          cast<RankedTensorType>(op->getOperand(0).getType()).getNumElements();
       return;
     }
     if (op->getNumRegions() != 1 || !isa<BroadcastOp>(op))
@@ -89,8 +89,8 @@ std::optional<Costs> costsOf(MLIRContext &context, ModuleOp specialized,
   });
   PassManager pm(&context);
   pm.addPass(createStrideInferShapes());
-  pm.addPass(createStridePropagateLayout(
-      StridePropagateLayoutOptions{policy, false}));
+  pm.addPass(
+      createStridePropagateLayout(StridePropagateLayoutOptions{policy, false}));
   pm.addPass(createStrideGeneralize());
   pm.addPass(createStrideDistribute(
       StrideDistributeOptions{std::to_string(ranks), strategy.str()}));
@@ -103,8 +103,8 @@ std::optional<Costs> costsOf(MLIRContext &context, ModuleOp specialized,
   Costs c;
   int64_t n = ranks;
   auto splitOf = [](DictionaryAttr attrs) {
-    auto a = attrs ? attrs.getAs<IntegerAttr>("stride.split_dim")
-                   : IntegerAttr();
+    auto a =
+        attrs ? attrs.getAs<IntegerAttr>("stride.split_dim") : IntegerAttr();
     return a ? a.getInt() : int64_t(-1);
   };
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
@@ -123,8 +123,8 @@ std::optional<Costs> costsOf(MLIRContext &context, ModuleOp specialized,
   }
   std::map<std::string, int> counts;
   fn.walk([&](Operation *op) {
-    int64_t bytes = op->getNumResults() ? bytesOf(op->getResult(0).getType())
-                                        : 0;
+    int64_t bytes =
+        op->getNumResults() ? bytesOf(op->getResult(0).getType()) : 0;
     if (isa<shard::AllReduceOp>(op))
       c.collectiveBytes += 2 * (n - 1) * bytes / n;
     else if (isa<shard::AllGatherOp>(op))
@@ -158,9 +158,8 @@ std::string mlir::stride::distributeReport(MLIRContext &context,
     PassManager pm(&context);
     pm.addPass(createStrideInferShapes());
     pm.addPass(createStrideGeneralize());
-    ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) {
-      return success();
-    });
+    ScopedDiagnosticHandler quiet(&context,
+                                  [](Diagnostic &) { return success(); });
     if (succeeded(pm.run(*whole)))
       total = flopsOf(whole->lookupSymbol<func::FuncOp>(entry));
   }
@@ -168,8 +167,8 @@ std::string mlir::stride::distributeReport(MLIRContext &context,
      << " ranks; one process does " << total << " flops\n";
   for (StringRef strategy : {"auto", "rows", "cols", "k"}) {
     std::string why;
-    std::optional<Costs> c = costsOf(context, specialized, entry, ranks,
-                                     policy, strategy, why);
+    std::optional<Costs> c =
+        costsOf(context, specialized, entry, ranks, policy, strategy, why);
     os << "strategy " << strategy << ": ";
     if (!c) {
       os << "not possible: " << why << "\n";

@@ -25,15 +25,16 @@ std::string typeName(Type type) {
 }
 
 int64_t splitOf(DictionaryAttr attrs) {
-  if (auto a = attrs ? attrs.getAs<IntegerAttr>("stride.split_dim")
-                     : IntegerAttr())
+  if (auto a =
+          attrs ? attrs.getAs<IntegerAttr>("stride.split_dim") : IntegerAttr())
     return a.getInt();
   return -1;
 }
 } // namespace
 
-std::string mlir::stride::specializeToDeclared(
-    ModuleOp module, func::FuncOp entry, OwningOpRef<ModuleOp> &specialized) {
+std::string
+mlir::stride::specializeToDeclared(ModuleOp module, func::FuncOp entry,
+                                   OwningOpRef<ModuleOp> &specialized) {
   std::string entryText = "@" + entry.getName().str();
   specialized = module.clone();
   auto specializedEntry =
@@ -82,8 +83,8 @@ std::string mlir::stride::planDistribution(
   });
   PassManager pm(&context);
   pm.addPass(createStrideInferShapes());
-  pm.addPass(createStridePropagateLayout(
-      StridePropagateLayoutOptions{policy, false}));
+  pm.addPass(
+      createStridePropagateLayout(StridePropagateLayoutOptions{policy, false}));
   if (failed(pm.run(*probe)))
     return "cannot compile @" + entryName.str() + ":\n" + diagnostics;
   auto fn = probe->lookupSymbol<func::FuncOp>(entryName);

@@ -292,9 +292,8 @@ mlir::stride::JitKernel::loadLibrary(const std::string &path, StringRef entry,
   rt::AotMetadata metadata;
   std::string parseError =
       text ? rt::parseAotMetadata(text, metadata) : "no metadata symbol";
-  const rt::AotEntry *found = parseError.empty()
-                                  ? metadata.find(entry.str())
-                                  : nullptr;
+  const rt::AotEntry *found =
+      parseError.empty() ? metadata.find(entry.str()) : nullptr;
   if (found && !symbolPrefix.empty() &&
       found->symbol != (symbolPrefix + entry).str())
     found = nullptr;

@@ -15,13 +15,13 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Strides.h"
-#include "stride/Runner/DistributionPlan.h"
-#include "stride/Runtime/Distributed.h"
 #include "stride/Runner/DistributeReport.h"
+#include "stride/Runner/DistributionPlan.h"
 #include "stride/Runner/GpuBuffers.h"
 #include "stride/Runner/JitKernel.h"
 #include "stride/Runner/ToolOptions.h"
 #include "stride/Runtime/AotMetadata.h"
+#include "stride/Runtime/Distributed.h"
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
 #include "stride/Runtime/StridedBuffer.h"
@@ -359,7 +359,6 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
   return "";
 }
 
-
 //===----------------------------------------------------------------------===//
 // --distribute N: one process of an mpirun job
 //===----------------------------------------------------------------------===//
@@ -391,10 +390,9 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
   std::string error = specializeToDeclared(module, entry, specialized);
   DistributionPlan plan;
   if (error.empty())
-    error = planDistribution(context, *specialized, entry.getName(),
-                             options.distribute, options.strategy,
-                             options.policy, /*showRemark=*/ranks.rank == 0,
-                             plan);
+    error = planDistribution(
+        context, *specialized, entry.getName(), options.distribute,
+        options.strategy, options.policy, /*showRemark=*/ranks.rank == 0, plan);
   std::unique_ptr<JitKernel> kernel;
   if (error.empty()) {
     CpuPipelineOptions pipeline;

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <type_traits>
 #include <sys/stat.h>
+#include <type_traits>
 
 #ifndef STRIDE_MPI_BUILD_LIB_DIR
 #define STRIDE_MPI_BUILD_LIB_DIR ""

@@ -29,7 +29,8 @@
 #include <string.h>
 #include <time.h>
 
-/* ---- State ---------------------------------------------------------------- */
+/* ---- State ----------------------------------------------------------------
+ */
 
 static MPI_Comm g_comm = MPI_COMM_NULL; /* duplicate of MPI_COMM_WORLD */
 static int g_initialized_mpi;           /* stride_mpi_init called MPI_Init */
@@ -44,7 +45,8 @@ static int64_t g_max_count = INT_MAX;
 static MPI_Op g_float_ops[4] = {MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL,
                                 MPI_OP_NULL};
 
-/* ---- Errors --------------------------------------------------------------- */
+/* ---- Errors ---------------------------------------------------------------
+ */
 
 static int mpi_is_running(void) {
   int initialized = 0, finalized = 0;
@@ -98,8 +100,8 @@ static void abort_job(int code) {
 }
 
 /* Reports and ends the whole job. */
-static void die(const char *fn, const char *fmt, ...) STRIDE_PRINTF(2, 3)
-    STRIDE_NORETURN;
+static void die(const char *fn, const char *fmt, ...)
+    STRIDE_PRINTF(2, 3) STRIDE_NORETURN;
 static void die(const char *fn, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -151,7 +153,8 @@ static void *xmalloc(const char *fn, int64_t bytes) {
   return p;
 }
 
-/* ---- Host side ------------------------------------------------------------ */
+/* ---- Host side ------------------------------------------------------------
+ */
 
 int stride_mpi_init(void) {
   const char *fn = "stride_mpi_init";
@@ -238,8 +241,8 @@ int stride_mpi_send(const void *buf, int64_t bytes, int dest, int tag) {
   const char *p = (const char *)buf;
   do {
     int n = (int)(bytes < g_max_count ? bytes : g_max_count);
-    int rc = host_check(MPI_Send(p, n, MPI_BYTE, dest, tag, g_comm), fn,
-                        "MPI_Send");
+    int rc =
+        host_check(MPI_Send(p, n, MPI_BYTE, dest, tag, g_comm), fn, "MPI_Send");
     if (rc)
       return rc;
     p += n;
@@ -258,8 +261,8 @@ int stride_mpi_recv(void *buf, int64_t bytes, int src, int tag) {
     int n = (int)(bytes - done < g_max_count ? bytes - done : g_max_count);
     MPI_Status status;
     int got = 0;
-    int rc = host_check(MPI_Recv(p, n, MPI_BYTE, src, tag, g_comm, &status),
-                        fn, "MPI_Recv");
+    int rc = host_check(MPI_Recv(p, n, MPI_BYTE, src, tag, g_comm, &status), fn,
+                        "MPI_Recv");
     if (rc)
       return rc;
     MPI_Get_count(&status, MPI_BYTE, &got);
@@ -281,8 +284,8 @@ int stride_mpi_bcast(void *buf, int64_t bytes, int root) {
   char *p = (char *)buf;
   while (bytes > 0) {
     int n = (int)(bytes < g_max_count ? bytes : g_max_count);
-    int rc = host_check(MPI_Bcast(p, n, MPI_BYTE, root, g_comm), fn,
-                        "MPI_Bcast");
+    int rc =
+        host_check(MPI_Bcast(p, n, MPI_BYTE, root, g_comm), fn, "MPI_Bcast");
     if (rc)
       return rc;
     p += n;
@@ -312,7 +315,8 @@ const char *stride_mpi_library(void) {
   return text;
 }
 
-/* ---- Strided views -------------------------------------------------------- */
+/* ---- Strided views --------------------------------------------------------
+ */
 
 typedef struct {
   char *base; /* address of element (0, ..., 0) */
@@ -340,8 +344,8 @@ static size_t dtype_size(const char *fn, int32_t dtype) {
 static void read_view(const char *fn, const char *name, int64_t rank,
                       const void *desc, size_t es, View *v) {
   if (rank < 0 || rank > STRIDE_MPI_MAX_RANK)
-    die(fn, "%s has rank %" PRId64 "; ranks 0 to %d are supported", name,
-        rank, STRIDE_MPI_MAX_RANK);
+    die(fn, "%s has rank %" PRId64 "; ranks 0 to %d are supported", name, rank,
+        STRIDE_MPI_MAX_RANK);
   if (!desc)
     die(fn, "%s has a null descriptor", name);
   const char *d = (const char *)desc;
@@ -520,7 +524,8 @@ static void bytes_type(const char *fn, int64_t bytes, int *count,
   *owned = 1;
 }
 
-/* ---- Kernel side ---------------------------------------------------------- */
+/* ---- Kernel side ----------------------------------------------------------
+ */
 
 int32_t stride_mpi_comm_rank(void) {
   require_init("stride_mpi_comm_rank");
@@ -618,8 +623,8 @@ static void check_rank(const char *fn, int64_t inRank, int64_t outRank) {
         outRank);
 }
 
-void stride_mpi_allreduce(int64_t inRank, void *in, int64_t outRank,
-                          void *out, int32_t dtype, int32_t kind) {
+void stride_mpi_allreduce(int64_t inRank, void *in, int64_t outRank, void *out,
+                          int32_t dtype, int32_t kind) {
   const char *fn = "stride_mpi_allreduce";
   require_init(fn);
   const size_t es = dtype_size(fn, dtype);
@@ -672,8 +677,7 @@ void stride_mpi_allreduce(int64_t inRank, void *in, int64_t outRank,
   }
 }
 
-static void check_dim(const char *fn, const char *what, int64_t dim,
-                      int rank) {
+static void check_dim(const char *fn, const char *what, int64_t dim, int rank) {
   if (rank == 0)
     die(fn, "%s %" PRId64 " given for rank-0 memrefs", what, dim);
   if (dim < 0 || dim >= rank)
@@ -681,8 +685,8 @@ static void check_dim(const char *fn, const char *what, int64_t dim,
         rank);
 }
 
-void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank,
-                          void *out, int32_t dtype, int64_t dim) {
+void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank, void *out,
+                          int32_t dtype, int64_t dim) {
   const char *fn = "stride_mpi_allgather";
   require_init(fn);
   const size_t es = dtype_size(fn, dtype);
@@ -783,8 +787,9 @@ void stride_mpi_alltoall(int64_t inRank, void *in, int64_t outRank, void *out,
           "out size %" PRId64 " along split dimension %d should be %" PRId64
           " (in size %" PRId64 " divided by %d ranks)",
           vo.sizes[d], d, want, vi.sizes[d], N);
-    die(fn, "out size %" PRId64 " along dimension %d differs from in size "
-            "%" PRId64,
+    die(fn,
+        "out size %" PRId64 " along dimension %d differs from in size "
+        "%" PRId64,
         vo.sizes[d], d, vi.sizes[d]);
   }
   const int64_t n = view_count(fn, &vi);

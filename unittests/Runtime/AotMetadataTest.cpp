@@ -419,8 +419,9 @@ TEST(AotMetadata, MalformedDistributionIsAnError) {
             "metadata line 3: 'global' before 'distribute'");
   EXPECT_EQ(parseError(head + "distribute 0\nend\n"),
             "metadata line 3: 'distribute' needs a number of ranks");
-  EXPECT_EQ(parseError(head + "distribute 2\nglobal input -2 scalar f32\nend\n"),
-            "metadata line 4: 'global' needs input or output and a split dim");
+  EXPECT_EQ(
+      parseError(head + "distribute 2\nglobal input -2 scalar f32\nend\n"),
+      "metadata line 4: 'global' needs input or output and a split dim");
   EXPECT_EQ(parseError(head + "distribute 2\nglobal output 2 tensor f32 1 4 1\n"
                               "end\n"),
             "metadata line 4: split dim 2 of a tensor of rank 1");

@@ -23,11 +23,11 @@ namespace mlir::stride {
 
 /// What the cache did for one kernel.
 enum class DiskCacheOutcome {
-  Hit,         // loaded from the file
-  Written,     // compiled, written and loaded
-  Replaced,    // the file was unusable (truncated, corrupt, another
-               // kernel's): recompiled and rewritten
-  Unwritable,  // compiled in memory; the file could not be written
+  Hit,        // loaded from the file
+  Written,    // compiled, written and loaded
+  Replaced,   // the file was unusable (truncated, corrupt, another
+              // kernel's): recompiled and rewritten
+  Unwritable, // compiled in memory; the file could not be written
 };
 
 /// The prefix of the exported symbols of the cache file of `key`.

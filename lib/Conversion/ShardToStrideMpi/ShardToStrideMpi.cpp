@@ -39,7 +39,8 @@ FailureOr<std::string> suffixOf(Type element) {
 }
 
 struct ConvertShardToStrideMpiPass
-    : public mlir::stride::impl::ConvertShardToStrideMpiBase<ConvertShardToStrideMpiPass> {
+    : public mlir::stride::impl::ConvertShardToStrideMpiBase<
+          ConvertShardToStrideMpiPass> {
   using Base::Base;
 
   /// The declaration of `name`, added to the module on first use.
@@ -58,8 +59,8 @@ struct ConvertShardToStrideMpiPass
                           SymbolTableCollection &symbols) {
     shard::GridOp grid = shard::getGridOrNull(op, gridName, symbols);
     if (!grid)
-      return op->emitError() << "convert-shard-to-stride-mpi: no grid "
-                             << gridName;
+      return op->emitError()
+             << "convert-shard-to-stride-mpi: no grid " << gridName;
     if (grid.getRank() != 1)
       return op->emitError()
              << "convert-shard-to-stride-mpi: grid " << gridName << " has "
@@ -88,9 +89,9 @@ struct ConvertShardToStrideMpiPass
                                 "tensors with static result shapes";
     FailureOr<std::string> suffix = suffixOf(inType.getElementType());
     if (failed(suffix))
-      return op->emitError() << "convert-shard-to-stride-mpi: element type "
-                             << inType.getElementType()
-                             << " has no MPI runtime function";
+      return op->emitError()
+             << "convert-shard-to-stride-mpi: element type "
+             << inType.getElementType() << " has no MPI runtime function";
     auto inMemref = MemRefType::get(inType.getShape(), inType.getElementType());
     auto outMemref =
         MemRefType::get(outType.getShape(), outType.getElementType());
@@ -103,13 +104,12 @@ struct ConvertShardToStrideMpiPass
         memref::CastOp::create(b, loc, unranked, outBuffer)};
     SmallVector<Type> argTypes = {unranked, unranked};
     for (int64_t v : extra) {
-      args.push_back(arith::ConstantOp::create(
-          b, loc, extraType, b.getIntegerAttr(extraType, v)));
+      args.push_back(arith::ConstantOp::create(b, loc, extraType,
+                                               b.getIntegerAttr(extraType, v)));
       argTypes.push_back(extraType);
     }
-    func::FuncOp fn =
-        declare(("stride_mpi_" + what + "_" + *suffix).str(),
-                b.getFunctionType(argTypes, {}));
+    func::FuncOp fn = declare(("stride_mpi_" + what + "_" + *suffix).str(),
+                              b.getFunctionType(argTypes, {}));
     func::CallOp::create(b, loc, fn, args);
     Value result = bufferization::ToTensorOp::create(
         b, loc, outType, outBuffer, /*restrict=*/true, /*writable=*/true);
@@ -159,8 +159,7 @@ struct ConvertShardToStrideMpiPass
                          << " has no MPI runtime function";
                 }
                 Builder b(op->getContext());
-                return lowerCollective(op, "allreduce", {kind},
-                                       b.getI32Type());
+                return lowerCollective(op, "allreduce", {kind}, b.getI32Type());
               })
               .Case([&](shard::AllGatherOp g) -> LogicalResult {
                 if (failed(checkGrid(op, g.getGridAttr(), symbols)))
@@ -219,8 +218,8 @@ struct ConvertShardToStrideMpiPass
       for (unsigned i = 0; i < fn.getNumArguments(); ++i)
         fn.removeArgAttr(i, "stride.split_dim");
       for (unsigned j = 0; j < fn.getNumResults(); ++j)
-        fn.removeResultAttr(j, StringAttr::get(&getContext(),
-                                               "stride.split_dim"));
+        fn.removeResultAttr(j,
+                            StringAttr::get(&getContext(), "stride.split_dim"));
     }
   }
 };

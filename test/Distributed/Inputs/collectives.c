@@ -119,8 +119,8 @@ static Memref make(int32_t dtype, int rank, const int64_t *sizes,
   memset(&m, 0, sizeof m);
   m.rank = rank;
   m.dtype = dtype;
-  m.data = (char *)malloc((size_t)(elements > 0 ? elements : 1) *
-                          elem_size(dtype));
+  m.data =
+      (char *)malloc((size_t)(elements > 0 ? elements : 1) * elem_size(dtype));
   m.d.allocated = m.d.aligned = m.data;
   m.d.offset = offset;
   int64_t stride = 1;
@@ -261,8 +261,8 @@ static void allreduce_kinds(void) {
       verdict(name);
     }
   for (int kind = STRIDE_MPI_MIN; kind <= STRIDE_MPI_MAX; ++kind) {
-    const char *name = kind == STRIDE_MPI_MIN ? "allreduce-and-i1"
-                                              : "allreduce-or-i1";
+    const char *name =
+        kind == STRIDE_MPI_MIN ? "allreduce-and-i1" : "allreduce-or-i1";
     Memref in = dense(STRIDE_MPI_I1, 2, shape),
            out = dense(STRIDE_MPI_I1, 2, shape);
     fill(&in, g_rank, 0);
@@ -367,7 +367,8 @@ static void allreduce_layouts(void) {
   }
   {
     const char *name = "allreduce-rank0";
-    Memref in = dense(STRIDE_MPI_F64, 0, NULL), out = dense(STRIDE_MPI_F64, 0, NULL);
+    Memref in = dense(STRIDE_MPI_F64, 0, NULL),
+           out = dense(STRIDE_MPI_F64, 0, NULL);
     fill(&in, g_rank, 7);
     stride_mpi_allreduce(0, &in.d, 0, &out.d, STRIDE_MPI_F64,
                          STRIDE_MPI_PRODUCT);
@@ -399,7 +400,8 @@ static void allreduce_layouts(void) {
   {
     const char *name = "allreduce-empty";
     static const int64_t sizes[2] = {3, 0};
-    Memref in = dense(STRIDE_MPI_F32, 2, sizes), out = dense(STRIDE_MPI_F32, 2, sizes);
+    Memref in = dense(STRIDE_MPI_F32, 2, sizes),
+           out = dense(STRIDE_MPI_F32, 2, sizes);
     stride_mpi_allreduce(2, &in.d, 2, &out.d, STRIDE_MPI_F32, STRIDE_MPI_SUM);
     release(&in);
     release(&out);
@@ -407,7 +409,8 @@ static void allreduce_layouts(void) {
   }
 }
 
-/* ---- allgather ------------------------------------------------------------ */
+/* ---- allgather ------------------------------------------------------------
+ */
 
 /* out index -> (source rank, in index) for a gather along `dim`. */
 static void check_gathered(const char *name, const Memref *in,
@@ -479,7 +482,8 @@ static void allgather(void) {
   }
 }
 
-/* ---- alltoall ------------------------------------------------------------- */
+/* ---- alltoall -------------------------------------------------------------
+ */
 
 /* out index o: rank r = o[c] / P[c] sent it, as its piece number g_rank
  * along s; P is the piece shape (in's with sizes[s] / N). */
@@ -557,7 +561,8 @@ static void alltoall(void) {
   }
 }
 
-/* ---- host side ------------------------------------------------------------ */
+/* ---- host side ------------------------------------------------------------
+ */
 
 static void host_side(void) {
   {
@@ -612,7 +617,8 @@ static void host_side(void) {
   }
 }
 
-/* ---- misuse --------------------------------------------------------------- */
+/* ---- misuse ---------------------------------------------------------------
+ */
 
 static int misuse(const char *what) {
   const int64_t N = g_size;

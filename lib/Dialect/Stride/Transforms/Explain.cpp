@@ -79,9 +79,8 @@ struct StrideExplainPass
           operandOf(op->getResult(0).getType());
       if (!result)
         return;
-      std::string head = "stride-explain: result " +
-                         shapeText(result->shape) + " strides " +
-                         list(result->strides) + " (" +
+      std::string head = "stride-explain: result " + shapeText(result->shape) +
+                         " strides " + list(result->strides) + " (" +
                          layout::policyName(policy) + "): ";
       if (isa<BroadcastOp>(op) || isa<ScalarBodyOpInterface>(op))
         return explainElementwise(op, *result, head);
@@ -152,13 +151,15 @@ struct StrideExplainPass
     remark << head << why << "; loops, outermost first: " << loopsText(loops);
     if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
       std::string body;
-      for (Operation &inner : broadcast.getRegion().front().without_terminator())
-        body += (body.empty() ? "" : ", ") +
-                inner.getName().getStringRef().str();
+      for (Operation &inner :
+           broadcast.getRegion().front().without_terminator())
+        body +=
+            (body.empty() ? "" : ", ") + inner.getName().getStringRef().str();
       if (broadcast.getRegion().front().getOperations().size() > 2)
         remark << "; one kernel fuses " << body;
       for (auto [i, input] : llvm::enumerate(broadcast.getInputs()))
-        if (std::string why = notFused(broadcast->getOpOperand(i)); !why.empty())
+        if (std::string why = notFused(broadcast->getOpOperand(i));
+            !why.empty())
           remark << "; operand #" << i << " is not fused: " << why;
     }
   }

@@ -1,4 +1,4 @@
-//===- ShardingInterfaceImpl.h - Stride ops in upstream sharding -*- C++ -*-===//
+//===- ShardingInterfaceImpl.h - Stride ops in sharding ---------*- C++ -*-===//
 
 #ifndef STRIDE_DIALECT_STRIDE_TRANSFORMS_SHARDINGINTERFACEIMPL_H
 #define STRIDE_DIALECT_STRIDE_TRANSFORMS_SHARDINGINTERFACEIMPL_H

@@ -9,8 +9,8 @@
 
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
-#include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/ReduceOps.h"
+#include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -121,10 +121,10 @@ struct StrideDistributePass
     for (BlockArgument arg : fn.getArguments())
       if (auto t = dyn_cast<RankedTensorType>(arg.getType());
           t && !t.hasStaticShape())
-        return fn.emitError() << "stride-distribute: argument "
-                              << describe(arg) << " has a dynamic shape ("
-                              << shapeText(t.getShape())
-                              << "); distribution needs static shapes";
+        return fn.emitError()
+               << "stride-distribute: argument " << describe(arg)
+               << " has a dynamic shape (" << shapeText(t.getShape())
+               << "); distribution needs static shapes";
     if (!fn.getBody().hasOneBlock())
       return fn.emitError()
              << "stride-distribute: @" << fn.getSymName()
@@ -133,10 +133,9 @@ struct StrideDistributePass
       if (op == fn.getOperation() || isa<func::ReturnOp>(op) ||
           isa<shard::ShardDialect>(op->getDialect()))
         return WalkResult::advance();
-      bool tensors = llvm::any_of(op->getOperandTypes(),
-                                  llvm::IsaPred<TensorType>) ||
-                     llvm::any_of(op->getResultTypes(),
-                                  llvm::IsaPred<TensorType>);
+      bool tensors =
+          llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>) ||
+          llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>);
       if (!tensors && op->getNumRegions() == 0)
         return WalkResult::advance(); // scalar code runs on every rank
       if (op->getParentOp() != fn.getOperation())
@@ -163,8 +162,8 @@ struct StrideDistributePass
   /// The dims of `type` from outermost to innermost in memory.
   static SmallVector<int64_t> memoryOrder(RankedTensorType type) {
     SmallVector<int64_t> strides = getStridesOf(type);
-    SmallVector<int64_t> dims = llvm::to_vector(
-        llvm::seq<int64_t>(0, type.getRank()));
+    SmallVector<int64_t> dims =
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
     llvm::stable_sort(dims, [&](int64_t a, int64_t b) {
       return std::abs(strides[a]) > std::abs(strides[b]);
     });
@@ -193,8 +192,8 @@ struct StrideDistributePass
       int64_t mDim = lhs.getRank() >= 2 ? batch : -1;
       int64_t nDim = rhs.getRank() >= 2 ? rank - 1 : -1;
       int64_t k = lhs.getDimSize(lhs.getRank() - 1);
-      bool kDivides = k % ranks == 0 && k >= ranks &&
-                      !rt.getElementType().isInteger(1);
+      bool kDivides =
+          k % ranks == 0 && k >= ranks && !rt.getElementType().isInteger(1);
       auto splitK = [&]() -> SmallVector<Annotation> {
         why = "the contracted dim (K = " + std::to_string(k) +
               ") of the first stride.matmul, summed by an all-reduce";
@@ -202,8 +201,8 @@ struct StrideDistributePass
                 {matmul.getRhs(), &matmul->getOpOperand(1),
                  rhs.getRank() >= 2 ? rhs.getRank() - 2 : 0}};
       };
-      auto splitResult = [&](int64_t d, StringRef name)
-          -> SmallVector<Annotation> {
+      auto splitResult = [&](int64_t d,
+                             StringRef name) -> SmallVector<Annotation> {
         why = (name + " (dim " + Twine(d) + ", size " +
                Twine(rt.getDimSize(d)) + ") of the first stride.matmul")
                   .str();
@@ -228,7 +227,8 @@ struct StrideDistributePass
           return splitK();
       }
       return matmul.emitError()
-             << "stride-distribute: strategy " << strategy << " finds no dim of "
+             << "stride-distribute: strategy " << strategy
+             << " finds no dim of "
              << "this matmul (" << shapeText(lhs.getShape()) << " @ "
              << shapeText(rhs.getShape()) << ") that " << ranks
              << " ranks split evenly; uneven shards are not supported";
@@ -318,8 +318,9 @@ struct StrideDistributePass
       if (t.getDimSize(d) % ranks != 0 || t.getDimSize(d) < ranks)
         return emitError(v.getLoc())
                << "stride-distribute: dim " << d << " of " << describe(v)
-               << " (size " << t.getDimSize(d) << ") does not split evenly over "
-               << ranks << " ranks; uneven shards are not supported";
+               << " (size " << t.getDimSize(d)
+               << ") does not split evenly over " << ranks
+               << " ranks; uneven shards are not supported";
       dim = d;
     }
     return dim;
@@ -361,8 +362,8 @@ struct StrideDistributePass
         shard::maybeInsertSourceShardingAnnotation(splitAlong(a.dim),
                                                    *a.operand, b);
       } else {
-        shard::maybeInsertTargetShardingAnnotation(
-            splitAlong(a.dim), cast<OpResult>(a.value), b);
+        shard::maybeInsertTargetShardingAnnotation(splitAlong(a.dim),
+                                                   cast<OpResult>(a.value), b);
       }
     }
     // Upstream's propagation reaches an op only through annotated operands:
@@ -444,8 +445,7 @@ struct StrideDistributePass
           dim = std::max(dim, *d);
         }
       if (dim >= 0)
-        fn.setArgAttr(arg.getArgNumber(), kSplitDim,
-                      b.getI64IntegerAttr(dim));
+        fn.setArgAttr(arg.getArgNumber(), kSplitDim, b.getI64IntegerAttr(dim));
     }
     auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
     for (OpOperand &operand : ret->getOpOperands()) {

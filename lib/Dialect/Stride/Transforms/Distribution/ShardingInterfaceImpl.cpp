@@ -14,15 +14,15 @@
 
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
 
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/ReduceOps.h"
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/IRMapping.h"
@@ -126,8 +126,8 @@ LoopNest matmulNest(MatmulOp op) {
       return;
     }
     SmallVector<AffineExpr> batchExprs;
-    auto batchType = RankedTensorType::get(
-        type.getShape().drop_back(2), type.getElementType());
+    auto batchType = RankedTensorType::get(type.getShape().drop_back(2),
+                                           type.getElementType());
     addBroadcastOperand(nest, batchExprs, batchType, batchShape, batchLoops,
                         ctx);
     e.append(batchExprs);
@@ -228,9 +228,9 @@ struct ElementwiseSharding
   SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
     return elementwiseNest(op).maps;
   }
-  LogicalResult addShardingAnnotations(
-      Operation *op, OpBuilder &b,
-      const shard::ShardingOption &option) const {
+  LogicalResult
+  addShardingAnnotations(Operation *op, OpBuilder &b,
+                         const shard::ShardingOption &option) const {
     return addTensorAnnotations(op, b, option);
   }
   LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
@@ -249,8 +249,7 @@ struct ElementwiseSharding
 };
 
 struct MatmulSharding
-    : public shard::ShardingInterface::ExternalModel<MatmulSharding,
-                                                     MatmulOp> {
+    : public shard::ShardingInterface::ExternalModel<MatmulSharding, MatmulOp> {
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     return matmulNest(cast<MatmulOp>(op)).iterators;
   }
@@ -261,9 +260,9 @@ struct MatmulSharding
   getReductionLoopIteratorKinds(Operation *op) const {
     return {shard::ReductionKind::Sum};
   }
-  LogicalResult addShardingAnnotations(
-      Operation *op, OpBuilder &b,
-      const shard::ShardingOption &option) const {
+  LogicalResult
+  addShardingAnnotations(Operation *op, OpBuilder &b,
+                         const shard::ShardingOption &option) const {
     return addTensorAnnotations(op, b, option);
   }
   LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
@@ -319,9 +318,9 @@ struct ReduceSharding
     return SmallVector<shard::ReductionKind>(
         llvm::count(nest.iterators, utils::IteratorType::reduction), kind);
   }
-  LogicalResult addShardingAnnotations(
-      Operation *op, OpBuilder &b,
-      const shard::ShardingOption &option) const {
+  LogicalResult
+  addShardingAnnotations(Operation *op, OpBuilder &b,
+                         const shard::ShardingOption &option) const {
     return addTensorAnnotations(op, b, option);
   }
   LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,

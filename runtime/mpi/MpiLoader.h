@@ -1,5 +1,4 @@
-//===- MpiLoader.h - Loads the Stride MPI runtime at run time -----*- C++
-//-*-===//
+//===- MpiLoader.h - Loads the Stride MPI runtime at run time --*- C++ -*-===//
 //
 // A runner links no MPI: it dlopens the build of the Stride MPI runtime
 // (runtime/mpi/StrideMpi.c) that matches the launcher it was started by,

@@ -18,11 +18,13 @@ struct StrideDropShardingsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<Operation *> annotations, rest;
+    SmallVector<Operation *> annotations, grids, rest;
     getOperation().walk([&](Operation *op) {
       if (!isa<shard::ShardDialect>(op->getDialect()))
         return;
-      if (isa<shard::ShardOp, shard::ShardingOp, shard::GridOp>(op))
+      if (isa<shard::GridOp>(op))
+        grids.push_back(op);
+      else if (isa<shard::ShardOp, shard::ShardingOp>(op))
         annotations.push_back(op);
       else
         rest.push_back(op);
@@ -38,11 +40,9 @@ struct StrideDropShardingsPass
       if (auto shardOp = dyn_cast<shard::ShardOp>(op))
         shardOp.getResult().replaceAllUsesWith(shardOp.getSrc());
     for (Operation *op : llvm::reverse(annotations))
-      if (isa<shard::ShardOp, shard::ShardingOp>(op))
-        op->erase();
-    for (Operation *op : annotations)
-      if (isa<shard::GridOp>(op))
-        op->erase();
+      op->erase();
+    for (Operation *op : grids)
+      op->erase();
   }
 };
 } // namespace

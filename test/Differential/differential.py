@@ -98,6 +98,17 @@ so each mode's cases are reproducible alone like the default's:
   the stride package, default the python/ folder next to stride-run's
   bin/).
 
+* `--distribute N` (with or without `--large`): each program runs on N
+  ranks, `mpirun -np N stride-run --distribute N` (running.py), under
+  OpenMPI and MPICH in turn (`--mpi` picks one). The programs are the
+  mode's, uncomposed: calls, loops, slices and linalg copies have no
+  sharding rules yet. A program that stride-distribute refuses on purpose
+  (docs/distributed.md: no dim that N ranks divide evenly, a 0-d result)
+  counts as refused, not failed, and the run prints the refusals by reason;
+  at least a third of the programs must run distributed. What runs must
+  give the single-process values and the policy's strides, checked by the
+  same oracles.
+
 The oracles are the same in every mode. A loop is evaluated its trip count
 times; after each iteration the carried value is copied into the layout of
 its initial value (a fresh `torch.empty_strided` / NumPy buffer with those
@@ -165,6 +176,7 @@ Usage
         [--seed S] [--keep DIR] [--verbose] [--jobs J] [--case I ...]
         [--self-check] [--layout-only [--stride-opt PATH]] [--no-fuse]
         [--large] [--feed] [--python [--python-path DIR]]
+        [--distribute N [--mpi openmpi|mpich|both]]
 
 Case I of seed S is the same program whatever --count is, so a failure is
 reproduced alone with `--seed S --case I --keep DIR --verbose` (and the
@@ -223,6 +235,12 @@ def main():
                     help="run the programs through the Python package "
                     "(stride.compile on strided NumPy arrays) instead of "
                     "stride-run")
+    ap.add_argument("--distribute", type=int, default=0, metavar="N",
+                    help="run each program on N ranks under mpirun "
+                    "(stride-run --distribute N), the programs without "
+                    "composition (no calls, loops or slices)")
+    ap.add_argument("--mpi", default="both", choices=["openmpi", "mpich", "both"],
+                    help="with --distribute: the MPI launcher (both: in turn)")
     ap.add_argument("--python-path", metavar="DIR",
                     help="where the stride package is (default: the python/ "
                     "folder of stride-run's build)")
@@ -253,12 +271,34 @@ def main():
         print(f"differential: 0 passed, {len(indices)} failed")
         return 1
 
+    if opts.distribute:
+        if opts.feed or opts.python or opts.layout_only or opts.target != "cpu":
+            print("differential: --distribute runs stride-run on the CPU; it "
+                  "does not combine with --feed, --python, --layout-only or "
+                  "--target", file=sys.stderr)
+            return 2
+        if opts.distribute < 1:
+            print("differential: --distribute needs a positive rank count",
+                  file=sys.stderr)
+            return 2
+        if not opts.self_check and not available_launchers(opts):
+            print(f"differential: no MPI launcher found for --mpi {opts.mpi} "
+                  f"({', '.join(MPI_LAUNCHERS[n][0] for n in MPI_LAUNCHERS)}); "
+                  "run scripts/setup.sh", file=sys.stderr)
+            print(f"differential: 0 passed, {len(indices)} failed")
+            return 1
+
     def make(seed, index):
         if opts.feed:
             return generate_feed(seed, index, large=opts.large)
-        if opts.large:
-            return generate_large(seed, index)
-        return generate(seed, index)
+        case = generate_large(seed, index) if opts.large else generate(seed, index)
+        if opts.distribute:
+            # Calls, loops, slices and linalg copies have no sharding rules
+            # (docs/distributed.md): the programs run uncomposed.
+            case.wrap = "none"
+            for a in case.args:
+                a.pad = a.copy = False
+        return case
 
     if opts.keep:
         os.makedirs(opts.keep, exist_ok=True)
@@ -268,6 +308,7 @@ def main():
     lock = threading.Lock()
     passed = failed = excepted = 0
     failures = []
+    refusals = {}
 
     def one(index):
         try:
@@ -296,7 +337,12 @@ def main():
                     f"{nops} ops" + (f", {c.threads} thread(s)" if c.threads
                                      else "") + ")")
             with lock:
-                if o.ok:
+                if o.ok and o.refused:
+                    key = next(r for r in DOCUMENTED_REFUSALS if r in o.refused)
+                    refusals[key] = refusals.get(key, 0) + 1
+                    if opts.verbose:
+                        print(f"REFUSED {desc}: {o.refused}")
+                elif o.ok:
                     passed += 1
                     excepted += bool(o.notes)
                     if opts.verbose or o.notes:
@@ -317,6 +363,8 @@ def main():
                     flags = "".join(f" --{f.replace('_', '-')}" for f in
                                     ("large", "feed", "python", "no_fuse")
                                     if getattr(opts, f))
+                    if opts.distribute:
+                        flags += f" --distribute {opts.distribute} --mpi {opts.mpi}"
                     print(f"  reproduce: {sys.argv[0]}{flags} --seed {c.seed} "
                           f"--case {c.index} --keep DIR --verbose")
                 sys.stdout.flush()
@@ -324,8 +372,20 @@ def main():
         shutil.rmtree(workdir, ignore_errors=True)
     if excepted:
         print(f"({excepted} of the passes rely on a documented exception)")
+    floor_failed = False
+    if opts.distribute:
+        refused = sum(refusals.values())
+        print(f"distributed: {passed} ran on {opts.distribute} ranks "
+              f"({', '.join(available_launchers(opts)) or 'no launcher'}), "
+              f"{refused} refused by stride-distribute on purpose"
+              + "".join(f"\n  {n}: {r}" for r, n in sorted(refusals.items())))
+        # The mode must exercise distribution, not only its refusals.
+        if not opts.case and not opts.self_check and passed < len(indices) / 3:
+            print(f"differential: only {passed} of {len(indices)} programs ran "
+                  "distributed (at least a third must)")
+            floor_failed = True
     print(f"differential: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return 1 if failed or floor_failed else 0
 
 
 if __name__ == "__main__":

@@ -11,6 +11,42 @@ from comparison import *  # noqa: F401,F403
 
 PYRUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyrun.py")
 
+# --distribute: the MPI launchers, as test/lit.cfg.py runs them (OpenMPI as
+# root needs --allow-run-as-root, and --oversubscribe for more ranks than
+# cores).
+MPI_LAUNCHERS = {
+    "openmpi": ["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe"],
+    "mpich": ["mpirun.mpich"],
+}
+
+# What stride-distribute refuses on purpose (docs/distributed.md, "What does
+# not distribute yet"): a program refused with one of these is not run on
+# several ranks and counts as refused, not failed. Any other failure fails.
+DOCUMENTED_REFUSALS = [
+    "uneven shards are not supported",
+    "has no sharding rule yet",
+    "returns no tensor to split",
+    "distribution needs static shapes",
+]
+
+
+def available_launchers(opts):
+    names = ["openmpi", "mpich"] if opts.mpi == "both" else [opts.mpi]
+    return [n for n in names if shutil.which(MPI_LAUNCHERS[n][0])]
+
+
+def mpi_launcher(opts, case):
+    """The launcher of case I: the available MPIs in turn."""
+    names = available_launchers(opts)
+    return list(MPI_LAUNCHERS[names[case.index % len(names)]])
+
+
+def documented_refusal(log):
+    for line in log.splitlines():
+        if "stride-distribute:" in line and any(r in line for r in DOCUMENTED_REFUSALS):
+            return line[line.index("stride-distribute:"):].strip()
+    return None
+
 
 def write_inputs(case, d):
     paths = []
@@ -28,6 +64,9 @@ class Outcome:
     def __init__(self, case):
         self.case, self.ok, self.why, self.log = case, True, [], ""
         self.notes = []
+        # --distribute: the documented refusal of stride-distribute that
+        # kept the program from running on several ranks, if any.
+        self.refused = None
 
     def fail(self, why):
         self.ok = False
@@ -82,6 +121,10 @@ def check_case(case, opts, workdir):
             cmd = [opts.stride_run, mlir_path, "--entry", "main",
                    "--policy", case.policy, "--output-dir", outdir]
             prefix = ""
+            if getattr(opts, "distribute", 0):
+                ranks = str(opts.distribute)
+                cmd = (mpi_launcher(opts, case) + ["-np", ranks] + cmd
+                       + ["--distribute", ranks])
             if case.threads:
                 cmd += ["--num-threads", str(case.threads)]
             if getattr(opts, "target", "cpu") != "cpu":
@@ -114,6 +157,11 @@ def check_case(case, opts, workdir):
         f.write(proc.stdout)
     with open(os.path.join(d, "stderr.txt"), "w") as f:
         f.write(proc.stderr)
+    if proc.returncode != 0 and getattr(opts, "distribute", 0):
+        reason = documented_refusal(proc.stdout + proc.stderr)
+        if reason:
+            out.refused = reason
+            return out
     if proc.returncode != 0:
         lines = proc.stderr.strip().splitlines()
         # The first diagnostic (the cause) and the last lines (the summary).

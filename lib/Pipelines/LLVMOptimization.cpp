@@ -3,6 +3,7 @@
 #include "stride/Pipelines/LLVMOptimization.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/CodeGen/ReplaceWithVeclib.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -140,6 +141,13 @@ mlir::stride::makeKernelOptimizer(llvm::TargetMachine *targetMachine,
     builder.crossRegisterProxies(loops, functions, sccs, modules);
     llvm::ModulePassManager passes =
         builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    // Loops MLIR vectorized itself (stride-block-transposes, the matmul
+    // micro-kernels) call vector intrinsics such as llvm.exp.v16f32, which
+    // the backend would split into one scalar call per lane; map them to
+    // libmvec's variants as the loop vectorizer maps scalar calls.
+    if (vectorMath)
+      passes.addPass(
+          llvm::createModuleToFunctionPassAdaptor(llvm::ReplaceWithVeclib()));
     passes.run(*module, modules);
     return llvm::Error::success();
   };

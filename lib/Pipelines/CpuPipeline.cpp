@@ -125,7 +125,9 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   // Memrefs before scf: the memref.alloca_scope that scf-to-openmp puts
   // around a threaded loop body must still hold a single block.
   pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = options.cachedTemporaries;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -7,6 +7,7 @@
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
 #include "stride/Pipelines/LLVMOptimization.h"
 #include "stride/Runtime/AotMetadata.h"
+#include "stride/Runtime/TemporaryCache.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -121,6 +122,9 @@ mlir::stride::specializeEntry(func::FuncOp entry,
             std::to_string(args.size());
     return failure();
   }
+  // A module without a Stride op or layout (an entry returning an argument
+  // or a constant) has not loaded the dialect whose layouts it gets here.
+  entry.getContext()->getOrLoadDialect<StrideDialect>();
   SmallVector<Type> types;
   for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
     std::string what = "argument #" + std::to_string(i);
@@ -187,6 +191,8 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   CpuPipelineOptions options;
   options.copyOptionValuesFrom(requested);
   options.threads = resolveThreads(requested.threads);
+  // Temporaries come from the cache of freed blocks bound below.
+  options.cachedTemporaries = !options.gpu;
   std::optional<LoweredEntry> lowered =
       lowerEntryToLLVM(module, entry, options, /*emitCInterface=*/false, error);
   if (!lowered)
@@ -221,6 +227,17 @@ JitKernel::compile(ModuleOp module, StringRef entry,
     return nullptr;
   }
   kernel->engine = std::move(*engine);
+  kernel->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto bind = [&](const char *name, auto *function) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    bind("_mlir_memref_to_llvm_alloc", &stride_temp_alloc);
+    bind("_mlir_memref_to_llvm_aligned_alloc", &stride_temp_aligned_alloc);
+    bind("_mlir_memref_to_llvm_free", &stride_temp_free);
+    return symbols;
+  });
   // GPU kernels' binaries are loaded by the module's constructors.
   if (options.gpu)
     kernel->engine->initialize();

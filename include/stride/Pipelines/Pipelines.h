@@ -41,6 +41,14 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Cache-block elementwise loops whose operands disagree "
                      "on their contiguous dimension (stride-block-transposes)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> cachedTemporaries{
+      *this, "cached-temporaries",
+      llvm::cl::desc("Allocate kernel temporaries with MLIR's generic "
+                     "functions (_mlir_memref_to_llvm_alloc, ..._free), "
+                     "which the JIT binds to Stride's cache of large freed "
+                     "blocks (stride/Runtime/TemporaryCache.h); off: malloc "
+                     "and free, for libraries that run without Stride"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> gpuHost{
       *this, "gpu-host",
       llvm::cl::desc("Tests: compile the kernels as the GPU pipeline does "

@@ -87,3 +87,26 @@ func.func @max_any(%x: tensor<4x6xf32>) -> (tensor<*xf32>, tensor<*xi1>) {
   %1 = stride.any %x axes [1] : tensor<4x6xf32> -> tensor<*xi1>
   return %0, %1 : tensor<*xf32>, tensor<*xi1>
 }
+
+// -----
+
+// A long contiguous row sum accumulates in 64 f32 lanes (four vectors of
+// independent Kahan chains; the 40 left over into the first lanes), folds
+// them in halves with an exact add of two compensated sums (TwoSum), and
+// combines the last lane into the output.
+// CHECK-LABEL: func.func @lane_sum
+// CHECK: %[[L:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}}memref<4x15x64xf32
+// CHECK: memref.subview %[[L]][0, 0] [4, 40]
+// CHECK: memref.subview %[[L]][0, 32] [4, 32]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK: %[[T:.*]] = arith.addf
+// CHECK: arith.subf %[[T]]
+// CHECK: memref.subview %[[L]][0, 16] [4, 16]
+// CHECK: memref.subview %[[L]][0, 1] [4, 1]
+// CHECK: %[[LAST:.*]] = memref.subview %[[L]][0, 0] [4, 1]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%[[LAST]]
+func.func @lane_sum(%x: tensor<4x1000xf32>) -> tensor<*xf32> {
+  %0 = stride.sum %x axes [1] : tensor<4x1000xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -371,7 +371,13 @@ LogicalResult KernelBuilder::emitReduce(
   // accumulate in kLanes independent lanes (several accumulators, so the
   // loop vectorizes and float sums do not wait on one chain), the last
   // partial block into the first lanes, then combine the lanes.
-  constexpr int64_t kLanes = 16;
+  // Four 64-byte vectors of lanes, so that four dependency chains (a Kahan
+  // step is five dependent operations) overlap; 16 when the accumulated
+  // values are wider than 4 bytes or the dim is short.
+  unsigned accBytes = accType.isIntOrFloat()
+                          ? std::max(1u, accType.getIntOrFloatBitWidth() / 8)
+                          : 8;
+  int64_t kLanes = std::max<int64_t>(16, 256 / accBytes);
   int64_t inner = rank ? order.back() : -1;
   int64_t innerSize = 0, innerStride = 0; // 0: not static
   if (inner >= 0) {
@@ -380,6 +386,8 @@ LogicalResult KernelBuilder::emitReduce(
   }
   bool laneKind = kahan || index ||
                   (kind == ReduceKind::Prod && isa<FloatType>(accType));
+  if (innerSize < 2 * kLanes)
+    kLanes = 16;
   bool lanes = laneKind && inner >= 0 && reduced[inner] &&
                innerSize >= 2 * kLanes && innerSize <= (int64_t(1) << 40) &&
                innerStride > 0 && innerStride <= (int64_t(1) << 20) &&
@@ -536,9 +544,83 @@ LogicalResult KernelBuilder::emitReduce(
                                     step(nb, nl, x, i, args.drop_front()));
           });
     }
-    // Combine the lanes: loops over the kept dims (in dim order), then the
-    // lanes (reduction).
+    // Fold the lanes in halves, lane j taking in lane j + half, until one
+    // is left: a tree, so that the combine is log2(lanes) steps deep rather
+    // than one chain through every lane (which cost more than the blocks
+    // themselves on rows of a thousand elements), and a float sum's error
+    // stays below a pairwise sum's.
     int64_t kept = keptSizes.size();
+    unsigned numAccs = laneBuffers.size();
+    auto laneRange = [&](Value buffer, int64_t first, int64_t count) {
+      SmallVector<OpFoldResult> offsets(kept, math.constant(0)),
+          sizes(keptSizes);
+      offsets.push_back(math.constant(first));
+      sizes.push_back(math.constant(count));
+      SmallVector<OpFoldResult> unit(kept + 1, math.constant(1));
+      return memref::SubViewOp::create(b, loc, buffer, offsets, sizes, unit)
+          .getResult();
+    };
+    SmallVector<AffineExpr> stageIds;
+    for (int64_t k = 0; k <= kept; ++k)
+      stageIds.push_back(b.getAffineDimExpr(k));
+    AffineMap stageMap = AffineMap::get(kept + 1, 0, stageIds, context);
+    for (int64_t width = kLanes; width > 1; width /= 2) {
+      int64_t half = width / 2;
+      SmallVector<Value> upper, lower;
+      for (Value buffer : laneBuffers) {
+        upper.push_back(laneRange(buffer, half, half));
+        lower.push_back(laneRange(buffer, 0, half));
+      }
+      SmallVector<AffineMap> stageMaps(2 * numAccs, stageMap);
+      linalg::GenericOp::create(
+          b, loc, TypeRange{}, upper, lower, stageMaps,
+          SmallVector<utils::IteratorType>(kept + 1,
+                                           utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            ValueRange other = args.take_front(numAccs);
+            ValueRange acc = args.drop_front(numAccs);
+            if (kahan) {
+              // Two compensated sums (value s - c each) added exactly:
+              // TwoSum of the values, the compensations and its error
+              // summed; the other lane's s - c is not rounded first, which
+              // would lose a rounding of a large partial sum per level.
+              Value s1 = acc[0], c1 = acc[1], s2 = other[0], c2 = other[1];
+              Value t = arith::AddFOp::create(nb, nl, s1, s2);
+              Value bb = arith::SubFOp::create(nb, nl, t, s1);
+              Value err = arith::AddFOp::create(
+                  nb, nl,
+                  arith::SubFOp::create(nb, nl, s1,
+                                        arith::SubFOp::create(nb, nl, t, bb)),
+                  arith::SubFOp::create(nb, nl, s2, bb));
+              Value c = arith::SubFOp::create(
+                  nb, nl, arith::AddFOp::create(nb, nl, c1, c2), err);
+              // Where t is not finite the compensation would be NaN: drop
+              // it, so that infinities and NaN propagate as in a plain sum.
+              Value inf = arith::ConstantOp::create(
+                  nb, nl, accType,
+                  nb.getFloatAttr(accType,
+                                  std::numeric_limits<double>::infinity()));
+              Value finite =
+                  arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OLT,
+                                        math::AbsFOp::create(nb, nl, t), inf);
+              Value zero = arith::ConstantOp::create(nb, nl, accType,
+                                                     nb.getZeroAttr(accType));
+              linalg::YieldOp::create(
+                  nb, nl,
+                  ValueRange{t,
+                             arith::SelectOp::create(nb, nl, finite, c, zero)});
+              return;
+            }
+            Value x = other[0], i;
+            if (index)
+              i = other[1];
+            linalg::YieldOp::create(nb, nl, step(nb, nl, x, i, acc));
+          });
+    }
+    for (Value &buffer : laneBuffers)
+      buffer = laneRange(buffer, 0, 1);
+    // Combine the remaining lane into the result: loops over the kept dims
+    // (in dim order), then the lane (reduction).
     SmallVector<ViewDim> combineDims;
     for (int64_t d = 0, r = 0, k = 0; d < rank; ++d) {
       if (!reduced[d])

@@ -381,6 +381,10 @@ Strides torchInferDenseStrides(const Operand &op) {
 /// PyArray_NewLikeArray with order='K' (see copyLikeStrides).
 Strides numpyNewLikeStrides(const Operand &op) {
   const size_t rank = op.shape.size();
+  // As for ufunc results: NumPy 1.24 gives every array without elements
+  // all-zero strides (astype, copy, empty_like of a zero-size array).
+  if (numElements(op.shape) == 0)
+    return Strides(rank, 0);
   int flags = numpyContiguity(op);
   if (rank <= 1 || (flags & kC))
     return contiguousStrides(op.shape);

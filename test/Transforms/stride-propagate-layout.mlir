@@ -98,16 +98,22 @@ func.func @first_operand_wins(%a: tensor<4x2x3xf32, #stride.layout<strides = [6,
 
 // -----
 
-// Zero-size inputs, as PyTorch lays them out.
+// Zero-size inputs, as PyTorch lays them out; NumPy 1.24 gives every array
+// without elements all-zero strides, casts (astype) included.
 // CHECK-LABEL: func.func @zero_size
 // TORCH: stride.exp {{.*}} -> tensor<2x0x3xf32>
 // TORCH: stride.add {{.*}} -> tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>>
 // TORCH: stride.exp {{.*}} -> tensor<0x3xf32>
+// NUMPY: stride.exp {{.*}} -> tensor<2x0x3xf32, #stride.layout<strides = [0, 0, 0]>>
+// NUMPY: stride.add {{.*}} -> tensor<2x0x3xf32, #stride.layout<strides = [0, 0, 0]>>
+// NUMPY: stride.exp {{.*}} -> tensor<0x3xf32, #stride.layout<strides = [0, 0]>>
+// NUMPY: stride.cast {{.*}} -> tensor<2x0x3xf64, #stride.layout<strides = [0, 0, 0]>>
 func.func @zero_size(%a: tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>>, %b: tensor<3xf32>,
                      %c: tensor<0x3xf32, #stride.layout<strides = [1, 0]>>) {
   %0 = stride.exp %a : tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>> -> tensor<2x0x3xf32>
   %1 = stride.add %a, %b : tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>>, tensor<3xf32> -> tensor<2x0x3xf32>
   %2 = stride.exp %c : tensor<0x3xf32, #stride.layout<strides = [1, 0]>> -> tensor<0x3xf32>
+  %3 = stride.cast %a : tensor<2x0x3xf32, #stride.layout<strides = [1, 6, 2]>> -> tensor<2x0x3xf64>
   return
 }
 

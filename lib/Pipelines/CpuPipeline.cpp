@@ -128,6 +128,8 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = options.cachedTemporaries;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  // Negative strides make the linearized index negative: no nuw on it.
+  pm.addPass(createStrideDropGepNuw());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

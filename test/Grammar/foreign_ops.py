@@ -25,17 +25,6 @@ def foreign_val(g, ty, shape, exact=True, how="", inputs=()):
                        how=how, depth=1 + max([v.depth for v in inputs] + [0])), *inputs)
 
 
-def check_i1_negative(g, vals):
-    """Known bug (i1_negative_strides): linalg ops reading an i1 tensor with a
-    negative stride, or loops carrying one, crash the kernel."""
-    if g.flags.get("i1_negative_strides"):
-        return
-    for v in vals:
-        sim = v.root.sim
-        if v.dt == "i1" and sim is not None and not v.scalar and any(s < 0 for s in g.sim.strides(sim)):
-            raise Untame("known bug: linalg reading a negative-stride i1 tensor")
-
-
 def empty(g, scope, dt, shape):
     ty = TensorType(dt, shape)
     e = g.fresh("e")
@@ -89,7 +78,6 @@ def p_generic(g, scope):
         y = g.as_static(scope, g.need_value(scope, dt, shape[k:]))
         ins.append(y)
         maps.append(ident_map(len(shape), list(range(k, len(shape)))))
-    check_i1_negative(g, ins)
     opdef = OPS[opname]
     exact_in = [v.exact for v in ins]
     names = [v.name for v in ins]
@@ -143,7 +131,6 @@ def p_transpose(g, scope):
     rng = g.rng
     dt = g.pick_dtype(scope)
     x = g.as_static(scope, g.operand(scope, dt, min_rank=2, nonzero=True))
-    check_i1_negative(g, [x])
     rank = len(x.shape)
     perm = list(range(rank))
     while perm == list(range(rank)):
@@ -162,7 +149,6 @@ def p_linalg_broadcast(g, scope):
     rng = g.rng
     dt = g.pick_dtype(scope)
     x = g.as_static(scope, g.operand(scope, dt, min_rank=1, max_rank=2, nonzero=True))
-    check_i1_negative(g, [x])
     out_rank = len(x.shape) + rng.randint(1, 2)
     added = sorted(rng.sample(range(out_rank), out_rank - len(x.shape)))
     shape, it = [], iter(x.shape)
@@ -235,7 +221,6 @@ def p_insert_slice(g, scope):
     dt = g.pick_dtype(scope)
     d = g.as_static(scope, g.operand(scope, dt, min_rank=1, nonzero=True))
     from stride_ops import has_zero_stride
-    check_i1_negative(g, [d])
     if d.ty.enc and has_zero_stride(g, d):
         # The result has the destination's type: a layout that repeats
         # elements cannot hold the inserted values.

@@ -55,11 +55,6 @@ FLAGS = {
                           "('result shape is unknown; run stride-infer-shapes before bufferization')",
     "if_yields_loop_result": "an scf.if branch yielding an scf.for result: the branches agree on a layout "
                              "but the result is row-major (wrong strides)",
-    "i1_negative_strides": "an i1 argument with a negative stride read by linalg.generic/transpose/"
-                           "broadcast, carried by an scf.for or the destination of an insert_slice "
-                           "(the kernel crashes)",
-    "numpy_zero_size_copies": "policy numpy: stride.cast or a copy of a zero-size tensor (NumPy gives "
-                              "strides (0, ..., 0), Stride row-major ones: wrong strides)",
     "helper_loops": "scf.for inside private functions (carrying a parameter in a strided layout, or "
                     "next to calls in branches: 'memref.alloc' op symbol operand count does not equal "
                     "memref symbol count)",

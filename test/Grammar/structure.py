@@ -242,8 +242,6 @@ def p_for(g, scope):
             computed(v) and g.layout_interest(v.root) > 1 for v in inits):
         raise Untame("known bug: a loop starting from a non-row-major result")
     from stride_ops import has_zero_stride
-    from foreign_ops import check_i1_negative
-    check_i1_negative(g, inits)
     if not g.flags.get("loop_broadcast_init") and any(has_zero_stride(g, v) for v in inits):
         raise Untame("known bug: a loop starting from a broadcast (stride-0) argument")
     iter_tys = [declared(g, v) for v in inits]

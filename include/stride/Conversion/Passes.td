@@ -214,4 +214,36 @@ def ConvertShardToStrideMpi : Pass<"convert-shard-to-stride-mpi", "::mlir::Modul
                            "::mlir::affine::AffineDialect"];
 }
 
+def StrideDropGepNuw : Pass<"stride-drop-gep-nuw", "::mlir::ModuleOp"> {
+  let summary = "Drop the nuw flag from the address computations of "
+                "memref accesses";
+  let description = [{
+    `finalize-memref-to-llvm` (MLIR 22) computes the address of a
+    `memref.load` or `memref.store` as a `getelementptr inbounds|nuw` of
+    the linearized index (the sum of index times stride) from the pointer to
+    the element the offset names. Stride's memrefs have negative strides
+    (reversed views, `x[::-1]`), so that index is negative for every
+    element but the first of a reversed dim: `nuw` (no unsigned wrap) is
+    then violated, the address is poison, and LLVM's optimizations may make
+    anything of it (an `i1` transpose of a reversed array crashed). The
+    products and sums of that index (`llvm.mul`/`llvm.add` by a negative
+    stride) carry `overflow<nsw, nuw>` likewise. This pass clears `nuw` on
+    every `llvm.getelementptr` and on the `llvm.add`, `llvm.sub` and
+    `llvm.mul` ops its indices are computed with, and keeps `inbounds` and
+    `nsw`, which hold: the accessed element lies in the buffer the offset
+    points into, and no index overflows a signed 64-bit integer. Other
+    arithmetic keeps its flags. The CPU pipeline runs it right after the
+    memref lowering.
+
+    Example:
+
+    ```mlir
+    %p = llvm.getelementptr inbounds|nuw %base[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i1
+    // becomes
+    %p = llvm.getelementptr inbounds %base[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i1
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // STRIDE_CONVERSION_PASSES_TD

@@ -1,0 +1,101 @@
+"""The benchmark cases as Pythran writes them, for bench/run's Pythran column.
+
+bench/run compiles this file once per run, in a temporary folder, with
+Debian's `pythran` (python3-pythran): `-O3 -march=native -DUSE_XSIMD`, so
+that NumPy expressions are vectorized with xsimd. Pythran kernels run on one
+thread (no OpenMP annotations), and matrix products go to the BLAS Pythran
+links (OpenBLAS on Debian). Each kernel writes into `out` where NumPy's peer
+does, so that no peer pays for an allocation another one avoids.
+"""
+import numpy as np
+
+# pythran export chain32(float32[:], float32[:], float32[:])
+# pythran export chain64(float64[:], float64[:], float64[:])
+def chain32(x, y, out):
+    out[:] = np.float32(2) * (x + np.float32(1)) * y - x
+
+
+def chain64(x, y, out):
+    out[:] = 2.0 * (x + 1.0) * y - x
+
+
+# pythran export tanh32(float32[:], float32[:])
+# pythran export exp32(float32[:], float32[:])
+# pythran export sin64(float64[:], float64[:])
+# pythran export exp64(float64[:], float64[:])
+# pythran export log64(float64[:], float64[:])
+# pythran export arctan2_64(float64[:], float64[:], float64[:])
+def tanh32(x, out):
+    out[:] = np.tanh(x)
+
+
+def exp32(x, out):
+    out[:] = np.exp(x)
+
+
+def sin64(x, out):
+    out[:] = np.sin(x)
+
+
+def exp64(x, out):
+    out[:] = np.exp(x)
+
+
+def log64(x, out):
+    out[:] = np.log(x)
+
+
+def arctan2_64(y, x, out):
+    out[:] = np.arctan2(y, x)
+
+
+# pythran export haversine(float64[:], float64[:], float64[:], float64[:], float64[:])
+def haversine(lat1, lon1, lat2, lon2, out):
+    a = (np.sin((lat2 - lat1) / 2) ** 2
+         + np.cos(lat1) * np.cos(lat2) * np.sin((lon2 - lon1) / 2) ** 2)
+    out[:] = 2 * np.arcsin(np.sqrt(a))
+
+
+# pythran export matvec(float64[:,:], float64[:])
+# pythran export matvec_t(float64[:,:], float64[:])
+# pythran export vecmat(float64[:], float64[:,:])
+def matvec(a, x):
+    return np.dot(a, x)
+
+
+def matvec_t(at, x):
+    return np.dot(at.T, x)
+
+
+def vecmat(y, a):
+    return np.dot(y, a)
+
+
+# pythran export chain3(float64[:,:], float64[:,:], float64[:,:])
+# pythran export axpby(float64, float64[:,:], float64[:,:], float64, float64[:,:])
+def chain3(a, b, c):
+    return np.dot(np.dot(a, b), c)
+
+
+def axpby(alpha, a, b, beta, c):
+    return alpha * np.dot(a, b) + beta * c
+
+
+# pythran export broadcast_producer(float64[:,:], float64[:], float64[:,:])
+def broadcast_producer(a, v, out):
+    out[:] = a + np.exp(np.sin(v) * np.cos(v))
+
+
+# pythran export softmax(float32[:,:])
+def softmax(x):
+    m = np.max(x, axis=1)
+    e = np.exp(x - m.reshape(-1, 1))
+    s = np.sum(e, axis=1).astype(np.float32)
+    return e / s.reshape(-1, 1)
+
+
+# pythran export jacobi(float64[:,:], int)
+def jacobi(u, steps):
+    for _ in range(steps):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
+                                u[1:-1, 2:])

@@ -34,7 +34,7 @@ import structure  # noqa: E402
 # Flags that enable known-bug classes (off in scripts/test.sh); see README.
 FLAGS = {
     "entry_returns_uncomputed": "the entry returns an argument, a view of one, an arith.constant or a "
-                                "helper's argument (stride-run crashes in specializeEntry)",
+                                "helper's argument (a stride-0 one: 'destination #0 has stride 0')",
     "helper_returns_uncomputed": "a private function returns an scf.for result, an scf.if result (one branch "
                                  "a Stride result, the other a linalg result), an arith.constant or its "
                                  "own argument ('LLVM Translation failed for operation: "

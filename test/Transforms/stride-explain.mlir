@@ -74,3 +74,16 @@ func.func @not_fused(%a: tensor<64x32xf32>, %v: tensor<32xf32>, %b: tensor<32x16
   %1 = stride.tanh %m : tensor<*xf32> -> tensor<*xf32>
   return %0, %1 : tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// After fusion, a reduction of an expression says it computes the
+// expression and reduces it in one kernel.
+// FUSED: remark: stride-explain: result 4 strides [1] (torch): reduction results are allocated contiguous (row-major); one kernel computes arith.mulf and reduces (sum) without storing the elementwise result
+func.func @fused_reduction(%a: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-remark @+1 {{result 4x3 strides [3, 1] (torch)}}
+  %p = stride.mul %a, %b : tensor<4x3xf32>, tensor<3xf32> -> tensor<*xf32>
+  // expected-remark @+1 {{result 4 strides [1] (torch): reduction results are allocated contiguous}}
+  %s = stride.sum %p axes [1] : tensor<*xf32> -> tensor<*xf32>
+  return %s : tensor<*xf32>
+}

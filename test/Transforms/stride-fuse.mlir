@@ -240,3 +240,74 @@ func.func @all_scalar(%x: tensor<3xf32>, %s: f32) -> tensor<3xf32> {
   }
   return %1 : tensor<3xf32>
 }
+
+// -----
+
+// A reduction takes the whole expression it alone reads: sum(x * y),
+// amax(abs(a - b)) and mean((x - m) ** 2) become stride.map_reduce ops
+// with the fused body and the producer's type as `mapped`.
+// CHECK-LABEL: func.func @into_reductions
+// CHECK: %[[S:.*]] = stride.map_reduce "sum" ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8xf32>) axes [1] mapped(tensor<4x8xf32>) : tensor<4xf32>
+// CHECK: arith.mulf
+// CHECK: %[[M:.*]] = stride.map_reduce "amax" ins({{.*}}) mapped(tensor<4x8xf32>) : tensor<f32>
+// CHECK: arith.subf
+// CHECK: math.absf
+// CHECK: %[[V:.*]] = stride.map_reduce "mean" ins({{.*}}) axes [0] keepdims mapped(tensor<4x8xf32>) : tensor<1x8xf32>
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK-NOT: stride.broadcast
+// CHECK: return %[[S]], %[[M]], %[[V]]
+func.func @into_reductions(%x: tensor<4x8xf32>, %y: tensor<8xf32>, %a: tensor<4x8xf32>, %m: tensor<1x8xf32>)
+    -> (tensor<4xf32>, tensor<f32>, tensor<1x8xf32>) {
+  %p = stride.broadcast ins(%x, %y : tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%u: f32, %v: f32):
+    %t = arith.mulf %u, %v : f32
+    stride.yield %t : f32
+  }
+  %s = stride.sum %p axes [1] : tensor<4x8xf32> -> tensor<4xf32>
+  %d = stride.broadcast ins(%a, %x : tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%u: f32, %v: f32):
+    %t = arith.subf %u, %v : f32
+    stride.yield %t : f32
+  }
+  %e = stride.broadcast ins(%d : tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%u: f32):
+    %t = math.absf %u : f32
+    stride.yield %t : f32
+  }
+  %mx = stride.amax %e : tensor<4x8xf32> -> tensor<f32>
+  %c = stride.broadcast ins(%x, %m : tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%u: f32, %v: f32):
+    %t = arith.subf %u, %v : f32
+    %q = arith.mulf %t, %t : f32
+    stride.yield %q : f32
+  }
+  %var = stride.mean %c axes [0] keepdims : tensor<4x8xf32> -> tensor<1x8xf32>
+  return %s, %mx, %var : tensor<4xf32>, tensor<f32>, tensor<1x8xf32>
+}
+
+// -----
+
+// Not fused: a producer something else reads too (it is stored once and
+// reduced), and an index reduction (argmax keeps its input).
+// CHECK-LABEL: func.func @not_into_reductions
+// CHECK: %[[P:.*]] = stride.broadcast
+// CHECK: stride.sum %[[P]]
+// CHECK: %[[Q:.*]] = stride.broadcast
+// CHECK: stride.argmax %[[Q]]
+// CHECK-NOT: stride.map_reduce
+func.func @not_into_reductions(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<f32>, tensor<i64>) {
+  %p = stride.broadcast ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%u: f32):
+    %t = math.exp %u : f32
+    stride.yield %t : f32
+  }
+  %s = stride.sum %p : tensor<4x8xf32> -> tensor<f32>
+  %q = stride.broadcast ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%u: f32):
+    %t = math.absf %u : f32
+    stride.yield %t : f32
+  }
+  %i = stride.argmax %q : tensor<4x8xf32> -> tensor<i64>
+  return %p, %s, %i : tensor<4x8xf32>, tensor<f32>, tensor<i64>
+}

@@ -156,3 +156,74 @@ func.func @wrong_keepdims_shape(%x: tensor<4x5xf32>) {
   %0 = stride.sum %x axes [0] keepdims : tensor<4x5xf32> -> tensor<5xf32>
   return
 }
+
+// -----
+
+// stride.map_reduce names a reduction it supports.
+func.func @map_reduce_kind(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'stride.map_reduce' op kind 'median' is not a reduction}}
+  %0 = stride.map_reduce "median" ins(%x : tensor<4xf32>) mapped(tensor<4xf32>) : tensor<f32> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Index reductions of a computed tensor are not fused.
+func.func @map_reduce_argmax(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'stride.map_reduce' op kind 'argmax' is not supported: an index reduction of a computed tensor is not fused}}
+  %0 = stride.map_reduce "argmax" ins(%x : tensor<4xf32>) mapped(tensor<4xf32>) : tensor<i64> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// The body takes one scalar per input, of the input's element type.
+func.func @map_reduce_arguments(%x: tensor<4xf32>, %y: tensor<4xf64>) {
+  // expected-error @+1 {{'stride.map_reduce' op body argument #1 has type 'f32' but input #1 has elements of 'f64'}}
+  %0 = stride.map_reduce "sum" ins(%x, %y : tensor<4xf32>, tensor<4xf64>) mapped(tensor<4xf32>) : tensor<f32> {
+  ^bb0(%a: f32, %b: f32):
+    stride.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// The body yields the mapped element type.
+func.func @map_reduce_yield(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'stride.map_reduce' op body must yield one 'f64' (the mapped element type)}}
+  %0 = stride.map_reduce "sum" ins(%x : tensor<4xf32>) mapped(tensor<4xf64>) : tensor<f64> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// The result has the named reduction's element type and shape.
+func.func @map_reduce_result(%x: tensor<4x3xi32>) {
+  // expected-error @+1 {{'stride.map_reduce' op result has element type 'i32' but sum of 'i32' elements gives 'i64'}}
+  %0 = stride.map_reduce "sum" ins(%x : tensor<4x3xi32>) axes [0] mapped(tensor<4x3xi32>) : tensor<3xi32> {
+  ^bb0(%a: i32):
+    stride.yield %a : i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_reduce_shape(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'stride.map_reduce' op result has type 'tensor<4xf32>' but reducing 'tensor<4x3xf32>' gives shape 3}}
+  %0 = stride.map_reduce "sum" ins(%x : tensor<4x3xf32>) axes [0] mapped(tensor<4x3xf32>) : tensor<4xf32> {
+  ^bb0(%a: f32):
+    stride.yield %a : f32
+  }
+  return
+}

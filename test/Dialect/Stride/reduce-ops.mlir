@@ -41,3 +41,20 @@ func.func @unranked(%x: tensor<*xf32>, %d: tensor<?x?xf32, #stride.layout<stride
   %1 = stride.sum %d axes [1] : tensor<?x?xf32, #stride.layout<strides = [1, ?]>> -> tensor<?xf32>
   return
 }
+
+// -----
+
+// stride.map_reduce round-trips with a scalar input, axes, keepdims and a
+// mapped type with a layout.
+// CHECK-LABEL: func.func @map_reduce
+// CHECK: stride.map_reduce "sum" ins(%{{.*}}, %{{.*}} : tensor<4x5xf32, #stride.layout<strides = [1, 4]>>, f32) axes [1] keepdims mapped(tensor<4x5xf32, #stride.layout<strides = [1, 4]>>) : tensor<4x1xf32>
+// CHECK: arith.mulf
+// CHECK: stride.yield
+func.func @map_reduce(%x: tensor<4x5xf32, #stride.layout<strides = [1, 4]>>, %c: f32) -> tensor<4x1xf32> {
+  %0 = stride.map_reduce "sum" ins(%x, %c : tensor<4x5xf32, #stride.layout<strides = [1, 4]>>, f32) axes [1] keepdims mapped(tensor<4x5xf32, #stride.layout<strides = [1, 4]>>) : tensor<4x1xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    stride.yield %p : f32
+  }
+  return %0 : tensor<4x1xf32>
+}

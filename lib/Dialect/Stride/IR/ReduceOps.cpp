@@ -25,6 +25,15 @@ StringRef mlir::stride::reduceKindName(ReduceKind kind) {
   return "";
 }
 
+std::optional<ReduceKind> mlir::stride::parseReduceKind(StringRef name) {
+  for (ReduceKind kind : {ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Max,
+                          ReduceKind::Min, ReduceKind::Mean, ReduceKind::Argmax,
+                          ReduceKind::Argmin, ReduceKind::Any, ReduceKind::All})
+    if (reduceKindName(kind) == name)
+      return kind;
+  return std::nullopt;
+}
+
 std::optional<ReduceKind> mlir::stride::getReduceKind(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<ReduceKind>>(op)
       .Case<SumOp, ProdOp, AmaxOp, AminOp, MeanOp, ArgmaxOp, ArgminOp, AnyOp,
@@ -66,7 +75,10 @@ bool mlir::stride::getKeepdims(Operation *op) {
 }
 
 std::optional<SmallVector<bool>> mlir::stride::getReducedDims(Operation *op) {
-  auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto mapReduce = dyn_cast<MapReduceOp>(op);
+  auto type = mapReduce
+                  ? dyn_cast<RankedTensorType>(mapReduce.getMapped())
+                  : dyn_cast<RankedTensorType>(op->getOperand(0).getType());
   if (!type)
     return std::nullopt;
   std::string error;
@@ -142,5 +154,55 @@ LogicalResult mlir::stride::verifyReduceOp(Operation *op) {
            << op->getOperand(0).getType() << " gives shape "
            << layout::formatShape(layout::Shape(inferred->getShape().begin(),
                                                 inferred->getShape().end()));
+  return success();
+}
+
+LogicalResult MapReduceOp::verify() {
+  std::optional<ReduceKind> kind = parseReduceKind(getKind());
+  if (!kind)
+    return emitOpError() << "kind '" << getKind() << "' is not a reduction";
+  if (*kind == ReduceKind::Argmax || *kind == ReduceKind::Argmin)
+    return emitOpError() << "kind '" << getKind()
+                         << "' is not supported: an index reduction of a "
+                            "computed tensor is not fused";
+  auto mapped = cast<RankedTensorType>(getMapped());
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "body takes " << body.getNumArguments()
+                         << " arguments for " << getInputs().size()
+                         << " inputs";
+  for (auto [i, input, arg] : llvm::enumerate(getInputs(), body.getArguments()))
+    if (getElementTypeOrSelf(input.getType()) != arg.getType())
+      return emitOpError() << "body argument #" << i << " has type "
+                           << arg.getType() << " but input #" << i
+                           << " has elements of "
+                           << getElementTypeOrSelf(input.getType());
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != mapped.getElementType())
+    return emitOpError() << "body must yield one " << mapped.getElementType()
+                         << " (the mapped "
+                            "element type)";
+  Type resultElement = getElementTypeOrSelf(getResult().getType());
+  Type expected = reduceResultElementType(*kind, mapped.getElementType());
+  if (resultElement != expected)
+    return emitOpError() << "result has element type " << resultElement
+                         << " but " << getKind() << " of "
+                         << mapped.getElementType() << " elements gives "
+                         << expected;
+  std::string error;
+  std::optional<std::vector<int64_t>> axes = axesOf(*this);
+  std::optional<std::vector<bool>> reduced =
+      layout::reducedAxes(mapped.getRank(), axes, error);
+  if (!reduced)
+    return emitOpError() << error;
+  layout::Shape shape = layout::reduceShape(
+      layout::Shape(mapped.getShape().begin(), mapped.getShape().end()),
+      *reduced, stride::getKeepdims(*this));
+  auto result = dyn_cast<RankedTensorType>(getResult().getType());
+  if (!result || failed(verifyCompatibleShape(result.getShape(), shape)))
+    return emitOpError() << "result has type " << getResult().getType()
+                         << " but reducing " << mapped << " gives shape "
+                         << layout::formatShape(shape);
   return success();
 }

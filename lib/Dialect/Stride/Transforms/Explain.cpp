@@ -94,14 +94,25 @@ struct StrideExplainPass
                                    "contiguous (row-major)");
         return;
       }
-      if (isReduction(op)) {
-        op->emitRemark() << head
-                         << (policy == layout::Policy::Numpy
-                                 ? "NumPy lays a reduction out in its "
-                                   "input's order K, reduced axes removed "
-                                   "(kept with keepdims)"
-                                 : "reduction results are allocated "
-                                   "contiguous (row-major)");
+      auto mapReduce = dyn_cast<MapReduceOp>(op);
+      if (isReduction(op) || mapReduce) {
+        InFlightDiagnostic remark = op->emitRemark();
+        remark << head
+               << (policy == layout::Policy::Numpy
+                       ? "NumPy lays a reduction out in its "
+                         "input's order K, reduced axes removed "
+                         "(kept with keepdims)"
+                       : "reduction results are allocated "
+                         "contiguous (row-major)");
+        if (mapReduce) {
+          std::string body;
+          for (Operation &inner : mapReduce.getBodyBlock().without_terminator())
+            body += (body.empty() ? "" : ", ") +
+                    inner.getName().getStringRef().str();
+          remark << "; one kernel computes " << body << " and reduces ("
+                 << mapReduce.getKind()
+                 << ") without storing the elementwise result";
+        }
         return;
       }
       op->emitRemark() << head << "'" << op->getName()
@@ -173,7 +184,7 @@ struct StrideExplainPass
     if (isa<MatmulOp>(producer))
       return "its producer is a stride.matmul (a kernel boundary: matmuls "
              "are tiled kernels of their own)";
-    if (isReduction(producer))
+    if (isReduction(producer) || isa<MapReduceOp>(producer))
       return "its producer is a reduction (a kernel boundary)";
     auto source = dyn_cast<BroadcastOp>(producer);
     if (!source || source->getBlock() != operand.getOwner()->getBlock())

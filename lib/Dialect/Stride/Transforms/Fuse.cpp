@@ -298,6 +298,42 @@ BroadcastOp fuseFirstProducer(RewriterBase &rewriter, BroadcastOp consumer,
   return {};
 }
 
+/// A reduction of the result of a stride.broadcast that nothing else reads
+/// (its expression already fused), as one stride.map_reduce.
+bool fuseIntoReduction(RewriterBase &rewriter, Operation *reduce) {
+  std::optional<ReduceKind> kind = getReduceKind(reduce);
+  if (!kind || *kind == ReduceKind::Argmax || *kind == ReduceKind::Argmin)
+    return false;
+  auto producer = reduce->getOperand(0).getDefiningOp<BroadcastOp>();
+  if (!producer || producer->getBlock() != reduce->getBlock() ||
+      !producer.getInits().empty() || producer.getNumResults() != 1 ||
+      !producer.getResult(0).hasOneUse())
+    return false;
+  auto mapped = dyn_cast<RankedTensorType>(producer.getResult(0).getType());
+  auto resultType = dyn_cast<RankedTensorType>(reduce->getResult(0).getType());
+  if (!mapped || !resultType || !mapped.hasStaticShape() ||
+      llvm::is_contained(getStridesOf(mapped), ShapedType::kDynamic))
+    return false;
+  for (Value input : producer.getInputs())
+    if (isa<TensorType>(input.getType()) &&
+        !isa<RankedTensorType>(input.getType()))
+      return false;
+  rewriter.setInsertionPoint(reduce);
+  auto fused = MapReduceOp::create(
+      rewriter, reduce->getLoc(), resultType,
+      rewriter.getStringAttr(reduceKindName(*kind)), producer.getInputs(),
+      reduce->getAttrOfType<DenseI64ArrayAttr>("axes"),
+      getKeepdims(reduce) ? rewriter.getUnitAttr() : UnitAttr(),
+      TypeAttr::get(mapped));
+  rewriter.inlineRegionBefore(producer.getBody(), fused.getBody(),
+                              fused.getBody().end());
+  LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] fusing " << producer->getLoc()
+                          << " into reduction " << reduce->getLoc() << "\n");
+  rewriter.replaceOp(reduce, fused.getResult());
+  rewriter.eraseOp(producer);
+  return true;
+}
+
 /// The pattern form, for the greedy driver: one fusion per application; the
 /// driver revisits the merged op for the rest.
 struct FuseBroadcastProducer : OpRewritePattern<BroadcastOp> {
@@ -353,6 +389,15 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
       while (BroadcastOp merged =
                  fuseFirstProducer(rewriter, consumer, control, counters))
         consumer = merged;
+    // Then each reduction takes the whole expression it reduces.
+    SmallVector<Operation *> reductions;
+    getOperation()->walk([&](Operation *op) {
+      if (isReduction(op))
+        reductions.push_back(op);
+    });
+    for (Operation *reduce : reductions)
+      if (fuseIntoReduction(rewriter, reduce))
+        ++numIntoReductions;
     getOperation()->walk([&](BroadcastOp op) {
       if (op.getNumResults() == 1 &&
           llvm::any_of(op.getResult(0).getUses(), [&](OpOperand &use) {

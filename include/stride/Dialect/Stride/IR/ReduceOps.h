@@ -21,7 +21,12 @@ enum class ReduceKind { Sum, Prod, Max, Min, Mean, Argmax, Argmin, Any, All };
 /// The op's name without the dialect ("sum", "amax", ...).
 StringRef reduceKindName(ReduceKind kind);
 
-/// The kind of a reduction op, or std::nullopt for any other op.
+/// The inverse of reduceKindName; std::nullopt for any other name.
+std::optional<ReduceKind> parseReduceKind(StringRef name);
+
+/// The kind of a named reduction op, or std::nullopt for any other op
+/// (stride.map_reduce included: its first operand is not the reduced
+/// tensor).
 std::optional<ReduceKind> getReduceKind(Operation *op);
 inline bool isReduction(Operation *op) {
   return op && getReduceKind(op).has_value();
@@ -31,8 +36,9 @@ inline bool isReduction(Operation *op) {
 /// (the one both libraries agree on; mean of integers is NumPy's f64).
 Type reduceResultElementType(ReduceKind kind, Type input);
 
-/// Per input dim, whether a reduction op reduces it (its `axes`, or all).
-/// Null when the input is unranked or the axes are invalid.
+/// Per input dim, whether a reduction op reduces it (its `axes`, or all);
+/// for stride.map_reduce, per dim of its `mapped` type. Null when the input
+/// is unranked or the axes are invalid.
 std::optional<SmallVector<bool>> getReducedDims(Operation *op);
 bool getKeepdims(Operation *op);
 

@@ -500,10 +500,11 @@ def Stride_BroadcastOp : Stride_Op<"broadcast", [
 }
 
 def Stride_YieldOp : Stride_Op<"yield", [Pure, Terminator,
-    HasParent<"BroadcastOp">, ReturnLike]> {
+    ParentOneOf<["BroadcastOp", "MapReduceOp"]>, ReturnLike]> {
   let summary = "yields the scalar results of a stride.broadcast body";
   let description = [{
-    Terminates the body of `stride.broadcast` with one scalar per result.
+    Terminates the body of `stride.broadcast` (or of `stride.map_reduce`)
+    with one scalar per result.
 
     Example:
 

@@ -116,4 +116,50 @@ def Stride_AllOp : Stride_ReduceOp<"all", "All",
     "The result is `i1`.",
     "%b = stride.all %x axes [0, 1] keepdims : tensor<4x5xi32> -> tensor<1x1xi1>">;
 
+def Stride_MapReduceOp : Stride_Op<"map_reduce", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "a reduction of an elementwise computation, in one pass";
+  let description = [{
+    Reduces, as the named reduction `kind` does (`sum`, `prod`, `amax`,
+    `amin`, `mean`, `any` or `all`), the tensor that the region would compute
+    elementwise from the broadcast of its `ins` operands, without
+    materializing it: Julia's `sum(f.(x))` and `mapreduce`. `mapped` is the
+    type (shape and layout) of that virtual tensor; its layout decides the
+    loop order, as the named reduction's input layout does. `axes` and
+    `keepdims` mean what they mean for the named reductions, and the result
+    has the named reduction's shape, element type and layout. The region
+    takes one scalar per `ins` operand and yields one scalar of `mapped`'s
+    element type. `stride-fuse` makes this op from an elementwise
+    `stride.broadcast` whose only use is a reduction; it rounds as the two ops
+    did (the same float sum blocking).
+
+    Example:
+
+    ```mlir
+    %s = stride.map_reduce "sum" ins(%x, %y : tensor<8x1024xf32>, tensor<1024xf32>)
+        axes [1] mapped(tensor<8x1024xf32>) : tensor<8xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %p = arith.mulf %a, %b : f32
+      stride.yield %p : f32
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind,
+                       Variadic<Stride_TensorOrScalar>:$inputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$axes,
+                       UnitAttr:$keepdims,
+                       TypeAttrOf<AnyRankedTensor>:$mapped);
+  let results = (outs Stride_Tensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `ins` `(` $inputs `:` type($inputs) `)`
+    (`axes` $axes^)? (`keepdims` $keepdims^)? `mapped` `(` $mapped `)` `:`
+    type($result) attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+  }];
+}
+
 #endif // STRIDE_DIALECT_STRIDE_IR_STRIDEREDUCEOPS_TD

@@ -153,6 +153,14 @@ def StrideFuse : Pass<"stride-fuse"> {
       (expanded to the producer's shape first), so `(a + b).T * c` is
       `a.T + b.T` fused into the product: one loop nest, and the
       intermediate is never materialized.
+    - A producer whose only use is a reduction (`sum`, `prod`, `amax`,
+      `amin`, `mean`, `any`, `all`; not the index reductions), of static
+      shape and strides, becomes one `stride.map_reduce` with it: `sum(x * y)`,
+      `amax(abs(a - b))`, `mean((x - m) ** 2)` read their inputs once and
+      store nothing in between. Each element is still computed once, so no
+      cost rule applies; the result rounds as before (the reduction's loop
+      order and blocking follow the producer's layout, as they followed the
+      materialized input's).
 
     Algorithm: the consumers are visited once, in program order; each
     absorbs the producer of its first input that may fuse until none is
@@ -180,6 +188,8 @@ def StrideFuse : Pass<"stride-fuse"> {
               "Producers left in place although a stride.broadcast reads them">,
     Statistic<"numViewsSunk", "views-sunk",
               "Views of a producer's result moved onto its inputs">,
+    Statistic<"numIntoReductions", "into-reductions",
+              "Producers fused into a reduction (stride.map_reduce)">,
   ];
   let dependentDialects = ["::mlir::stride::StrideDialect"];
 }

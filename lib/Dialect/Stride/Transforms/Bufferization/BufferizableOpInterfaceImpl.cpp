@@ -400,6 +400,36 @@ struct ReduceOpInterface
   }
 };
 
+/// stride.map_reduce: the same kernels over every input, the body applied
+/// before each accumulation step.
+struct MapReduceOpInterface
+    : public AllocatingOpInterface<MapReduceOpInterface, MapReduceOp> {
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto mapReduce = cast<MapReduceOp>(op);
+    auto resultType = dyn_cast<RankedTensorType>(mapReduce.getType());
+    if (!resultType)
+      return op->emitOpError() << "shapes are unknown; run "
+                                  "stride-infer-shapes before bufferization";
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> inputs =
+        buffersOf(rewriter, mapReduce.getInputs(), options, state);
+    if (failed(inputs))
+      return failure();
+    KernelBuilder kernels(rewriter, threadsOf(op));
+    Value dest;
+    if (failed(kernels.emitMapReduce(
+            mapReduce, *inputs, [&](ArrayRef<OpFoldResult> sizes) {
+              dest = kernels.allocate(op->getLoc(), resultType, sizes);
+              return dest;
+            })))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, dest);
+    return success();
+  }
+};
+
 /// A named elementwise op bufferizes as the one-op stride.broadcast it is
 /// sugar for: it is generalized in place and that broadcast is bufferized
 /// (its results allocated in their layouts), so a plain One-Shot Bufferize
@@ -434,6 +464,7 @@ void mlir::stride::registerBufferizableOpInterfaceExternalModels(
   registry.addExtension(+[](MLIRContext *context, StrideDialect *) {
     BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
     MatmulOp::attachInterface<MatmulOpInterface>(*context);
+    MapReduceOp::attachInterface<MapReduceOpInterface>(*context);
     SumOp::attachInterface<ReduceOpInterface<SumOp>>(*context);
     ProdOp::attachInterface<ReduceOpInterface<ProdOp>>(*context);
     AmaxOp::attachInterface<ReduceOpInterface<AmaxOp>>(*context);

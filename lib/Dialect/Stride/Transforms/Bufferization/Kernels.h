@@ -64,8 +64,18 @@ public:
   LogicalResult
   emitReduce(Operation *op, Value input,
              function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
+  /// `stride.map_reduce` of `inputs` (memrefs or scalars): the same kernels
+  /// as emitReduce, reading every input (broadcast to `mapped`'s shape) and
+  /// applying the op's body before each accumulation step.
+  LogicalResult
+  emitMapReduce(MapReduceOp op, ValueRange inputs,
+                function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
 
 private:
+  LogicalResult
+  emitReduction(Operation *op, ReduceKind kind, RankedTensorType inputType,
+                ValueRange sources, Block *map,
+                function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
   /// Emits the kernel's linalg.generic, in `threads` chunks of its first loop
   /// when that pays off (see stride-bufferize's description).
   void emitGeneric(Location loc, ValueRange inputs, ValueRange outputs,

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <limits>
 #include <numeric>
@@ -119,9 +120,33 @@ Value isNaN(OpBuilder &b, Location loc, Value x) {
 LogicalResult KernelBuilder::emitReduce(
     Operation *op, Value input,
     function_ref<Value(ArrayRef<OpFoldResult>)> makeDest) {
+  return emitReduction(op, *getReduceKind(op),
+                       dyn_cast<RankedTensorType>(op->getOperand(0).getType()),
+                       ValueRange{input}, /*map=*/nullptr, makeDest);
+}
+
+LogicalResult KernelBuilder::emitMapReduce(
+    MapReduceOp op, ValueRange inputs,
+    function_ref<Value(ArrayRef<OpFoldResult>)> makeDest) {
+  auto mapped = cast<RankedTensorType>(op.getMapped());
+  if (!mapped.hasStaticShape() ||
+      llvm::is_contained(getStridesOf(mapped), ShapedType::kDynamic))
+    return op.emitOpError() << "mapped type " << mapped
+                            << " must have a static shape and strides";
+  return emitReduction(op, *parseReduceKind(op.getKind()), mapped, inputs,
+                       &op.getBodyBlock(), makeDest);
+}
+
+/// `sources` are the buffers (or scalars) read; without `map` the one source
+/// is the reduced tensor itself, with it each element of the reduced tensor
+/// is `map` applied to the sources' elements (broadcast to `inputType`'s
+/// shape), and `inputType`'s static strides give the loop order.
+LogicalResult KernelBuilder::emitReduction(
+    Operation *op, ReduceKind kind, RankedTensorType inputType,
+    ValueRange sources, Block *map,
+    function_ref<Value(ArrayRef<OpFoldResult>)> makeDest) {
   Location loc = op->getLoc();
-  ReduceKind kind = *getReduceKind(op);
-  auto inputType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  Value input = sources.front();
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   std::optional<SmallVector<bool>> reducedDims = getReducedDims(op);
   if (!inputType || !resultType || !reducedDims)
@@ -133,7 +158,76 @@ LogicalResult KernelBuilder::emitReduce(
   Type element = inputType.getElementType();
   Type resultElement = resultType.getElementType();
   IndexMath math(b, loc);
-  StridedMetadata in = getStridedMetadata(b, loc, input);
+  // The reduced tensor's sizes and strides: the buffer's, or, for a map,
+  // the mapped type's (static).
+  StridedMetadata in;
+  if (!map) {
+    in = getStridedMetadata(b, loc, input);
+  } else {
+    in.offset = math.constant(0);
+    for (int64_t size : inputType.getShape())
+      in.sizes.push_back(math.constant(size));
+    for (int64_t stride : getStridesOf(inputType))
+      in.strides.push_back(math.constant(stride));
+  }
+  // Per source: its buffer and offset, and its stride along each dim of
+  // the reduced tensor (0 where it broadcasts; empty for a scalar).
+  struct Source {
+    Value value;
+    OpFoldResult offset;
+    SmallVector<OpFoldResult> strides;
+  };
+  SmallVector<Source> srcs;
+  for (Value source : sources) {
+    auto type = dyn_cast<MemRefType>(source.getType());
+    if (!type) {
+      srcs.push_back({source, OpFoldResult(), {}});
+      continue;
+    }
+    if (!map) {
+      srcs.push_back({source, in.offset, in.strides});
+      continue;
+    }
+    StridedMetadata meta = getStridedMetadata(b, loc, source);
+    int64_t lead = inputType.getRank() - type.getRank();
+    SmallVector<OpFoldResult> strides;
+    for (int64_t d = 0; d < inputType.getRank(); ++d)
+      strides.push_back(d < lead ? math.constant(0)
+                                 : broadcastStride(math, meta, d - lead));
+    srcs.push_back({source, meta.offset, strides});
+  }
+  unsigned numIns = srcs.size();
+  // An element of the reduced tensor from the sources' elements.
+  auto mapValue = [&](OpBuilder &nb, Location nl, ValueRange elems) -> Value {
+    if (!map)
+      return elems.front();
+    IRMapping mapping;
+    for (auto [arg, elem] : llvm::zip(map->getArguments(), elems))
+      mapping.map(arg, elem);
+    for (Operation &bodyOp : map->without_terminator())
+      nb.clone(bodyOp, mapping);
+    return mapping.lookupOrDefault(map->getTerminator()->getOperand(0));
+  };
+  // linalg needs every loop as a plain index in some operand: a loop that
+  // every source walks backwards is walked forwards by all of them (the
+  // combiners of a map's kinds are commutative).
+  auto plainLoops = [&](SmallVector<AffineMap> &maps, unsigned numLoops) {
+    for (unsigned loop = 0; loop < numLoops; ++loop) {
+      AffineExpr index = b.getAffineDimExpr(loop);
+      bool plain = false;
+      for (AffineMap m : maps)
+        plain |= llvm::is_contained(m.getResults(), index);
+      if (plain)
+        continue;
+      for (AffineMap &m : maps) {
+        SmallVector<AffineExpr> exprs(m.getResults());
+        for (AffineExpr &e : exprs)
+          if (e.isFunctionOfDim(loop))
+            e = index;
+        m = AffineMap::get(numLoops, 0, exprs, b.getContext());
+      }
+    }
+  };
 
   // Loops: the input's dims, outermost the largest |stride| when all are
   // known (stable, so ties keep dim order), else in dim order.
@@ -150,22 +244,36 @@ LogicalResult KernelBuilder::emitReduce(
   for (auto [loop, d] : llvm::enumerate(order))
     loopOf[d] = loop;
 
-  SmallVector<ViewDim> inDims;
-  for (int64_t d = 0; d < rank; ++d)
-    inDims.push_back({in.sizes[d], in.strides[d], loopOf[d]});
-  FailureOr<LoopView> inView = makeView(b, loc, input, in.offset, inDims);
-  if (failed(inView))
-    return op->emitOpError() << "the input has a negative stride along a "
-                                "dimension of dynamic size, which is not "
-                                "supported";
+  // Each source viewed with one dim per input dim (scalars: no view).
+  SmallVector<LoopView> inViews;
+  for (Source &src : srcs) {
+    if (src.strides.empty() && !isa<MemRefType>(src.value.getType())) {
+      inViews.push_back({src.value, {}});
+      continue;
+    }
+    SmallVector<ViewDim> inDims;
+    for (int64_t d = 0; d < rank; ++d)
+      inDims.push_back({in.sizes[d], src.strides[d], loopOf[d]});
+    FailureOr<LoopView> view = makeView(b, loc, src.value, src.offset, inDims);
+    if (failed(view))
+      return op->emitOpError() << "the input has a negative stride along a "
+                                  "dimension of dynamic size, which is not "
+                                  "supported";
+    inViews.push_back(*view);
+  }
   // A reduced dim walked backwards appears in no other view: walk it
   // forwards instead (the same elements; argmax mirrors its index back).
+  // A map's several sources are made consistent by plainLoops instead.
   SmallVector<bool> mirrored(rank, false);
-  for (int64_t d = 0; d < rank; ++d)
-    if (reduced[d] && !isa<AffineDimExpr>(inView->exprs[d])) {
-      inView->exprs[d] = b.getAffineDimExpr(loopOf[d]);
-      mirrored[d] = true;
-    }
+  if (!map)
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d] && !isa<AffineDimExpr>(inViews[0].exprs[d])) {
+        inViews[0].exprs[d] = b.getAffineDimExpr(loopOf[d]);
+        mirrored[d] = true;
+      }
+  SmallVector<Value> inValues;
+  for (LoopView &view : inViews)
+    inValues.push_back(view.view);
 
   SmallVector<OpFoldResult> resultSizes;
   for (int64_t d = 0; d < rank; ++d) {
@@ -405,21 +513,25 @@ LogicalResult KernelBuilder::emitReduce(
       outputs.push_back(isResult ? outView->view : scratch(type, keptSizes));
       linalg::FillOp::create(b, loc, identities[k], outputs.back());
     }
-    maps.push_back(AffineMap::get(rank, 0, inView->exprs, context));
+    for (LoopView &view : inViews)
+      maps.push_back(AffineMap::get(rank, 0, view.exprs, context));
     for (unsigned k = 0; k < outputs.size(); ++k)
       maps.push_back(AffineMap::get(
           rank, 0, k == resultAcc ? outView->exprs : keptExprs, context));
+    if (map)
+      plainLoops(maps, rank);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     for (int64_t d = 0; d < rank; ++d)
       if (reduced[d])
         iterators[loopOf[d]] = utils::IteratorType::reduction;
-    emitGeneric(loc, ValueRange{inView->view}, outputs, maps, iterators,
+    emitGeneric(loc, inValues, outputs, maps, iterators,
                 [&](OpBuilder &nb, Location nl, ValueRange args) {
-                  Value x = prepare(nb, nl, args[0]);
+                  Value x = prepare(nb, nl,
+                                    mapValue(nb, nl, args.take_front(numIns)));
                   Value i = index ? plainIndex(nb, nl) : Value();
                   linalg::YieldOp::create(
-                      nb, nl, step(nb, nl, x, i, args.drop_front()));
+                      nb, nl, step(nb, nl, x, i, args.drop_front(numIns)));
                 });
   } else {
     int64_t blocks = innerSize / kLanes, rest = innerSize % kLanes;
@@ -438,41 +550,62 @@ LogicalResult KernelBuilder::emitReduce(
       laneBuffers.push_back(scratch(type, laneSizes));
       linalg::FillOp::create(b, loc, identities[k], laneBuffers.back());
     }
-    auto inputView = [&](OpFoldResult offset, bool tail)
-        -> FailureOr<LoopView> {
-      SmallVector<ViewDim> dims;
-      SmallVector<int64_t> dimOf; // the input dim of each view dim
-      for (int64_t d = 0; d < rank; ++d) {
-        dimOf.push_back(d);
-        if (d == inner && !tail)
-          dimOf.push_back(d);
-        if (d != inner) {
-          dims.push_back({in.sizes[d], in.strides[d], loopOf[d]});
-        } else if (tail) {
-          dims.push_back({math.constant(rest), in.strides[d], blockLoop});
-        } else {
-          dims.push_back({math.constant(blocks),
-                          math.constant(kLanes * innerStride), blockLoop});
-          dims.push_back({math.constant(kLanes), in.strides[d], laneLoop});
+    // Every source viewed with the inner dim split into blocks and lanes
+    // (the main blocks) or as the last partial block (`tail`); scalars as
+    // they are.
+    auto inputViews = [&](bool tail, SmallVector<Value> &values,
+                          SmallVector<AffineMap> &maps,
+                          unsigned numLoops) -> LogicalResult {
+      for (Source &src : srcs) {
+        if (!isa<MemRefType>(src.value.getType())) {
+          values.push_back(src.value);
+          maps.push_back(AffineMap::get(numLoops, 0, {}, context));
+          continue;
         }
+        OpFoldResult innerStrideOf = src.strides[inner];
+        OpFoldResult offset =
+            tail ? math.add(src.offset, math.mul(math.constant(blocks * kLanes),
+                                                 innerStrideOf))
+                 : src.offset;
+        SmallVector<ViewDim> dims;
+        SmallVector<int64_t> dimOf; // the input dim of each view dim
+        for (int64_t d = 0; d < rank; ++d) {
+          dimOf.push_back(d);
+          if (d == inner && !tail)
+            dimOf.push_back(d);
+          if (d != inner) {
+            dims.push_back({in.sizes[d], src.strides[d], loopOf[d]});
+          } else if (tail) {
+            dims.push_back({math.constant(rest), innerStrideOf, blockLoop});
+          } else {
+            dims.push_back({math.constant(blocks),
+                            math.mul(math.constant(kLanes), innerStrideOf),
+                            blockLoop});
+            dims.push_back({math.constant(kLanes), innerStrideOf, laneLoop});
+          }
+        }
+        FailureOr<LoopView> view = makeView(b, loc, src.value, offset, dims);
+        if (failed(view))
+          return failure();
+        // Reduced dims walked backwards are walked forwards (as above).
+        if (!map)
+          for (auto [pos, dim] : llvm::enumerate(dims))
+            if (reduced[dimOf[pos]] && !isa<AffineDimExpr>(view->exprs[pos]))
+              view->exprs[pos] = b.getAffineDimExpr(dim.loop);
+        values.push_back(view->view);
+        maps.push_back(AffineMap::get(numLoops, 0, view->exprs, context));
       }
-      FailureOr<LoopView> view = makeView(b, loc, input, offset, dims);
-      if (failed(view))
-        return failure();
-      // Reduced dims walked backwards are walked forwards (as above).
-      for (auto [pos, dim] : llvm::enumerate(dims))
-        if (reduced[dimOf[pos]] && !isa<AffineDimExpr>(view->exprs[pos]))
-          view->exprs[pos] = b.getAffineDimExpr(dim.loop);
-      return view;
+      return success();
     };
     // The main blocks.
-    FailureOr<LoopView> mainView = inputView(in.offset, /*tail=*/false);
-    if (failed(mainView))
+    SmallVector<Value> mainInputs;
+    SmallVector<AffineMap> mainMaps;
+    if (failed(inputViews(/*tail=*/false, mainInputs, mainMaps, rank + 1)))
       return op->emitOpError() << "the input cannot be viewed in lanes";
-    SmallVector<AffineMap> mainMaps{
-        AffineMap::get(rank + 1, 0, mainView->exprs, context)};
     for (size_t k = 0; k < laneBuffers.size(); ++k)
       mainMaps.push_back(AffineMap::get(rank + 1, 0, laneExprs, context));
+    if (map)
+      plainLoops(mainMaps, rank + 1);
     SmallVector<utils::IteratorType> mainIterators(
         rank + 1, utils::IteratorType::parallel);
     for (int64_t d = 0; d < rank; ++d)
@@ -480,9 +613,9 @@ LogicalResult KernelBuilder::emitReduce(
         mainIterators[loopOf[d]] = utils::IteratorType::reduction;
     mainIterators[blockLoop] = utils::IteratorType::reduction;
     emitGeneric(
-        loc, ValueRange{mainView->view}, laneBuffers, mainMaps, mainIterators,
+        loc, mainInputs, laneBuffers, mainMaps, mainIterators,
         [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value x = prepare(nb, nl, args[0]);
+          Value x = prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
           Value i;
           if (index)
             i = logicalIndex(nb, nl, [&](int64_t d) -> Value {
@@ -498,21 +631,20 @@ LogicalResult KernelBuilder::emitReduce(
                   lane);
             });
           linalg::YieldOp::create(nb, nl,
-                                  step(nb, nl, x, i, args.drop_front()));
+                                  step(nb, nl, x, i, args.drop_front(numIns)));
         });
     // The last partial block, into lanes 0 .. rest-1.
     if (rest > 0) {
-      OpFoldResult tailOffset = math.add(
-          in.offset, math.constant(blocks * kLanes * innerStride));
-      FailureOr<LoopView> tailView = inputView(tailOffset, /*tail=*/true);
-      if (failed(tailView))
+      SmallVector<Value> tailInputs;
+      SmallVector<AffineMap> tailMaps;
+      if (failed(inputViews(/*tail=*/true, tailInputs, tailMaps, rank)))
         return op->emitOpError() << "the input cannot be viewed in lanes";
       SmallVector<AffineExpr> tailLaneExprs(laneExprs);
       tailLaneExprs.back() = b.getAffineDimExpr(blockLoop);
-      SmallVector<AffineMap> tailMaps{
-          AffineMap::get(rank, 0, tailView->exprs, context)};
       for (size_t k = 0; k < laneBuffers.size(); ++k)
         tailMaps.push_back(AffineMap::get(rank, 0, tailLaneExprs, context));
+      if (map)
+        plainLoops(tailMaps, rank);
       SmallVector<utils::IteratorType> tailIterators(
           rank, utils::IteratorType::parallel);
       for (int64_t d = 0; d < rank; ++d)
@@ -528,9 +660,10 @@ LogicalResult KernelBuilder::emitReduce(
         tailLanes.push_back(memref::SubViewOp::create(b, loc, buffer, zeros,
                                                       tailSizes, ones));
       emitGeneric(
-          loc, ValueRange{tailView->view}, tailLanes, tailMaps,
-          tailIterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
-            Value x = prepare(nb, nl, args[0]);
+          loc, tailInputs, tailLanes, tailMaps, tailIterators,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value x =
+                prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
             Value i;
             if (index)
               i = logicalIndex(nb, nl, [&](int64_t d) -> Value {
@@ -540,8 +673,8 @@ LogicalResult KernelBuilder::emitReduce(
                     nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
                     arith::ConstantIndexOp::create(nb, nl, blocks * kLanes));
               });
-            linalg::YieldOp::create(nb, nl,
-                                    step(nb, nl, x, i, args.drop_front()));
+            linalg::YieldOp::create(
+                nb, nl, step(nb, nl, x, i, args.drop_front(numIns)));
           });
     }
     // Fold the lanes in halves, lane j taking in lane j + half, until one

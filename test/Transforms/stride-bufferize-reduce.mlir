@@ -110,3 +110,17 @@ func.func @lane_sum(%x: tensor<4x1000xf32>) -> tensor<*xf32> {
   %0 = stride.sum %x axes [1] : tensor<4x1000xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Column sums have no leading parallel loop (the reduced rows are
+// outermost): with threads, the kept columns inside are split instead, each
+// chunk summing every row of its columns.
+// THREADS-LABEL: func.func @threaded_columns
+// THREADS: scf.parallel
+// THREADS: memref.subview %{{.*}}[0, %{{.*}}] [1024, %{{.*}}] [1, 1]
+// THREADS: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]
+func.func @threaded_columns(%x: tensor<1024x1024xf32>) -> tensor<*xf32> {
+  %0 = stride.sum %x axes [0] : tensor<1024x1024xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -117,6 +117,7 @@ void KernelBuilder::emitGeneric(
     std::optional<int64_t> size = getConstantIntValue(loopSizes[loop]);
     if (!size || *size >= kMinItersPerThread * int64_t(threads)) {
       split = loop;
+      longest = std::numeric_limits<int64_t>::max();
       break;
     }
     if (*size > longest && *size > 1) {
@@ -124,6 +125,19 @@ void KernelBuilder::emitGeneric(
       longest = *size;
     }
   }
+  // No leading loop will do (a vector-matrix product's 1 x k x n, column
+  // sums' reduced rows outermost): a parallel loop inside the reductions,
+  // long enough, is split instead; each chunk keeps its reductions whole.
+  if (!split || longest < int64_t(threads))
+    for (unsigned loop = 0; loop < iterators.size(); ++loop) {
+      if (!loopSizes[loop] || !splittable(loop))
+        continue;
+      std::optional<int64_t> size = getConstantIntValue(loopSizes[loop]);
+      if (size && *size >= kMinItersPerThread * int64_t(threads)) {
+        split = loop;
+        break;
+      }
+    }
   if (!split)
     return;
   generic.erase();

@@ -17,6 +17,14 @@
 // RUN: %npytool check %t "np.argmin(o, axis=1)" %t/out8.npy
 // RUN: %npytool check %t "np.sum(v)" %t/out9.npy 1e-4
 // RUN: %npytool check %t "np.sum(y)" %t/out10.npy 1e-12
+// Index reductions whose every element equals the identity (-inf, +inf,
+// the most negative int32) or ties: the first index, in lanes and not.
+// RUN: %npytool make %t w="np.full((2, 300), -np.inf, dtype=np.float32)" u="np.full((3, 5), np.inf)" k="np.full((2, 200), -2**31, dtype=np.int32)"
+// RUN: stride-run %s --entry identities --input %t/w.npy --input %t/u.npy --input %t/k.npy --output-dir %t/id
+// RUN: %npytool check %t "np.argmax(w, axis=1)" %t/id/out0.npy
+// RUN: %npytool check %t "np.argmin(u, axis=0)" %t/id/out1.npy
+// RUN: %npytool check %t "np.argmax(k, axis=1)" %t/id/out2.npy
+// RUN: %npytool check %t "np.argmax(w)" %t/id/out3.npy
 func.func @lanes(%x: tensor<4x1000xf32>, %p: tensor<3x257xf32>,
                  %y: tensor<5x131xf64>, %o: tensor<2x200xf64>,
                  %v: tensor<4099xf32>)
@@ -38,4 +46,13 @@ func.func @lanes(%x: tensor<4x1000xf32>, %p: tensor<3x257xf32>,
       : tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xi64>,
         tensor<*xf32>, tensor<*xf64>, tensor<*xi64>, tensor<*xi64>,
         tensor<*xi64>, tensor<*xf32>, tensor<*xf64>
+}
+
+func.func @identities(%w: tensor<2x300xf32>, %u: tensor<3x5xf64>, %k: tensor<2x200xi32>)
+    -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>) {
+  %0 = stride.argmax %w axes [1] : tensor<2x300xf32> -> tensor<*xi64>
+  %1 = stride.argmin %u axes [0] : tensor<3x5xf64> -> tensor<*xi64>
+  %2 = stride.argmax %k axes [1] : tensor<2x200xi32> -> tensor<*xi64>
+  %3 = stride.argmax %w : tensor<2x300xf32> -> tensor<*xi64>
+  return %0, %1, %2, %3 : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>
 }

@@ -361,8 +361,12 @@ LogicalResult KernelBuilder::emitReduction(
   };
   // One accumulation step of prepared value `x` (at logical index `i` for
   // argmax/argmin) into `acc`; returns the new accumulators.
-  auto step = [&](OpBuilder &nb, Location nl, Value x, Value i,
-                  ValueRange acc) -> SmallVector<Value> {
+  // With `inOrder`, every element an accumulator meets has a larger index
+  // than the ones before it, so an index reduction keeps the earlier one on
+  // a tie without comparing indices (only the identity's sentinel index
+  // gives way to an equal element).
+  auto step = [&](OpBuilder &nb, Location nl, Value x, Value i, ValueRange acc,
+                  bool inOrder = false) -> SmallVector<Value> {
     switch (kind) {
     case ReduceKind::Sum:
     case ReduceKind::Mean: {
@@ -436,10 +440,22 @@ LogicalResult KernelBuilder::emitReduction(
         better = arith::CmpIOp::create(nb, nl, pred, x, v);
         equal = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, x, v);
       }
-      Value earlier =
-          arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, idx);
-      Value take = arith::OrIOp::create(
-          nb, nl, better, arith::AndIOp::create(nb, nl, equal, earlier));
+      Value take;
+      if (inOrder) {
+        Value sentinel = arith::ConstantOp::create(
+            nb, nl, idx.getType(),
+            nb.getIntegerAttr(idx.getType(),
+                              std::numeric_limits<int64_t>::max()));
+        take = arith::OrIOp::create(
+            nb, nl, better,
+            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, idx,
+                                  sentinel));
+      } else {
+        Value earlier =
+            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, idx);
+        take = arith::OrIOp::create(
+            nb, nl, better, arith::AndIOp::create(nb, nl, equal, earlier));
+      }
       return {arith::SelectOp::create(nb, nl, take, x, v),
               arith::SelectOp::create(nb, nl, take, i, idx)};
     }
@@ -501,6 +517,15 @@ LogicalResult KernelBuilder::emitReduction(
                innerStride > 0 && innerStride <= (int64_t(1) << 20) &&
                llvm::all_of(staticStrides, [](auto s) { return s.has_value(); });
 
+  // Each accumulator meets its elements in increasing index order when the
+  // reduced dims' loops nest in dim order, none walked mirrored.
+  bool inOrder = !map;
+  for (int64_t d = 0, last = -1; inOrder && d < rank; ++d)
+    if (reduced[d]) {
+      inOrder = !mirrored[d] && int64_t(loopOf[d]) > last;
+      last = loopOf[d];
+    }
+
   SmallVector<AffineMap> maps;
   if (!lanes) {
     SmallVector<Value> outputs;
@@ -531,7 +556,8 @@ LogicalResult KernelBuilder::emitReduction(
                                     mapValue(nb, nl, args.take_front(numIns)));
                   Value i = index ? plainIndex(nb, nl) : Value();
                   linalg::YieldOp::create(
-                      nb, nl, step(nb, nl, x, i, args.drop_front(numIns)));
+                      nb, nl,
+                      step(nb, nl, x, i, args.drop_front(numIns), inOrder));
                 });
   } else {
     int64_t blocks = innerSize / kLanes, rest = innerSize % kLanes;
@@ -630,8 +656,8 @@ LogicalResult KernelBuilder::emitReduction(
                       arith::ConstantIndexOp::create(nb, nl, kLanes)),
                   lane);
             });
-          linalg::YieldOp::create(nb, nl,
-                                  step(nb, nl, x, i, args.drop_front(numIns)));
+          linalg::YieldOp::create(
+              nb, nl, step(nb, nl, x, i, args.drop_front(numIns), inOrder));
         });
     // The last partial block, into lanes 0 .. rest-1.
     if (rest > 0) {
@@ -674,7 +700,7 @@ LogicalResult KernelBuilder::emitReduction(
                     arith::ConstantIndexOp::create(nb, nl, blocks * kLanes));
               });
             linalg::YieldOp::create(
-                nb, nl, step(nb, nl, x, i, args.drop_front(numIns)));
+                nb, nl, step(nb, nl, x, i, args.drop_front(numIns), inOrder));
           });
     }
     // Fold the lanes in halves, lane j taking in lane j + half, until one

@@ -23,6 +23,9 @@ static constexpr int64_t kMathOpCost = 16;
 /// The split loop should give every thread several iterations, so that the
 /// chunks stay balanced.
 static constexpr int64_t kMinItersPerThread = 4;
+/// A loop split inside the reductions gives each thread at least this many
+/// iterations.
+static constexpr int64_t kMinInnerChunk = 256;
 
 namespace {
 /// Saturating multiplication for size estimates.
@@ -126,14 +129,16 @@ void KernelBuilder::emitGeneric(
     }
   }
   // No leading loop will do (a vector-matrix product's 1 x k x n, column
-  // sums' reduced rows outermost): a parallel loop inside the reductions,
-  // long enough, is split instead; each chunk keeps its reductions whole.
+  // sums' reduced rows outermost): a parallel loop inside the reductions is
+  // split instead, each chunk keeping its reductions whole, when every
+  // chunk is a long run of it (kMinInnerChunk iterations): a reduction's 64
+  // lanes split in two would have both threads stream every cache line.
   if (!split || longest < int64_t(threads))
     for (unsigned loop = 0; loop < iterators.size(); ++loop) {
       if (!loopSizes[loop] || !splittable(loop))
         continue;
       std::optional<int64_t> size = getConstantIntValue(loopSizes[loop]);
-      if (size && *size >= kMinItersPerThread * int64_t(threads)) {
+      if (size && *size >= kMinInnerChunk * int64_t(threads)) {
         split = loop;
         break;
       }

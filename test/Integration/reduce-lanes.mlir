@@ -25,6 +25,13 @@
 // RUN: %npytool check %t "np.argmin(u, axis=0)" %t/id/out1.npy
 // RUN: %npytool check %t "np.argmax(k, axis=1)" %t/id/out2.npy
 // RUN: %npytool check %t "np.argmax(w)" %t/id/out3.npy
+// Column sums in blocks of 16 rows (70 rows: a partial last block), with
+// inf, NaN and inf - inf columns, f32 and f64, and a fused square.
+// RUN: %npytool make %t c="np.select([np.arange(350).reshape(70, 5) == k for k in (3, 11, 22, 67)], [np.inf, np.nan, np.inf, -np.inf], rand(70, 5)).astype(np.float32)" d="rand(70, 3, dtype=np.float64)"
+// RUN: stride-run %s --entry columns --input %t/c.npy --input %t/d.npy --output-dir %t/col
+// RUN: %npytool check %t "np.sum(c, axis=0)" %t/col/out0.npy 1e-5
+// RUN: %npytool check %t "np.sum(d, axis=0)" %t/col/out1.npy 1e-12
+// RUN: %npytool check %t "np.sum(d * d, axis=0, keepdims=True)" %t/col/out2.npy 1e-12
 func.func @lanes(%x: tensor<4x1000xf32>, %p: tensor<3x257xf32>,
                  %y: tensor<5x131xf64>, %o: tensor<2x200xf64>,
                  %v: tensor<4099xf32>)
@@ -55,4 +62,13 @@ func.func @identities(%w: tensor<2x300xf32>, %u: tensor<3x5xf64>, %k: tensor<2x2
   %2 = stride.argmax %k axes [1] : tensor<2x200xi32> -> tensor<*xi64>
   %3 = stride.argmax %w : tensor<2x300xf32> -> tensor<*xi64>
   return %0, %1, %2, %3 : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>
+}
+
+func.func @columns(%c: tensor<70x5xf32>, %d: tensor<70x3xf64>)
+    -> (tensor<*xf32>, tensor<*xf64>, tensor<*xf64>) {
+  %0 = stride.sum %c axes [0] : tensor<70x5xf32> -> tensor<*xf32>
+  %1 = stride.sum %d axes [0] : tensor<70x3xf64> -> tensor<*xf64>
+  %sq = stride.mul %d, %d : tensor<70x3xf64>, tensor<70x3xf64> -> tensor<*xf64>
+  %2 = stride.sum %sq axes [0] keepdims : tensor<*xf64> -> tensor<*xf64>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf64>, tensor<*xf64>
 }

@@ -124,3 +124,19 @@ func.func @threaded_columns(%x: tensor<1024x1024xf32>) -> tensor<*xf32> {
   %0 = stride.sum %x axes [0] : tensor<1024x1024xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Float column sums (the one reduced dim outermost): blocks of 16 rows are
+// summed plainly into partial sums (the block index is row floordiv 16),
+// which are then Kahan-summed into the output.
+// CHECK-LABEL: func.func @float_column_sum
+// CHECK: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<5x6xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} outs(%[[P]]
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%[[P]]
+// CHECK: arith.subf
+func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
+  %0 = stride.sum %x axes [0] : tensor<70x6xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -550,6 +550,52 @@ LogicalResult KernelBuilder::emitReduction(
     for (int64_t d = 0; d < rank; ++d)
       if (reduced[d])
         iterators[loopOf[d]] = utils::IteratorType::reduction;
+    // A float sum whose one reduced dim is the outermost loop (column sums
+    // of a row-major array): blocks of kRowBlock rows are first summed
+    // plainly into a buffer of partial sums (one add per element, at memory
+    // speed), and the partial sums are then Kahan-summed into the result,
+    // so the compensation runs once per block, not per element. The error
+    // is a plain 16-term sum's plus Kahan's, below a pairwise sum's.
+    constexpr int64_t kRowBlock = 16;
+    int64_t outer = rank > 0 ? order.front() : 0;
+    int64_t outerSize =
+        rank > 0 ? getConstantIntValue(in.sizes[outer]).value_or(0) : 0;
+    if (kahan && kind == ReduceKind::Sum && rank >= 2 && reduced[outer] &&
+        llvm::count(reduced, true) == 1 && outerSize >= 4 * kRowBlock) {
+      int64_t numBlocks = (outerSize + kRowBlock - 1) / kRowBlock;
+      SmallVector<OpFoldResult> partialSizes{math.constant(numBlocks)};
+      SmallVector<AffineExpr> partialExprs{
+          b.getAffineDimExpr(0).floorDiv(kRowBlock)};
+      SmallVector<AffineExpr> identity{b.getAffineDimExpr(0)};
+      for (int64_t loop = 1; loop < rank; ++loop) {
+        partialSizes.push_back(in.sizes[order[loop]]);
+        partialExprs.push_back(b.getAffineDimExpr(loop));
+        identity.push_back(b.getAffineDimExpr(loop));
+      }
+      Value partial = scratch(accType, partialSizes);
+      linalg::FillOp::create(b, loc, identities[0], partial);
+      SmallVector<AffineMap> blockMaps(maps.begin(), maps.begin() + numIns);
+      blockMaps.push_back(AffineMap::get(rank, 0, partialExprs, context));
+      emitGeneric(
+          loc, inValues, ValueRange{partial}, blockMaps, iterators,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value x =
+                prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
+            linalg::YieldOp::create(
+                nb, nl,
+                ValueRange{arith::AddFOp::create(nb, nl, args.back(), x)});
+          });
+      SmallVector<AffineMap> sumMaps{
+          AffineMap::get(rank, 0, identity, context)};
+      sumMaps.append(maps.begin() + numIns, maps.end());
+      emitGeneric(loc, ValueRange{partial}, outputs, sumMaps, iterators,
+                  [&](OpBuilder &nb, Location nl, ValueRange args) {
+                    linalg::YieldOp::create(
+                        nb, nl,
+                        step(nb, nl, args[0], Value(), args.drop_front(1)));
+                  });
+      return success();
+    }
     emitGeneric(loc, inValues, outputs, maps, iterators,
                 [&](OpBuilder &nb, Location nl, ValueRange args) {
                   Value x = prepare(nb, nl,

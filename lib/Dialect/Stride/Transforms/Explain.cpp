@@ -105,11 +105,8 @@ struct StrideExplainPass
                        : "reduction results are allocated "
                          "contiguous (row-major)");
         if (mapReduce) {
-          std::string body;
-          for (Operation &inner : mapReduce.getBodyBlock().without_terminator())
-            body += (body.empty() ? "" : ", ") +
-                    inner.getName().getStringRef().str();
-          remark << "; one kernel computes " << body << " and reduces ("
+          remark << "; one kernel computes "
+                 << opNames(mapReduce.getBodyBlock()) << " and reduces ("
                  << mapReduce.getKind()
                  << ") without storing the elementwise result";
         }
@@ -161,18 +158,23 @@ struct StrideExplainPass
     InFlightDiagnostic remark = op->emitRemark();
     remark << head << why << "; loops, outermost first: " << loopsText(loops);
     if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-      std::string body;
-      for (Operation &inner :
-           broadcast.getRegion().front().without_terminator())
-        body +=
-            (body.empty() ? "" : ", ") + inner.getName().getStringRef().str();
       if (broadcast.getRegion().front().getOperations().size() > 2)
-        remark << "; one kernel fuses " << body;
+        remark << "; one kernel fuses "
+               << opNames(broadcast.getRegion().front());
       for (auto [i, input] : llvm::enumerate(broadcast.getInputs()))
         if (std::string why = notFused(broadcast->getOpOperand(i));
             !why.empty())
           remark << "; operand #" << i << " is not fused: " << why;
     }
+  }
+
+  /// The names of a scalar body's ops, in order: "arith.subf, math.exp".
+  static std::string opNames(Block &body) {
+    std::string names;
+    for (Operation &inner : body.without_terminator())
+      names +=
+          (names.empty() ? "" : ", ") + inner.getName().getStringRef().str();
+    return names;
   }
 
   /// Why the producer of `operand` stays a kernel of its own (after

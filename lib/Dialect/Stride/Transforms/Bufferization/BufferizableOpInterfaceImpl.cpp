@@ -369,8 +369,9 @@ struct MatmulOpInterface
   }
 };
 
-/// A reduction allocates its result in its propagated layout and fills it
-/// with KernelBuilder::emitReduce.
+/// A reduction (named, or stride.map_reduce) allocates its result in its
+/// propagated layout and fills it with KernelBuilder::emitReduce or
+/// emitMapReduce.
 template <typename OpTy>
 struct ReduceOpInterface
     : public AllocatingOpInterface<ReduceOpInterface<OpTy>, OpTy> {
@@ -388,42 +389,16 @@ struct ReduceOpInterface
       return failure();
     KernelBuilder kernels(rewriter, threadsOf(op));
     Value dest;
-    if (failed(kernels.emitReduce(op, operands->front(),
-                                  [&](ArrayRef<OpFoldResult> sizes) {
-                                    dest = kernels.allocate(
-                                        op->getLoc(), resultType, sizes);
-                                    return dest;
-                                  })))
-      return failure();
-    replaceOpWithBufferizedValues(rewriter, op, dest);
-    return success();
-  }
-};
-
-/// stride.map_reduce: the same kernels over every input, the body applied
-/// before each accumulation step.
-struct MapReduceOpInterface
-    : public AllocatingOpInterface<MapReduceOpInterface, MapReduceOp> {
-  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
-    auto mapReduce = cast<MapReduceOp>(op);
-    auto resultType = dyn_cast<RankedTensorType>(mapReduce.getType());
-    if (!resultType)
-      return op->emitOpError() << "shapes are unknown; run "
-                                  "stride-infer-shapes before bufferization";
-    rewriter.setInsertionPoint(op);
-    FailureOr<SmallVector<Value>> inputs =
-        buffersOf(rewriter, mapReduce.getInputs(), options, state);
-    if (failed(inputs))
-      return failure();
-    KernelBuilder kernels(rewriter, threadsOf(op));
-    Value dest;
-    if (failed(kernels.emitMapReduce(
-            mapReduce, *inputs, [&](ArrayRef<OpFoldResult> sizes) {
-              dest = kernels.allocate(op->getLoc(), resultType, sizes);
-              return dest;
-            })))
+    auto makeDest = [&](ArrayRef<OpFoldResult> sizes) {
+      dest = kernels.allocate(op->getLoc(), resultType, sizes);
+      return dest;
+    };
+    // stride.map_reduce reads every operand, a named reduction its one.
+    LogicalResult emitted =
+        isa<MapReduceOp>(op)
+            ? kernels.emitMapReduce(cast<MapReduceOp>(op), *operands, makeDest)
+            : kernels.emitReduce(op, operands->front(), makeDest);
+    if (failed(emitted))
       return failure();
     replaceOpWithBufferizedValues(rewriter, op, dest);
     return success();
@@ -464,7 +439,7 @@ void mlir::stride::registerBufferizableOpInterfaceExternalModels(
   registry.addExtension(+[](MLIRContext *context, StrideDialect *) {
     BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
     MatmulOp::attachInterface<MatmulOpInterface>(*context);
-    MapReduceOp::attachInterface<MapReduceOpInterface>(*context);
+    MapReduceOp::attachInterface<ReduceOpInterface<MapReduceOp>>(*context);
     SumOp::attachInterface<ReduceOpInterface<SumOp>>(*context);
     ProdOp::attachInterface<ReduceOpInterface<ProdOp>>(*context);
     AmaxOp::attachInterface<ReduceOpInterface<AmaxOp>>(*context);

@@ -152,40 +152,16 @@ LogicalResult KernelBuilder::emitBroadcast(BroadcastOp op, ValueRange inputs,
     for (auto [j, d] : llvm::enumerate(group))
       groups.insert(groups.begin() + *badGroup + j, {d});
   }
-  // linalg needs every loop as a plain index in some operand. A loop that
-  // only appears mirrored (every view along it reversed, a destination
-  // included) is walked backwards instead: the loops are parallel, so the
-  // order is free, and each element is still read and written once.
-  for (unsigned loop = 0; loop < numLoops; ++loop) {
-    AffineExpr index = b.getAffineDimExpr(loop);
-    bool plain = false;
-    for (AffineMap map : maps)
-      plain |= llvm::is_contained(map.getResults(), index);
-    if (plain)
-      continue;
-    for (AffineMap &map : maps) {
-      SmallVector<AffineExpr> exprs(map.getResults());
-      for (AffineExpr &e : exprs)
-        if (e.isFunctionOfDim(loop))
-          e = index;
-      map = AffineMap::get(numLoops, 0, exprs, b.getContext());
-    }
-  }
+  // The loops are parallel, so a loop every view walks backwards (a
+  // destination included) may be walked forwards.
+  plainLoopIndices(maps, numLoops, b.getContext());
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::parallel);
   Block &body = op.getBodyBlock();
-  emitGeneric(
-      loc, viewInputs, viewOutputs, maps, iterators,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        IRMapping inner;
-        for (auto [old, arg] : llvm::zip(body.getArguments(), args))
-          inner.map(old, arg);
-        for (Operation &bodyOp : body.without_terminator())
-          nested.clone(bodyOp, inner);
-        SmallVector<Value> yielded;
-        for (Value v : body.getTerminator()->getOperands())
-          yielded.push_back(inner.lookupOrDefault(v));
-        linalg::YieldOp::create(nested, nestedLoc, yielded);
-      });
+  emitGeneric(loc, viewInputs, viewOutputs, maps, iterators,
+              [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                linalg::YieldOp::create(nested, nestedLoc,
+                                        cloneScalarBody(nested, body, args));
+              });
   return success();
 }

@@ -199,34 +199,7 @@ LogicalResult KernelBuilder::emitReduction(
   unsigned numIns = srcs.size();
   // An element of the reduced tensor from the sources' elements.
   auto mapValue = [&](OpBuilder &nb, Location nl, ValueRange elems) -> Value {
-    if (!map)
-      return elems.front();
-    IRMapping mapping;
-    for (auto [arg, elem] : llvm::zip(map->getArguments(), elems))
-      mapping.map(arg, elem);
-    for (Operation &bodyOp : map->without_terminator())
-      nb.clone(bodyOp, mapping);
-    return mapping.lookupOrDefault(map->getTerminator()->getOperand(0));
-  };
-  // linalg needs every loop as a plain index in some operand: a loop that
-  // every source walks backwards is walked forwards by all of them (the
-  // combiners of a map's kinds are commutative).
-  auto plainLoops = [&](SmallVector<AffineMap> &maps, unsigned numLoops) {
-    for (unsigned loop = 0; loop < numLoops; ++loop) {
-      AffineExpr index = b.getAffineDimExpr(loop);
-      bool plain = false;
-      for (AffineMap m : maps)
-        plain |= llvm::is_contained(m.getResults(), index);
-      if (plain)
-        continue;
-      for (AffineMap &m : maps) {
-        SmallVector<AffineExpr> exprs(m.getResults());
-        for (AffineExpr &e : exprs)
-          if (e.isFunctionOfDim(loop))
-            e = index;
-        m = AffineMap::get(numLoops, 0, exprs, b.getContext());
-      }
-    }
+    return map ? cloneScalarBody(nb, *map, elems).front() : elems.front();
   };
 
   // Loops: the input's dims, outermost the largest |stride| when all are
@@ -247,7 +220,7 @@ LogicalResult KernelBuilder::emitReduction(
   // Each source viewed with one dim per input dim (scalars: no view).
   SmallVector<LoopView> inViews;
   for (Source &src : srcs) {
-    if (src.strides.empty() && !isa<MemRefType>(src.value.getType())) {
+    if (!isa<MemRefType>(src.value.getType())) {
       inViews.push_back({src.value, {}});
       continue;
     }
@@ -263,7 +236,9 @@ LogicalResult KernelBuilder::emitReduction(
   }
   // A reduced dim walked backwards appears in no other view: walk it
   // forwards instead (the same elements; argmax mirrors its index back).
-  // A map's several sources are made consistent by plainLoops instead.
+  // A map's several sources are made consistent by plainLoopIndices instead
+  // (a loop every source walks backwards is walked forwards by all of them:
+  // the combiners of a map's kinds are commutative).
   SmallVector<bool> mirrored(rank, false);
   if (!map)
     for (int64_t d = 0; d < rank; ++d)
@@ -544,7 +519,7 @@ LogicalResult KernelBuilder::emitReduction(
       maps.push_back(AffineMap::get(
           rank, 0, k == resultAcc ? outView->exprs : keptExprs, context));
     if (map)
-      plainLoops(maps, rank);
+      plainLoopIndices(maps, rank, context);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     for (int64_t d = 0; d < rank; ++d)
@@ -677,7 +652,7 @@ LogicalResult KernelBuilder::emitReduction(
     for (size_t k = 0; k < laneBuffers.size(); ++k)
       mainMaps.push_back(AffineMap::get(rank + 1, 0, laneExprs, context));
     if (map)
-      plainLoops(mainMaps, rank + 1);
+      plainLoopIndices(mainMaps, rank + 1, context);
     SmallVector<utils::IteratorType> mainIterators(
         rank + 1, utils::IteratorType::parallel);
     for (int64_t d = 0; d < rank; ++d)
@@ -716,7 +691,7 @@ LogicalResult KernelBuilder::emitReduction(
       for (size_t k = 0; k < laneBuffers.size(); ++k)
         tailMaps.push_back(AffineMap::get(rank, 0, tailLaneExprs, context));
       if (map)
-        plainLoops(tailMaps, rank);
+        plainLoopIndices(tailMaps, rank, context);
       SmallVector<utils::IteratorType> tailIterators(
           rank, utils::IteratorType::parallel);
       for (int64_t d = 0; d < rank; ++d)

@@ -2,6 +2,8 @@
 
 #include "Views.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -100,4 +102,36 @@ FailureOr<LoopView> mlir::stride::makeView(OpBuilder &b, Location loc,
   result.view =
       memref::ReinterpretCastOp::create(b, loc, source, offset, sizes, strides);
   return result;
+}
+
+void mlir::stride::plainLoopIndices(MutableArrayRef<AffineMap> maps,
+                                    unsigned numLoops, MLIRContext *context) {
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    AffineExpr index = getAffineDimExpr(loop, context);
+    bool plain = false;
+    for (AffineMap map : maps)
+      plain |= llvm::is_contained(map.getResults(), index);
+    if (plain)
+      continue;
+    for (AffineMap &map : maps) {
+      SmallVector<AffineExpr> exprs(map.getResults());
+      for (AffineExpr &e : exprs)
+        if (e.isFunctionOfDim(loop))
+          e = index;
+      map = AffineMap::get(numLoops, 0, exprs, context);
+    }
+  }
+}
+
+SmallVector<Value> mlir::stride::cloneScalarBody(OpBuilder &b, Block &body,
+                                                 ValueRange args) {
+  IRMapping mapping;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+    mapping.map(arg, value);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> yielded;
+  for (Value v : body.getTerminator()->getOperands())
+    yielded.push_back(mapping.lookupOrDefault(v));
+  return yielded;
 }

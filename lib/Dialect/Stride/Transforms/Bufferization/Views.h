@@ -62,6 +62,19 @@ struct LoopView {
 FailureOr<LoopView> makeView(OpBuilder &b, Location loc, Value source,
                              OpFoldResult offset, ArrayRef<ViewDim> dims);
 
+/// linalg needs every loop as a plain index in some operand's map. A loop
+/// that appears only mirrored (every view along it reversed by makeView) is
+/// walked forwards in every map instead; valid where the loop's order is
+/// free (parallel loops, or the commutative combiners of a reduction), and
+/// each element is still visited once.
+void plainLoopIndices(MutableArrayRef<AffineMap> maps, unsigned numLoops,
+                      MLIRContext *context);
+
+/// Clones the ops of a scalar body (stride.broadcast's, stride.map_reduce's)
+/// at `b` with its arguments bound to `args`; returns the values its
+/// terminator yields.
+SmallVector<Value> cloneScalarBody(OpBuilder &b, Block &body, ValueRange args);
+
 } // namespace mlir::stride
 
 #endif // STRIDE_LIB_DIALECT_STRIDE_TRANSFORMS_BUFFERIZATION_VIEWS_H

@@ -78,29 +78,40 @@ Variant detectVariant() {
   return Variant::None;
 }
 
+namespace {
+
+/// What the messages and the search say about each variant but None.
+struct VariantInfo {
+  Variant variant;
+  const char *name;
+  const char *library; // the file it is built as (Override: none)
+  const char *builtBy; // what CMake must find to build it (Override: none)
+};
+
+constexpr VariantInfo kVariants[] = {
+    {Variant::OpenMPI, "OpenMPI", "libstride_mpi_openmpi.so",
+     "OpenMPI's mpicc"},
+    {Variant::MPICH, "MPICH", "libstride_mpi_mpich.so", "MPICH's mpicc.mpich"},
+    {Variant::Override, "$STRIDE_MPI_LIBRARY", "", ""},
+};
+
+const VariantInfo *infoOf(Variant variant) {
+  for (const VariantInfo &info : kVariants)
+    if (info.variant == variant)
+      return &info;
+  return nullptr;
+}
+
+} // namespace
+
 const char *variantName(Variant variant) {
-  switch (variant) {
-  case Variant::OpenMPI:
-    return "OpenMPI";
-  case Variant::MPICH:
-    return "MPICH";
-  case Variant::Override:
-    return "$STRIDE_MPI_LIBRARY";
-  case Variant::None:
-    break;
-  }
-  return "none";
+  const VariantInfo *info = infoOf(variant);
+  return info ? info->name : "none";
 }
 
 std::string variantLibraryName(Variant variant) {
-  switch (variant) {
-  case Variant::OpenMPI:
-    return "libstride_mpi_openmpi.so";
-  case Variant::MPICH:
-    return "libstride_mpi_mpich.so";
-  default:
-    return "";
-  }
+  const VariantInfo *info = infoOf(variant);
+  return info ? info->library : "";
 }
 
 std::vector<std::string> candidatePaths(Variant variant) {
@@ -159,9 +170,7 @@ bool loadRuntime(std::string &error) {
   if (!handle) {
     error = std::string("no ") + variantName(variant) +
             " Stride MPI runtime found (tried " + tried +
-            "); it is built when CMake finds " +
-            (variant == Variant::OpenMPI ? "OpenMPI's mpicc"
-                                         : "MPICH's mpicc.mpich");
+            "); it is built when CMake finds " + infoOf(variant)->builtBy;
     return false;
   }
 

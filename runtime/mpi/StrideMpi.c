@@ -685,6 +685,58 @@ static void check_dim(const char *fn, const char *what, int64_t dim, int rank) {
         rank);
 }
 
+/* MPI_Allgather's and MPI_Alltoall's signature. */
+typedef int (*Exchange)(const void *, int, MPI_Datatype, void *, int,
+                        MPI_Datatype, MPI_Comm);
+
+/* Runs `call` (named `callName`), which sends `vi` as `sendBlocks` equal
+ * blocks along dimension `sendDim` and receives one such block from each
+ * rank, in rank order, as the blocks of `vo` along `recvDim`. Each side is
+ * passed as is when its memory is contiguous, its blocks consecutive and
+ * apart from the other side's, else packed into (or unpacked from) a
+ * temporary. */
+static void exchange_blocks(const char *fn, const char *callName, Exchange call,
+                            const View *vi, int sendDim, int sendBlocks,
+                            const View *vo, int recvDim, size_t es) {
+  const int N = g_size;
+  const int64_t n = view_count(fn, vi), outN = view_count(fn, vo);
+  const int64_t blockBytes = n / sendBlocks * (int64_t)es;
+  const int overlap = views_overlap(vi, vo, es, n, outN);
+  const int64_t sendSize = vi->sizes[sendDim] / sendBlocks;
+  const int64_t recvSize = vo->sizes[recvDim] / N;
+
+  const char *send;
+  char *sendTmp = NULL, *recv, *recvTmp = NULL;
+  if (view_contiguous(vi, es) && leading_ones(vi, sendDim) && !overlap) {
+    send = vi->base;
+  } else {
+    send = sendTmp = (char *)xmalloc(fn, n * (int64_t)es);
+    for (int j = 0; j < sendBlocks; ++j) {
+      View block = subview(vi, sendDim, j * sendSize, sendSize);
+      view_copy(&block, es, sendTmp + j * blockBytes, 1);
+    }
+  }
+  if (view_contiguous(vo, es) && leading_ones(vo, recvDim) && !overlap)
+    recv = vo->base;
+  else
+    recv = recvTmp = (char *)xmalloc(fn, outN * (int64_t)es);
+
+  int count, owned;
+  MPI_Datatype type;
+  bytes_type(fn, blockBytes, &count, &type, &owned);
+  check(call(send, count, type, recv, count, type, g_comm), fn, callName);
+  if (owned)
+    MPI_Type_free(&type);
+  free(sendTmp);
+  if (recvTmp) {
+    for (int r = 0; r < N; ++r) {
+      View block = subview(vo, recvDim, r * recvSize, recvSize);
+      view_copy(&block, es, recvTmp + r * blockBytes, 0);
+    }
+    free(recvTmp);
+  }
+}
+
 void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank, void *out,
                           int32_t dtype, int64_t dim) {
   const char *fn = "stride_mpi_allgather";
@@ -712,38 +764,7 @@ void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank, void *out,
           vo.sizes[d], d, vi.sizes[d], g);
     }
   }
-  const int64_t n = view_count(fn, &vi), outN = view_count(fn, &vo);
-  const int64_t bytes = n * (int64_t)es;
-  const int overlap = views_overlap(&vi, &vo, es, n, outN);
-
-  const char *send;
-  char *sendTmp = NULL, *recv, *recvTmp = NULL;
-  if (view_contiguous(&vi, es) && !overlap) {
-    send = vi.base;
-  } else {
-    send = sendTmp = (char *)xmalloc(fn, bytes);
-    view_copy(&vi, es, sendTmp, 1);
-  }
-  if (view_contiguous(&vo, es) && leading_ones(&vo, g) && !overlap)
-    recv = vo.base;
-  else
-    recv = recvTmp = (char *)xmalloc(fn, outN * (int64_t)es);
-
-  int count, owned;
-  MPI_Datatype type;
-  bytes_type(fn, bytes, &count, &type, &owned);
-  check(MPI_Allgather(send, count, type, recv, count, type, g_comm), fn,
-        "MPI_Allgather");
-  if (owned)
-    MPI_Type_free(&type);
-  free(sendTmp);
-  if (recvTmp) {
-    for (int r = 0; r < N; ++r) {
-      View block = subview(&vo, g, r * vi.sizes[g], vi.sizes[g]);
-      view_copy(&block, es, recvTmp + r * bytes, 0);
-    }
-    free(recvTmp);
-  }
+  exchange_blocks(fn, "MPI_Allgather", MPI_Allgather, &vi, 0, 1, &vo, g, es);
 }
 
 void stride_mpi_alltoall(int64_t inRank, void *in, int64_t outRank, void *out,
@@ -792,39 +813,5 @@ void stride_mpi_alltoall(int64_t inRank, void *in, int64_t outRank, void *out,
         "%" PRId64,
         vo.sizes[d], d, vi.sizes[d]);
   }
-  const int64_t n = view_count(fn, &vi);
-  const int64_t pieceBytes = view_count(fn, &piece) * (int64_t)es;
-  const int overlap = views_overlap(&vi, &vo, es, n, n);
-
-  const char *send;
-  char *sendTmp = NULL, *recv, *recvTmp = NULL;
-  if (view_contiguous(&vi, es) && leading_ones(&vi, s) && !overlap) {
-    send = vi.base;
-  } else {
-    send = sendTmp = (char *)xmalloc(fn, n * (int64_t)es);
-    for (int j = 0; j < N; ++j) {
-      View part = subview(&vi, s, j * piece.sizes[s], piece.sizes[s]);
-      view_copy(&part, es, sendTmp + j * pieceBytes, 1);
-    }
-  }
-  if (view_contiguous(&vo, es) && leading_ones(&vo, c) && !overlap)
-    recv = vo.base;
-  else
-    recv = recvTmp = (char *)xmalloc(fn, n * (int64_t)es);
-
-  int count, owned;
-  MPI_Datatype type;
-  bytes_type(fn, pieceBytes, &count, &type, &owned);
-  check(MPI_Alltoall(send, count, type, recv, count, type, g_comm), fn,
-        "MPI_Alltoall");
-  if (owned)
-    MPI_Type_free(&type);
-  free(sendTmp);
-  if (recvTmp) {
-    for (int r = 0; r < N; ++r) {
-      View part = subview(&vo, c, r * piece.sizes[c], piece.sizes[c]);
-      view_copy(&part, es, recvTmp + r * pieceBytes, 0);
-    }
-    free(recvTmp);
-  }
+  exchange_blocks(fn, "MPI_Alltoall", MPI_Alltoall, &vi, s, N, &vo, c, es);
 }

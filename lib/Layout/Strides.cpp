@@ -9,25 +9,30 @@
 #include <cstdlib>
 #include <numeric>
 #include <string>
+#include <utility>
 
 namespace stride::layout {
 
+namespace {
+/// Each policy and its name, the one table both directions read.
+constexpr std::pair<Policy, const char *> kPolicyNames[] = {
+    {Policy::Torch, "torch"},
+    {Policy::Numpy, "numpy"},
+    {Policy::Contiguous, "contiguous"},
+};
+} // namespace
+
 std::optional<Policy> parsePolicy(std::string_view name) {
-  for (Policy policy : {Policy::Torch, Policy::Numpy, Policy::Contiguous})
-    if (name == policyName(policy))
+  for (auto [policy, spelling] : kPolicyNames)
+    if (name == spelling)
       return policy;
   return std::nullopt;
 }
 
 const char *policyName(Policy policy) {
-  switch (policy) {
-  case Policy::Torch:
-    return "torch";
-  case Policy::Numpy:
-    return "numpy";
-  case Policy::Contiguous:
-    return "contiguous";
-  }
+  for (auto [known, spelling] : kPolicyNames)
+    if (known == policy)
+      return spelling;
   return "unknown";
 }
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../AttachModels.h"
 #include "Kernels.h"
 #include "Preparation.h"
 
@@ -340,32 +341,50 @@ struct AllocatingOpInterface
   }
 };
 
+using MakeDest = function_ref<Value(ArrayRef<OpFoldResult>)>;
+
+/// Bufferizes `op`, whose one result is a new buffer in its layout: `emit`
+/// builds the kernel from the buffers of `tensors` and allocates the result
+/// (of the sizes it computes) by calling the allocator it is given.
+template <typename Emit>
+LogicalResult bufferizeIntoNewBuffer(Operation *op, RewriterBase &rewriter,
+                                     ValueRange tensors,
+                                     const BufferizationOptions &options,
+                                     BufferizationState &state, Emit emit) {
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType)
+    return op->emitOpError() << "shapes are unknown; run "
+                                "stride-infer-shapes before bufferization";
+  rewriter.setInsertionPoint(op);
+  FailureOr<SmallVector<Value>> operands =
+      buffersOf(rewriter, tensors, options, state);
+  if (failed(operands))
+    return failure();
+  KernelBuilder kernels(rewriter, threadsOf(op));
+  Value dest;
+  auto makeDest = [&](ArrayRef<OpFoldResult> sizes) {
+    dest = kernels.allocate(op->getLoc(), resultType, sizes);
+    return dest;
+  };
+  if (failed(emit(kernels, ArrayRef<Value>(*operands), MakeDest(makeDest))))
+    return failure();
+  replaceOpWithBufferizedValues(rewriter, op, dest);
+  return success();
+}
+
 struct MatmulOpInterface
     : public AllocatingOpInterface<MatmulOpInterface, MatmulOp> {
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto matmul = cast<MatmulOp>(op);
-    auto resultType = dyn_cast<RankedTensorType>(matmul.getType());
-    if (!resultType)
-      return op->emitOpError() << "shapes are unknown; run "
-                                  "stride-infer-shapes before bufferization";
-    rewriter.setInsertionPoint(op);
-    FailureOr<SmallVector<Value>> operands = buffersOf(
-        rewriter, ValueRange{matmul.getLhs(), matmul.getRhs()}, options, state);
-    if (failed(operands))
-      return failure();
-    KernelBuilder kernels(rewriter, threadsOf(op));
-    Value dest;
-    if (failed(kernels.emitMatmul(
-            matmul, (*operands)[0], (*operands)[1],
-            [&](ArrayRef<OpFoldResult> sizes) {
-              dest = kernels.allocate(op->getLoc(), resultType, sizes);
-              return dest;
-            })))
-      return failure();
-    replaceOpWithBufferizedValues(rewriter, op, dest);
-    return success();
+    return bufferizeIntoNewBuffer(
+        op, rewriter, ValueRange{matmul.getLhs(), matmul.getRhs()}, options,
+        state,
+        [&](KernelBuilder &kernels, ArrayRef<Value> operands,
+            MakeDest makeDest) {
+          return kernels.emitMatmul(matmul, operands[0], operands[1], makeDest);
+        });
   }
 };
 
@@ -378,30 +397,17 @@ struct ReduceOpInterface
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
-    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!resultType)
-      return op->emitOpError() << "shapes are unknown; run "
-                                  "stride-infer-shapes before bufferization";
-    rewriter.setInsertionPoint(op);
-    FailureOr<SmallVector<Value>> operands =
-        buffersOf(rewriter, op->getOperands(), options, state);
-    if (failed(operands))
-      return failure();
-    KernelBuilder kernels(rewriter, threadsOf(op));
-    Value dest;
-    auto makeDest = [&](ArrayRef<OpFoldResult> sizes) {
-      dest = kernels.allocate(op->getLoc(), resultType, sizes);
-      return dest;
-    };
-    // stride.map_reduce reads every operand, a named reduction its one.
-    LogicalResult emitted =
-        isa<MapReduceOp>(op)
-            ? kernels.emitMapReduce(cast<MapReduceOp>(op), *operands, makeDest)
-            : kernels.emitReduce(op, operands->front(), makeDest);
-    if (failed(emitted))
-      return failure();
-    replaceOpWithBufferizedValues(rewriter, op, dest);
-    return success();
+    return bufferizeIntoNewBuffer(
+        op, rewriter, op->getOperands(), options, state,
+        [&](KernelBuilder &kernels, ArrayRef<Value> operands,
+            MakeDest makeDest) {
+          // stride.map_reduce reads every operand, a named reduction its
+          // one.
+          return isa<MapReduceOp>(op)
+                     ? kernels.emitMapReduce(cast<MapReduceOp>(op), operands,
+                                             makeDest)
+                     : kernels.emitReduce(op, operands.front(), makeDest);
+        });
   }
 };
 
@@ -422,16 +428,6 @@ struct NamedOpInterface
   }
 };
 
-/// Attaches NamedOpInterface to each of `Ops` that is a named elementwise
-/// op (has a scalar body), so that a new op in StrideOps.td gets it too.
-template <typename OpTy> void attachIfNamed(MLIRContext *context) {
-  if constexpr (OpTy::template hasTrait<ScalarBodyOpInterface::Trait>())
-    OpTy::template attachInterface<NamedOpInterface<OpTy>>(*context);
-}
-template <typename... Ops> void attachNamed(MLIRContext *context) {
-  (attachIfNamed<Ops>(context), ...);
-}
-
 } // namespace
 
 void mlir::stride::registerBufferizableOpInterfaceExternalModels(
@@ -440,19 +436,9 @@ void mlir::stride::registerBufferizableOpInterfaceExternalModels(
     BroadcastOp::attachInterface<BroadcastOpInterface>(*context);
     MatmulOp::attachInterface<MatmulOpInterface>(*context);
     MapReduceOp::attachInterface<ReduceOpInterface<MapReduceOp>>(*context);
-    SumOp::attachInterface<ReduceOpInterface<SumOp>>(*context);
-    ProdOp::attachInterface<ReduceOpInterface<ProdOp>>(*context);
-    AmaxOp::attachInterface<ReduceOpInterface<AmaxOp>>(*context);
-    AminOp::attachInterface<ReduceOpInterface<AminOp>>(*context);
-    MeanOp::attachInterface<ReduceOpInterface<MeanOp>>(*context);
-    ArgmaxOp::attachInterface<ReduceOpInterface<ArgmaxOp>>(*context);
-    ArgminOp::attachInterface<ReduceOpInterface<ArgminOp>>(*context);
-    AnyOp::attachInterface<ReduceOpInterface<AnyOp>>(*context);
-    AllOp::attachInterface<ReduceOpInterface<AllOp>>(*context);
+    attachToGroup<OpGroup::Reduction, ReduceOpInterface>(context);
     attachViewBufferizationModels(context);
-    attachNamed<
-#define GET_OP_LIST
-#include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"
-        >(context);
+    // A new named op in StrideOps.td gets NamedOpInterface too.
+    attachToGroup<OpGroup::Elementwise, NamedOpInterface>(context);
   });
 }

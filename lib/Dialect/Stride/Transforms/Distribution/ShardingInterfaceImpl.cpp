@@ -14,6 +14,8 @@
 
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
 
+#include "../AttachModels.h"
+
 #include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
@@ -97,7 +99,8 @@ LoopNest elementwiseNest(Operation *op) {
 
 /// Matmul (NumPy rules): loops are the result's dims, then the contracted
 /// dim k (a reduction), then one loop per broadcast batch dim of an operand.
-LoopNest matmulNest(MatmulOp op) {
+LoopNest matmulNest(Operation *operation) {
+  auto op = cast<MatmulOp>(operation);
   MLIRContext *ctx = op.getContext();
   LoopNest nest;
   auto lhs = dyn_cast<RankedTensorType>(op.getLhs().getType());
@@ -218,15 +221,20 @@ LogicalResult addTensorAnnotations(Operation *op, OpBuilder &b,
   return success();
 }
 
-template <typename Op>
-struct ElementwiseSharding
-    : public shard::ShardingInterface::ExternalModel<ElementwiseSharding<Op>,
-                                                     Op> {
+/// What the models below share: `Nest` gives the op's loops and maps, only
+/// its tensor operands are annotated, and it partitions as the same op on
+/// each rank's blocks. Where a reduction loop is split across ranks, the
+/// partial results of result 0 then combine by Model::splitCombiner (or a
+/// diagnostic says why they cannot), over the grid axes that split it, and
+/// Model::finishCombined may adjust the combined value.
+template <typename Model, typename Op, LoopNest (*Nest)(Operation *)>
+struct NestSharding
+    : public shard::ShardingInterface::ExternalModel<Model, Op> {
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    return elementwiseNest(op).iterators;
+    return Nest(op).iterators;
   }
   SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
-    return elementwiseNest(op).maps;
+    return Nest(op).maps;
   }
   LogicalResult
   addShardingAnnotations(Operation *op, OpBuilder &b,
@@ -239,51 +247,19 @@ struct ElementwiseSharding
                           IRMapping &partitionMap,
                           SymbolTableCollection &symbolTable,
                           OpBuilder &builder) const {
-    // Every element of a block depends only on the same block of its
-    // operands, so the op runs unchanged on local shapes.
-    shard::partitionTriviallyShardableOperation(
-        *op, partitionedOperands, operandShardings, resultShardings,
-        partitionMap, symbolTable, builder);
-    return success();
-  }
-};
-
-struct MatmulSharding
-    : public shard::ShardingInterface::ExternalModel<MatmulSharding, MatmulOp> {
-  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    return matmulNest(cast<MatmulOp>(op)).iterators;
-  }
-  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
-    return matmulNest(cast<MatmulOp>(op)).maps;
-  }
-  SmallVector<shard::ReductionKind>
-  getReductionLoopIteratorKinds(Operation *op) const {
-    return {shard::ReductionKind::Sum};
-  }
-  LogicalResult
-  addShardingAnnotations(Operation *op, OpBuilder &b,
-                         const shard::ShardingOption &option) const {
-    return addTensorAnnotations(op, b, option);
-  }
-  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
-                          ArrayRef<shard::Sharding> operandShardings,
-                          ArrayRef<shard::Sharding> resultShardings,
-                          IRMapping &partitionMap,
-                          SymbolTableCollection &symbolTable,
-                          OpBuilder &builder) const {
-    LoopNest nest = matmulNest(cast<MatmulOp>(op));
-    shard::ShardingArray axes = shard::getGridAxisAssignmentForLoopIterators(
-        operandShardings, resultShardings, nest.iterators, nest.maps);
-    SmallVector<shard::GridAxis> reduced =
-        shard::getReductionGridAxes(nest.iterators, axes);
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    if (!reduced.empty() && type.getElementType().isInteger(1))
-      return op->emitOpError()
-             << "cannot split the contracted dimension of an i1 matmul: its "
-                "partial results do not combine by a sum";
-    // Stride's matmul has no destination, so a split contraction needs no
-    // neutral init: each rank multiplies its slices of k and the partial
-    // products are summed across the ranks that share the other loops.
+    LoopNest nest = Nest(op);
+    SmallVector<shard::GridAxis> reduced;
+    if (llvm::is_contained(nest.iterators, utils::IteratorType::reduction)) {
+      shard::ShardingArray axes = shard::getGridAxisAssignmentForLoopIterators(
+          operandShardings, resultShardings, nest.iterators, nest.maps);
+      reduced = shard::getReductionGridAxes(nest.iterators, axes);
+    }
+    FailureOr<shard::ReductionKind> combiner = shard::ReductionKind::Sum;
+    if (!reduced.empty() && failed(combiner = Model::splitCombiner(op)))
+      return failure();
+    // Every element of a block depends only on the same blocks of its
+    // operands (a reduction's, on its partial results), so the op runs
+    // unchanged on local shapes.
     shard::partitionTriviallyShardableOperation(
         *op, partitionedOperands, operandShardings, resultShardings,
         partitionMap, symbolTable, builder);
@@ -294,22 +270,55 @@ struct MatmulSharding
     for (const shard::Sharding &s : operandShardings)
       if (s)
         grid = s.getGrid();
-    Value sum = shard::AllReduceOp::create(builder, op->getLoc(), local, grid,
-                                           reduced, shard::ReductionKind::Sum);
-    partitionMap.map(op->getResult(0), sum);
+    Value combined = shard::AllReduceOp::create(builder, op->getLoc(), local,
+                                                grid, reduced, *combiner);
+    partitionMap.map(op->getResult(0),
+                     Model::finishCombined(op, combined, grid, reduced,
+                                           symbolTable, builder));
     return success();
+  }
+
+  /// The defaults of a model whose partial results need nothing else.
+  static Value finishCombined(Operation *, Value combined, StringRef,
+                              ArrayRef<shard::GridAxis>,
+                              SymbolTableCollection &, OpBuilder &) {
+    return combined;
   }
 };
 
+/// Elementwise ops have no reduction loop: nothing to combine.
+template <typename Op>
+struct ElementwiseSharding
+    : public NestSharding<ElementwiseSharding<Op>, Op, elementwiseNest> {
+  static FailureOr<shard::ReductionKind> splitCombiner(Operation *) {
+    llvm_unreachable("an elementwise op has no reduction loop");
+  }
+};
+
+struct MatmulSharding
+    : public NestSharding<MatmulSharding, MatmulOp, matmulNest> {
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    return {shard::ReductionKind::Sum};
+  }
+  /// Stride's matmul has no destination, so a split contraction needs no
+  /// neutral init: each rank multiplies its slices of k and the partial
+  /// products are summed across the ranks that share the other loops.
+  static FailureOr<shard::ReductionKind> splitCombiner(Operation *op) {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (type.getElementType().isInteger(1))
+      return op->emitOpError()
+             << "cannot split the contracted dimension of an i1 matmul: its "
+                "partial results do not combine by a sum";
+    return shard::ReductionKind::Sum;
+  }
+};
+
+/// Each rank reduces its block; the partial results of a split reduced dim
+/// combine across the ranks that hold the other dims' same block.
 template <typename Op>
 struct ReduceSharding
-    : public shard::ShardingInterface::ExternalModel<ReduceSharding<Op>, Op> {
-  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    return reduceNest(op).iterators;
-  }
-  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
-    return reduceNest(op).maps;
-  }
+    : public NestSharding<ReduceSharding<Op>, Op, reduceNest> {
   SmallVector<shard::ReductionKind>
   getReductionLoopIteratorKinds(Operation *op) const {
     LoopNest nest = reduceNest(op);
@@ -318,67 +327,34 @@ struct ReduceSharding
     return SmallVector<shard::ReductionKind>(
         llvm::count(nest.iterators, utils::IteratorType::reduction), kind);
   }
-  LogicalResult
-  addShardingAnnotations(Operation *op, OpBuilder &b,
-                         const shard::ShardingOption &option) const {
-    return addTensorAnnotations(op, b, option);
-  }
-  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
-                          ArrayRef<shard::Sharding> operandShardings,
-                          ArrayRef<shard::Sharding> resultShardings,
-                          IRMapping &partitionMap,
-                          SymbolTableCollection &symbolTable,
-                          OpBuilder &builder) const {
-    LoopNest nest = reduceNest(op);
-    shard::ShardingArray axes = shard::getGridAxisAssignmentForLoopIterators(
-        operandShardings, resultShardings, nest.iterators, nest.maps);
-    SmallVector<shard::GridAxis> reduced =
-        shard::getReductionGridAxes(nest.iterators, axes);
+  static FailureOr<shard::ReductionKind> splitCombiner(Operation *op) {
     std::optional<shard::ReductionKind> combiner = combinerOf(Op::getKind());
-    if (!reduced.empty() && !combiner)
+    if (!combiner)
       return op->emitOpError()
              << "cannot reduce over a dimension split across processes: the "
                 "ranks' first indices do not combine into the global one";
-    // Each rank reduces its block; the partial results of a split reduced
-    // dim combine across the ranks that hold the other dims' same block.
-    shard::partitionTriviallyShardableOperation(
-        *op, partitionedOperands, operandShardings, resultShardings,
-        partitionMap, symbolTable, builder);
-    if (reduced.empty())
-      return success();
+    return *combiner;
+  }
+  static Value finishCombined(Operation *op, Value combined, StringRef grid,
+                              ArrayRef<shard::GridAxis> reduced,
+                              SymbolTableCollection &symbolTable,
+                              OpBuilder &builder) {
+    if (Op::getKind() != ReduceKind::Mean)
+      return combined;
+    // stride-distribute splits evenly, so the global mean is the mean of
+    // the ranks' means.
     Location loc = op->getLoc();
-    Value local = partitionMap.lookup(op->getResult(0));
-    StringRef grid;
-    for (const shard::Sharding &s : operandShardings)
-      if (s)
-        grid = s.getGrid();
-    Value combined = shard::AllReduceOp::create(builder, loc, local, grid,
-                                                reduced, *combiner);
-    if (Op::getKind() == ReduceKind::Mean) {
-      // stride-distribute splits evenly, so the global mean is the mean
-      // of the ranks' means.
-      shard::GridOp gridOp = shard::getGridOrNull(
-          op, FlatSymbolRefAttr::get(op->getContext(), grid), symbolTable);
-      int64_t ranks = 1;
-      for (shard::GridAxis axis : reduced)
-        ranks *= gridOp.getShape()[axis];
-      auto type = cast<RankedTensorType>(combined.getType());
-      Value count = arith::ConstantOp::create(
-          builder, loc, FloatAttr::get(type.getElementType(), double(ranks)));
-      combined = DivOp::create(builder, loc, type, combined, count);
-    }
-    partitionMap.map(op->getResult(0), combined);
-    return success();
+    shard::GridOp gridOp = shard::getGridOrNull(
+        op, FlatSymbolRefAttr::get(op->getContext(), grid), symbolTable);
+    int64_t ranks = 1;
+    for (shard::GridAxis axis : reduced)
+      ranks *= gridOp.getShape()[axis];
+    auto type = cast<RankedTensorType>(combined.getType());
+    Value count = arith::ConstantOp::create(
+        builder, loc, FloatAttr::get(type.getElementType(), double(ranks)));
+    return DivOp::create(builder, loc, type, combined, count);
   }
 };
-
-template <typename Op> void attachIfElementwise(MLIRContext *ctx) {
-  if constexpr (Op::template hasTrait<ScalarBodyOpInterface::Trait>())
-    Op::template attachInterface<ElementwiseSharding<Op>>(*ctx);
-}
-template <typename... Ops> void attachElementwise(MLIRContext *ctx) {
-  (attachIfElementwise<Ops>(ctx), ...);
-}
 
 } // namespace
 
@@ -388,18 +364,7 @@ void mlir::stride::registerShardingInterfaceExternalModels(
     ctx->getOrLoadDialect<shard::ShardDialect>();
     BroadcastOp::attachInterface<ElementwiseSharding<BroadcastOp>>(*ctx);
     MatmulOp::attachInterface<MatmulSharding>(*ctx);
-    SumOp::attachInterface<ReduceSharding<SumOp>>(*ctx);
-    ProdOp::attachInterface<ReduceSharding<ProdOp>>(*ctx);
-    AmaxOp::attachInterface<ReduceSharding<AmaxOp>>(*ctx);
-    AminOp::attachInterface<ReduceSharding<AminOp>>(*ctx);
-    MeanOp::attachInterface<ReduceSharding<MeanOp>>(*ctx);
-    ArgmaxOp::attachInterface<ReduceSharding<ArgmaxOp>>(*ctx);
-    ArgminOp::attachInterface<ReduceSharding<ArgminOp>>(*ctx);
-    AnyOp::attachInterface<ReduceSharding<AnyOp>>(*ctx);
-    AllOp::attachInterface<ReduceSharding<AllOp>>(*ctx);
-    attachElementwise<
-#define GET_OP_LIST
-#include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"
-        >(ctx);
+    attachToGroup<OpGroup::Reduction, ReduceSharding>(ctx);
+    attachToGroup<OpGroup::Elementwise, ElementwiseSharding>(ctx);
   });
 }

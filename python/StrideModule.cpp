@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 using namespace mlir;
 using namespace mlir::stride;
 
@@ -68,20 +69,23 @@ const char *elementName(std::optional<ElementType> type) {
   return type ? elementTypeName(*type) : "unsupported";
 }
 
+/// One dict per row of `table`, made by `toDict`.
+template <typename Table, typename ToDict>
+py::list dictRows(const Table &table, ToDict toDict) {
+  py::list rows;
+  for (const auto &info : table)
+    rows.append(toDict(info));
+  return rows;
+}
+
 /// The element-type table, one dict per row, from which the stride package
 /// builds its dtype maps.
 py::list elementTypes() {
-  py::list rows;
-  for (const ElementTypeInfo &info : kElementTypes) {
-    py::dict row;
-    row["name"] = info.name;
-    row["numpy"] = info.numpyName;
-    row["descr"] = info.npyDescr;
-    row["size"] = info.size;
-    row["c_type"] = info.cType;
-    rows.append(row);
-  }
-  return rows;
+  return dictRows(kElementTypes, [](const ElementTypeInfo &info) {
+    return py::dict("name"_a = info.name, "numpy"_a = info.numpyName,
+                    "descr"_a = info.npyDescr, "size"_a = info.size,
+                    "c_type"_a = info.cType);
+  });
 }
 
 /// A Python tuple of sizes or strides; a dynamic one is None (a stride may
@@ -486,18 +490,13 @@ py::dict buildInfo() {
 /// The op table (OpTable.h), one dict per op.
 py::list elementwiseOps() {
   MLIRContext context;
-  py::list rows;
-  for (const ElementwiseOpInfo &info : getElementwiseOpTable(context)) {
-    py::dict row;
-    row["mnemonic"] = info.mnemonic;
-    row["ufunc"] = info.ufunc;
-    row["dtype_ufunc"] = info.dtypeUfunc;
-    row["arity"] = info.arity;
-    row["result"] = info.resultRule;
-    row["element_types"] = info.elementTypes;
-    rows.append(row);
-  }
-  return rows;
+  return dictRows(
+      getElementwiseOpTable(context), [](const ElementwiseOpInfo &info) {
+        return py::dict("mnemonic"_a = info.mnemonic, "ufunc"_a = info.ufunc,
+                        "dtype_ufunc"_a = info.dtypeUfunc,
+                        "arity"_a = info.arity, "result"_a = info.resultRule,
+                        "element_types"_a = info.elementTypes);
+      });
 }
 
 ::stride::layout::Shape toShape(const py::sequence &dims) {

@@ -38,50 +38,49 @@ TEST(ReduceShape, KeepdimsAndScalar) {
             (Shape{kDynamic}));
 }
 
+/// One reduction result's expected strides: with or without keepdims, of
+/// argmax/argmin (indexResult) or another reduction.
+struct StridesCase {
+  bool keepdims, indexResult;
+  Strides want;
+};
+
+/// Checks reduceOutputStrides of `input` reduced over `reduced` for each
+/// of `cases`.
+void expectStrides(Policy policy, const Operand &input,
+                   const std::vector<bool> &reduced,
+                   std::initializer_list<StridesCase> cases) {
+  for (const StridesCase &c : cases)
+    EXPECT_EQ(
+        reduceOutputStrides(policy, input, reduced, c.keepdims, c.indexResult),
+        c.want)
+        << "keepdims " << c.keepdims << ", index result " << c.indexResult;
+}
+
 TEST(ReduceStrides, TorchIsContiguous) {
-  Operand in{{4, 2, 3}, {1, 12, 4}};
-  EXPECT_EQ(reduceOutputStrides(Policy::Torch, in, {false, true, false},
-                                false, false),
-            (Strides{3, 1}));
-  EXPECT_EQ(reduceOutputStrides(Policy::Torch, in, {false, true, false}, true,
-                                false),
-            (Strides{3, 3, 1}));
+  expectStrides(Policy::Torch, {{4, 2, 3}, {1, 12, 4}}, {false, true, false},
+                {{false, false, {3, 1}}, {true, false, {3, 3, 1}}});
 }
 
 TEST(ReduceStrides, NumpyFollowsTheInputsOrder) {
-  // (4, 2, 3) with strides (1, 12, 4): dim 2 outside dim 0.
-  Operand in{{4, 2, 3}, {1, 12, 4}};
-  EXPECT_EQ(reduceOutputStrides(Policy::Numpy, in, {false, true, false},
-                                false, false),
-            (Strides{1, 4}));
-  EXPECT_EQ(reduceOutputStrides(Policy::Numpy, in, {false, true, false}, true,
-                                false),
-            (Strides{1, 12, 4}));
-  // argmax/argmin allocate C-contiguous.
-  EXPECT_EQ(reduceOutputStrides(Policy::Numpy, in, {false, true, false},
-                                false, true),
-            (Strides{3, 1}));
+  // (4, 2, 3) with strides (1, 12, 4): dim 2 outside dim 0. argmax/argmin
+  // allocate C-contiguous.
+  expectStrides(Policy::Numpy, {{4, 2, 3}, {1, 12, 4}}, {false, true, false},
+                {{false, false, {1, 4}},
+                 {true, false, {1, 12, 4}},
+                 {false, true, {3, 1}}});
 }
 
 TEST(ReduceStrides, NumpyNegativeSizeOneAndEmpty) {
   // |stride| decides; the result's strides are positive.
-  Operand reversed{{4, 3, 5}, {-1, 20, 4}};
-  EXPECT_EQ(reduceOutputStrides(Policy::Numpy, reversed, {false, false, true},
-                                true, false),
-            (Strides{1, 4, 4}));
+  expectStrides(Policy::Numpy, {{4, 3, 5}, {-1, 20, 4}}, {false, false, true},
+                {{true, false, {1, 4, 4}}});
   // A size-1 dim compares with nothing (stride 0 in nditer).
-  Operand sizeOne{{3, 1, 4}, {1, 1, 3}};
-  EXPECT_EQ(reduceOutputStrides(Policy::Numpy, sizeOne, {true, false, false},
-                                true, false),
-            (Strides{1, 4, 1}));
+  expectStrides(Policy::Numpy, {{3, 1, 4}, {1, 1, 3}}, {true, false, false},
+                {{true, false, {1, 4, 1}}});
   // An empty result gets all-zero strides, argmax's too.
-  Operand empty{{0, 3, 2}, {0, 0, 0}};
-  EXPECT_EQ(reduceOutputStrides(Policy::Numpy, empty, {false, true, false},
-                                false, false),
-            (Strides{0, 0}));
-  EXPECT_EQ(reduceOutputStrides(Policy::Numpy, empty, {false, true, false},
-                                true, true),
-            (Strides{0, 0, 0}));
+  expectStrides(Policy::Numpy, {{0, 3, 2}, {0, 0, 0}}, {false, true, false},
+                {{false, false, {0, 0}}, {true, true, {0, 0, 0}}});
 }
 
 } // namespace

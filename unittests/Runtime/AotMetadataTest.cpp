@@ -74,60 +74,67 @@ TEST(AotMetadata, RoundTrip) {
 
 TEST(AotMetadata, MalformedTextIsAnError) {
   const std::string head = "stride-aot 3\nentry f s p\n";
-  EXPECT_EQ(parseError(""), "the metadata ends without 'end'");
-  EXPECT_EQ(parseError("ELF\n"), "metadata line 1: not Stride AOT metadata");
-  EXPECT_EQ(parseError("stride-aot 1\nend\n"),
-            "metadata line 1: format version 1, this runtime reads version 3");
-  EXPECT_EQ(parseError("stride-aot 3\nentry f\nend\n"),
-            "metadata line 2: an entry needs a name and two symbols");
-  EXPECT_EQ(parseError("stride-aot 3\ninput scalar f32\nend\n"),
-            "metadata line 2: a parameter before any entry");
-  EXPECT_EQ(parseError(head + "input tensor f16 1 4 1\nend\n"),
-            "metadata line 3: unknown dtype 'f16'");
-  EXPECT_EQ(parseError(head + "input matrix f32\nend\n"),
-            "metadata line 3: a parameter needs 'tensor' or 'scalar' and a dtype");
-  EXPECT_EQ(parseError(head + "input tensor f32 -1\nend\n"),
-            "metadata line 3: a tensor needs a rank between 0 and 64");
-  EXPECT_EQ(parseError(head + "input tensor f32 99999999999999999999\nend\n"),
-            "metadata line 3: a tensor needs a rank between 0 and 64");
-  EXPECT_EQ(parseError(head + "input tensor f32 2 4 3 1\nend\n"),
-            "metadata line 3: a tensor of rank 2 needs 2 sizes and strides");
-  EXPECT_EQ(parseError(head + "input tensor f32 1 4x 1\nend\n"),
-            "metadata line 3: a tensor of rank 1 needs 1 sizes and strides");
-  EXPECT_EQ(parseError(head + "input tensor f32 1 4 1 7\nend\n"),
-            "metadata line 3: unexpected '7'");
-  EXPECT_EQ(parseError(head + "output scalar f32\nend\n"),
-            "metadata line 3: an output must be a tensor");
-  EXPECT_EQ(parseError(head + "results tensor f32 0\nend\n"),
-            "metadata line 3: unknown record 'results'");
-  EXPECT_EQ(parseError(head + "input tensor f32 2 ? ? 1 ? perm 1\nend\n"),
-            "metadata line 3: 'perm' needs 2 dims");
-  EXPECT_EQ(parseError(head + "input tensor f32 2 ? ? 1 ? perm 1 1\nend\n"),
-            "metadata line 3: the perm is not a permutation of the tensor's dims");
-  EXPECT_EQ(parseError(head + "input tensor f32 1 ? 1 order 0\nend\n"),
-            "metadata line 3: unexpected 'order'");
-  EXPECT_EQ(parseError("stride-aot 3\nlayout torch\nend\n"),
-            "metadata line 2: a layout graph before any entry");
-  EXPECT_EQ(parseError(head + "layout fortran\nend\n"),
-            "metadata line 3: 'layout' needs a policy (torch, numpy or contiguous)");
-  EXPECT_EQ(parseError(head + "layout torch\nlayout numpy\nend\n"),
-            "metadata line 4: a second layout graph for one entry");
-  EXPECT_EQ(parseError(head + "node elementwise a0\nend\n"),
-            "metadata line 3: 'node' before 'layout'");
-  EXPECT_EQ(parseError(head + "layout torch\nnode add a0\nend\n"),
-            "metadata line 4: a node is 'elementwise', 'matmul' or 'copy'");
-  EXPECT_EQ(parseError(head + "layout torch\nnode matmul a0 x1\nend\n"),
-            "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s, then '~' if converted in the op, '*' if converted by a copy first)");
-  EXPECT_EQ(parseError(head + "layout torch\nnode matmul a0 a99999999999\nend\n"),
-            "metadata line 4: 'a99999999999' is not an operand (a<N>, n<N> or s, then '~' if converted in the op, '*' if converted by a copy first)");
-  EXPECT_EQ(parseError(head + "layout torch\nnode copy ~\nend\n"),
-            "metadata line 4: '~' is not an operand (a<N>, n<N> or s, then '~' if converted in the op, '*' if converted by a copy first)");
-  EXPECT_EQ(parseError(head + "layout torch\nresult\nend\n"),
-            "metadata line 4: a result needs an operand (a<N>, n<N> or s)");
-  EXPECT_EQ(parseError(head + "layout torch\nresult n0 n1\nend\n"),
-            "metadata line 4: unexpected 'n1'");
-  EXPECT_EQ(parseError(head + "input scalar f32\n"),
-            "the metadata ends without 'end'");
+  // Each text and the error it must give.
+  const std::pair<std::string, std::string> cases[] = {
+      {"", "the metadata ends without 'end'"},
+      {"ELF\n", "metadata line 1: not Stride AOT metadata"},
+      {"stride-aot 1\nend\n",
+       "metadata line 1: format version 1, this runtime reads version 3"},
+      {"stride-aot 3\nentry f\nend\n",
+       "metadata line 2: an entry needs a name and two symbols"},
+      {"stride-aot 3\ninput scalar f32\nend\n",
+       "metadata line 2: a parameter before any entry"},
+      {head + "input tensor f16 1 4 1\nend\n",
+       "metadata line 3: unknown dtype 'f16'"},
+      {head + "input matrix f32\nend\n",
+       "metadata line 3: a parameter needs 'tensor' or 'scalar' and a dtype"},
+      {head + "input tensor f32 -1\nend\n",
+       "metadata line 3: a tensor needs a rank between 0 and 64"},
+      {head + "input tensor f32 99999999999999999999\nend\n",
+       "metadata line 3: a tensor needs a rank between 0 and 64"},
+      {head + "input tensor f32 2 4 3 1\nend\n",
+       "metadata line 3: a tensor of rank 2 needs 2 sizes and strides"},
+      {head + "input tensor f32 1 4x 1\nend\n",
+       "metadata line 3: a tensor of rank 1 needs 1 sizes and strides"},
+      {head + "input tensor f32 1 4 1 7\nend\n",
+       "metadata line 3: unexpected '7'"},
+      {head + "output scalar f32\nend\n",
+       "metadata line 3: an output must be a tensor"},
+      {head + "results tensor f32 0\nend\n",
+       "metadata line 3: unknown record 'results'"},
+      {head + "input tensor f32 2 ? ? 1 ? perm 1\nend\n",
+       "metadata line 3: 'perm' needs 2 dims"},
+      {head + "input tensor f32 2 ? ? 1 ? perm 1 1\nend\n",
+       "metadata line 3: the perm is not a permutation of the tensor's dims"},
+      {head + "input tensor f32 1 ? 1 order 0\nend\n",
+       "metadata line 3: unexpected 'order'"},
+      {"stride-aot 3\nlayout torch\nend\n",
+       "metadata line 2: a layout graph before any entry"},
+      {head + "layout fortran\nend\n",
+       "metadata line 3: 'layout' needs a policy (torch, numpy or contiguous)"},
+      {head + "layout torch\nlayout numpy\nend\n",
+       "metadata line 4: a second layout graph for one entry"},
+      {head + "node elementwise a0\nend\n",
+       "metadata line 3: 'node' before 'layout'"},
+      {head + "layout torch\nnode add a0\nend\n",
+       "metadata line 4: a node is 'elementwise', 'matmul' or 'copy'"},
+      {head + "layout torch\nnode matmul a0 x1\nend\n",
+       "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s, then '~' if "
+       "converted in the op, '*' if converted by a copy first)"},
+      {head + "layout torch\nnode matmul a0 a99999999999\nend\n",
+       "metadata line 4: 'a99999999999' is not an operand (a<N>, n<N> or s, "
+       "then '~' if converted in the op, '*' if converted by a copy first)"},
+      {head + "layout torch\nnode copy ~\nend\n",
+       "metadata line 4: '~' is not an operand (a<N>, n<N> or s, then '~' if "
+       "converted in the op, '*' if converted by a copy first)"},
+      {head + "layout torch\nresult\nend\n",
+       "metadata line 4: a result needs an operand (a<N>, n<N> or s)"},
+      {head + "layout torch\nresult n0 n1\nend\n",
+       "metadata line 4: unexpected 'n1'"},
+      {head + "input scalar f32\n", "the metadata ends without 'end'"},
+  };
+  for (const auto &[text, error] : cases)
+    EXPECT_EQ(parseError(text), error) << text;
 }
 
 TEST(AotMetadata, InputStrides) {

@@ -192,31 +192,29 @@ TEST(StridedBuffer, RankZeroAndZeroSize) {
   }
 }
 
+/// What filling a buffer of `shape` and `strides` says of values that are
+/// zero except `value` at row-major element `at`.
+template <typename T>
+std::string fillWithOneValue(ElementType dtype, std::vector<int64_t> shape,
+                             std::vector<int64_t> strides, int64_t at,
+                             T value) {
+  StridedBuffer buffer = createOk(dtype, shape, strides);
+  Array values = zeros(dtype, shape);
+  std::memcpy(&values.data[at * sizeof(T)], &value, sizeof(T));
+  return buffer.fill(values);
+}
+
 TEST(StridedBuffer, BroadcastInconsistencyIsAnError) {
-  StridedBuffer buffer = createOk(ElementType::F32, {2, 3}, {1, 0});
-  Array values = zeros(ElementType::F32, {2, 3});
-  float v = 1.5f;
-  std::memcpy(&values.data[5 * 4], &v, 4);
-  EXPECT_EQ(buffer.fill(values),
+  EXPECT_EQ(fillWithOneValue(ElementType::F32, {2, 3}, {1, 0}, 5, 1.5f),
             "input values differ along dimension 1, which the layout "
             "broadcasts (stride 0): element [1, 2] is 1.5 but element [1, 0] "
             "is 0");
-
-  StridedBuffer outer = createOk(ElementType::I64, {3, 2}, {0, 1});
-  Array ints = zeros(ElementType::I64, {3, 2});
-  int64_t seven = 7;
-  std::memcpy(&ints.data[2 * 8], &seven, 8);
-  EXPECT_EQ(outer.fill(ints),
+  EXPECT_EQ(fillWithOneValue(ElementType::I64, {3, 2}, {0, 1}, 2, int64_t(7)),
             "input values differ along dimension 0, which the layout "
             "broadcasts (stride 0): element [1, 0] is 7 but element [0, 0] "
             "is 0");
-
   // Equal bits are required: -0.0 and 0.0 cannot share one slot.
-  StridedBuffer zeroes = createOk(ElementType::F64, {2}, {0});
-  Array signedZeros = zeros(ElementType::F64, {2});
-  double negZero = -0.0;
-  std::memcpy(&signedZeros.data[8], &negZero, 8);
-  EXPECT_NE(zeroes.fill(signedZeros), "");
+  EXPECT_NE(fillWithOneValue(ElementType::F64, {2}, {0}, 1, -0.0), "");
 }
 
 TEST(StridedBuffer, OverlappingNonzeroStrides) {

@@ -213,6 +213,15 @@ static void verdict(const char *name) {
 
 static void release(Memref *m) { free(m->data); }
 
+/* Frees a check's memrefs (one, when it ran in place) and prints its
+ * verdict. */
+static void finish(const char *name, Memref *in, Memref *out) {
+  release(in);
+  if (out != in)
+    release(out);
+  verdict(name);
+}
+
 /* ---- allreduce ----------------------------------------------------------- */
 
 static double combine(int32_t dtype, int kind, double a, double b) {
@@ -243,6 +252,15 @@ static void check_reduced(const char *name, const Memref *out, int kind,
     expect(name, out, f, reduced(out->dtype, kind, f, salt));
 }
 
+/* Fills `in` with test `salt`'s values, reduces it into `out` by `kind` and
+ * checks the result. */
+static void reduce_and_check(const char *name, Memref *in, Memref *out,
+                             int kind, int salt) {
+  fill(in, g_rank, salt);
+  stride_mpi_allreduce(in->rank, &in->d, out->rank, &out->d, in->dtype, kind);
+  check_reduced(name, out, kind, salt);
+}
+
 static const char *const kind_names[] = {"sum", "product", "min", "max"};
 
 static void allreduce_kinds(void) {
@@ -253,24 +271,16 @@ static void allreduce_kinds(void) {
       snprintf(name, sizeof name, "allreduce-%s-%s", kind_names[kind],
                dtype_name(dtype));
       Memref in = dense(dtype, 2, shape), out = dense(dtype, 2, shape);
-      fill(&in, g_rank, kind);
-      stride_mpi_allreduce(2, &in.d, 2, &out.d, dtype, kind);
-      check_reduced(name, &out, kind, kind);
-      release(&in);
-      release(&out);
-      verdict(name);
+      reduce_and_check(name, &in, &out, kind, kind);
+      finish(name, &in, &out);
     }
   for (int kind = STRIDE_MPI_MIN; kind <= STRIDE_MPI_MAX; ++kind) {
     const char *name =
         kind == STRIDE_MPI_MIN ? "allreduce-and-i1" : "allreduce-or-i1";
     Memref in = dense(STRIDE_MPI_I1, 2, shape),
            out = dense(STRIDE_MPI_I1, 2, shape);
-    fill(&in, g_rank, 0);
-    stride_mpi_allreduce(2, &in.d, 2, &out.d, STRIDE_MPI_I1, kind);
-    check_reduced(name, &out, kind, 0);
-    release(&in);
-    release(&out);
-    verdict(name);
+    reduce_and_check(name, &in, &out, kind, 0);
+    finish(name, &in, &out);
   }
 }
 
@@ -302,110 +312,111 @@ static void allreduce_nan(void) {
     }
 }
 
-static void allreduce_layouts(void) {
-  static const int64_t shape[2] = {3, 4};
-  {
+/* allreduce-zero-stride-in: in's 4 stored elements are one row, broadcast
+ * (stride 0) to every row. */
+static void fill_row(const Memref *m, int r, int salt) {
+  for (int64_t j = 0; j < 4; ++j)
+    put(m, j, value(m->dtype, r, j, salt));
+}
+
+static void check_row(const char *name, const Memref *out, int kind, int salt) {
+  for (int64_t f = 0, n = count(out); f < n; ++f)
+    expect(name, out, f, reduced(out->dtype, kind, f % 4, salt));
+}
+
+/* allreduce-rank5-padded: the result, and the padding (every other element
+ * of out's buffer) untouched. */
+static void check_padded(const char *name, const Memref *out, int kind,
+                         int salt) {
+  check_reduced(name, out, kind, salt);
+  for (int64_t i = 0; i < 48; i += 2)
+    if (get(out, i) != -99)
+      expect(name, out, 0, NAN);
+}
+
+/* Where a memref's elements are: `strides` (NULL: row-major, over exactly
+ * its elements) from `offset` in a buffer of `elements`. */
+typedef struct {
+  const int64_t *strides;
+  int64_t offset, elements;
+} Layout;
+
+/* An allreduce of memrefs of `sizes` laid out as `in` and `out` say (or in
+ * place), filled by `fill` and checked by `check` (NULL: fill and
+ * check_reduced). */
+typedef struct {
+  const char *name;
+  int32_t dtype;
+  int kind, salt, rank;
+  const int64_t *sizes;
+  Layout in, out;
+  int inPlace;
+  void (*fill)(const Memref *, int, int);
+  void (*check)(const char *, const Memref *, int, int);
+} LayoutCheck;
+
+#define SHAPE_3X4 ((const int64_t[]){3, 4})
+static const LayoutCheck kLayoutChecks[] = {
     /* Column-major out: the result is unpacked with strides (1, 3). */
-    const char *name = "allreduce-transposed-out";
-    static const int64_t strides[2] = {1, 3};
-    Memref in = dense(STRIDE_MPI_F64, 2, shape);
-    Memref out = make(STRIDE_MPI_F64, 2, shape, strides, 0, 12);
-    fill(&in, g_rank, 2);
-    stride_mpi_allreduce(2, &in.d, 2, &out.d, STRIDE_MPI_F64, STRIDE_MPI_SUM);
-    check_reduced(name, &out, STRIDE_MPI_SUM, 2);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
+    {"allreduce-transposed-out", STRIDE_MPI_F64, STRIDE_MPI_SUM, 2, 2,
+     SHAPE_3X4, .out = {(const int64_t[]){1, 3}, 0, 12}},
     /* Both dimensions reversed: strides (-4, -1) from offset 11. */
-    const char *name = "allreduce-negative-stride-in";
-    static const int64_t strides[2] = {-4, -1};
-    Memref in = make(STRIDE_MPI_I32, 2, shape, strides, 11, 12);
-    Memref out = dense(STRIDE_MPI_I32, 2, shape);
-    fill(&in, g_rank, 3);
-    stride_mpi_allreduce(2, &in.d, 2, &out.d, STRIDE_MPI_I32, STRIDE_MPI_MAX);
-    check_reduced(name, &out, STRIDE_MPI_MAX, 3);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
+    {"allreduce-negative-stride-in", STRIDE_MPI_I32, STRIDE_MPI_MAX, 3, 2,
+     SHAPE_3X4, .in = {(const int64_t[]){-4, -1}, 11, 12}},
     /* A broadcast row (stride 0) in, reversed rows out. */
-    const char *name = "allreduce-zero-stride-in";
-    static const int64_t inStrides[2] = {0, 1}, outStrides[2] = {-4, 1};
-    Memref in = make(STRIDE_MPI_I64, 2, shape, inStrides, 0, 4);
-    Memref out = make(STRIDE_MPI_I64, 2, shape, outStrides, 8, 12);
-    for (int64_t j = 0; j < 4; ++j)
-      put(&in, j, value(STRIDE_MPI_I64, g_rank, j, 4));
-    stride_mpi_allreduce(2, &in.d, 2, &out.d, STRIDE_MPI_I64, STRIDE_MPI_SUM);
-    for (int64_t f = 0; f < 12; ++f)
-      expect(name, &out, f, reduced(STRIDE_MPI_I64, STRIDE_MPI_SUM, f % 4, 4));
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
-    const char *name = "allreduce-in-place";
-    Memref m = dense(STRIDE_MPI_F32, 2, shape);
-    fill(&m, g_rank, 5);
-    stride_mpi_allreduce(2, &m.d, 2, &m.d, STRIDE_MPI_F32, STRIDE_MPI_SUM);
-    check_reduced(name, &m, STRIDE_MPI_SUM, 5);
-    release(&m);
-    verdict(name);
-  }
-  {
+    {"allreduce-zero-stride-in",
+     STRIDE_MPI_I64,
+     STRIDE_MPI_SUM,
+     4,
+     2,
+     SHAPE_3X4,
+     {(const int64_t[]){0, 1}, 0, 4},
+     {(const int64_t[]){-4, 1}, 8, 12},
+     .fill = fill_row,
+     .check = check_row},
+    {"allreduce-in-place", STRIDE_MPI_F32, STRIDE_MPI_SUM, 5, 2, SHAPE_3X4,
+     .inPlace = 1},
     /* A transposed view reduced in place into itself. */
-    const char *name = "allreduce-in-place-transposed";
-    static const int64_t strides[2] = {1, 3};
-    Memref m = make(STRIDE_MPI_F64, 2, shape, strides, 0, 12);
-    fill(&m, g_rank, 6);
-    stride_mpi_allreduce(2, &m.d, 2, &m.d, STRIDE_MPI_F64, STRIDE_MPI_MIN);
-    check_reduced(name, &m, STRIDE_MPI_MIN, 6);
-    release(&m);
-    verdict(name);
-  }
-  {
-    const char *name = "allreduce-rank0";
-    Memref in = dense(STRIDE_MPI_F64, 0, NULL),
-           out = dense(STRIDE_MPI_F64, 0, NULL);
-    fill(&in, g_rank, 7);
-    stride_mpi_allreduce(0, &in.d, 0, &out.d, STRIDE_MPI_F64,
-                         STRIDE_MPI_PRODUCT);
-    check_reduced(name, &out, STRIDE_MPI_PRODUCT, 7);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
+    {"allreduce-in-place-transposed", STRIDE_MPI_F64, STRIDE_MPI_MIN, 6, 2,
+     SHAPE_3X4, .in = {(const int64_t[]){1, 3}, 0, 12}, .inPlace = 1},
+    {"allreduce-rank0", STRIDE_MPI_F64, STRIDE_MPI_PRODUCT, 7, 0,
+     .sizes = NULL},
     /* Rank 5, out padded (every stride doubled) and in with its first and
      * last dimensions swapped in memory. */
-    const char *name = "allreduce-rank5-padded";
-    static const int64_t sizes[5] = {2, 1, 3, 2, 2};
-    static const int64_t inStrides[5] = {1, 12, 4, 2, 12};
-    int64_t outStrides[5] = {24, 24, 8, 4, 2};
-    Memref in = make(STRIDE_MPI_I64, 5, sizes, inStrides, 0, 24);
-    Memref out = make(STRIDE_MPI_I64, 5, sizes, outStrides, 1, 48);
-    fill(&in, g_rank, 8);
-    stride_mpi_allreduce(5, &in.d, 5, &out.d, STRIDE_MPI_I64, STRIDE_MPI_SUM);
-    check_reduced(name, &out, STRIDE_MPI_SUM, 8);
-    /* The padding is untouched. */
-    for (int64_t i = 0; i < 48; i += 2)
-      if (get(&out, i) != -99)
-        expect(name, &out, 0, NAN);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
-    const char *name = "allreduce-empty";
-    static const int64_t sizes[2] = {3, 0};
-    Memref in = dense(STRIDE_MPI_F32, 2, sizes),
-           out = dense(STRIDE_MPI_F32, 2, sizes);
-    stride_mpi_allreduce(2, &in.d, 2, &out.d, STRIDE_MPI_F32, STRIDE_MPI_SUM);
-    release(&in);
-    release(&out);
-    verdict(name);
+    {"allreduce-rank5-padded",
+     STRIDE_MPI_I64,
+     STRIDE_MPI_SUM,
+     8,
+     5,
+     (const int64_t[]){2, 1, 3, 2, 2},
+     {(const int64_t[]){1, 12, 4, 2, 12}, 0, 24},
+     {(const int64_t[]){24, 24, 8, 4, 2}, 1, 48},
+     .check = check_padded},
+    {"allreduce-empty", STRIDE_MPI_F32, STRIDE_MPI_SUM, 0, 2,
+     .sizes = (const int64_t[]){3, 0}},
+};
+#undef SHAPE_3X4
+
+static Memref laid_out(int32_t dtype, int rank, const int64_t *sizes,
+                       const Layout *layout) {
+  return layout->strides ? make(dtype, rank, sizes, layout->strides,
+                                layout->offset, layout->elements)
+                         : dense(dtype, rank, sizes);
+}
+
+static void allreduce_layouts(void) {
+  for (size_t i = 0; i < sizeof kLayoutChecks / sizeof *kLayoutChecks; ++i) {
+    const LayoutCheck *c = &kLayoutChecks[i];
+    Memref in = laid_out(c->dtype, c->rank, c->sizes, &c->in), out;
+    Memref *o = &in;
+    if (!c->inPlace) {
+      out = laid_out(c->dtype, c->rank, c->sizes, &c->out);
+      o = &out;
+    }
+    (c->fill ? c->fill : fill)(&in, g_rank, c->salt);
+    stride_mpi_allreduce(c->rank, &in.d, c->rank, &o->d, c->dtype, c->kind);
+    (c->check ? c->check : check_reduced)(c->name, o, c->kind, c->salt);
+    finish(c->name, &in, o);
   }
 }
 
@@ -425,60 +436,6 @@ static void check_gathered(const char *name, const Memref *in,
     for (int i = 0; i < in->rank; ++i)
       inFlat = inFlat * in->d.ss[i] + index[i];
     expect(name, out, f, value(in->dtype, r, inFlat, salt));
-  }
-}
-
-static void allgather(void) {
-  const int64_t N = g_size;
-  {
-    const char *name = "allgather-dim0";
-    int64_t inShape[2] = {2, 3}, outShape[2] = {2 * N, 3};
-    Memref in = dense(STRIDE_MPI_I32, 2, inShape);
-    Memref out = dense(STRIDE_MPI_I32, 2, outShape);
-    fill(&in, g_rank, 10);
-    stride_mpi_allgather(2, &in.d, 2, &out.d, STRIDE_MPI_I32, 0);
-    check_gathered(name, &in, &out, 0, 10);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
-    const char *name = "allgather-dim1";
-    int64_t inShape[2] = {2, 3}, outShape[2] = {2, 3 * N};
-    Memref in = dense(STRIDE_MPI_F64, 2, inShape);
-    Memref out = dense(STRIDE_MPI_F64, 2, outShape);
-    fill(&in, g_rank, 11);
-    stride_mpi_allgather(2, &in.d, 2, &out.d, STRIDE_MPI_F64, 1);
-    check_gathered(name, &in, &out, 1, 11);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
-    /* in with reversed rows, out column-major. */
-    const char *name = "allgather-dim1-strided";
-    int64_t inShape[2] = {2, 3}, outShape[2] = {2, 3 * N};
-    int64_t inStrides[2] = {-3, 1}, outStrides[2] = {1, 2};
-    Memref in = make(STRIDE_MPI_F32, 2, inShape, inStrides, 3, 6);
-    Memref out = make(STRIDE_MPI_F32, 2, outShape, outStrides, 0, 6 * N);
-    fill(&in, g_rank, 12);
-    stride_mpi_allgather(2, &in.d, 2, &out.d, STRIDE_MPI_F32, 1);
-    check_gathered(name, &in, &out, 1, 12);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
-    const char *name = "allgather-dim0-i1";
-    int64_t inShape[2] = {3, 5}, outShape[2] = {3 * N, 5};
-    Memref in = dense(STRIDE_MPI_I1, 2, inShape);
-    Memref out = dense(STRIDE_MPI_I1, 2, outShape);
-    fill(&in, g_rank, 13);
-    stride_mpi_allgather(2, &in.d, 2, &out.d, STRIDE_MPI_I1, 0);
-    check_gathered(name, &in, &out, 0, 13);
-    release(&in);
-    release(&out);
-    verdict(name);
   }
 }
 
@@ -505,59 +462,63 @@ static void check_exchanged(const char *name, const Memref *in,
   }
 }
 
-static void alltoall(void) {
-  const int64_t N = g_size;
-  {
-    const char *name = "alltoall-split1-concat0";
-    int64_t inShape[2] = {2, 3 * N}, outShape[2] = {2 * N, 3};
-    Memref in = dense(STRIDE_MPI_F32, 2, inShape);
-    Memref out = dense(STRIDE_MPI_F32, 2, outShape);
-    fill(&in, g_rank, 20);
-    stride_mpi_alltoall(2, &in.d, 2, &out.d, STRIDE_MPI_F32, 1, 0);
-    check_exchanged(name, &in, &out, 1, 0, 20);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
-    const char *name = "alltoall-split0-concat1";
-    int64_t inShape[2] = {2 * N, 3}, outShape[2] = {2, 3 * N};
-    Memref in = dense(STRIDE_MPI_I64, 2, inShape);
-    Memref out = dense(STRIDE_MPI_I64, 2, outShape);
-    fill(&in, g_rank, 21);
-    stride_mpi_alltoall(2, &in.d, 2, &out.d, STRIDE_MPI_I64, 0, 1);
-    check_exchanged(name, &in, &out, 0, 1, 21);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
-    const char *name = "alltoall-split0-concat0";
-    int64_t shape[2] = {2 * N, 3};
-    Memref in = dense(STRIDE_MPI_I32, 2, shape);
-    Memref out = dense(STRIDE_MPI_I32, 2, shape);
-    fill(&in, g_rank, 22);
-    stride_mpi_alltoall(2, &in.d, 2, &out.d, STRIDE_MPI_I32, 0, 0);
-    check_exchanged(name, &in, &out, 0, 0, 22);
-    release(&in);
-    release(&out);
-    verdict(name);
-  }
-  {
+/* An allgather (split < 0: along dimension `concat`) or an alltoall: in
+ * is `piece` with dimension `split` times the ranks, out `piece` with
+ * dimension `concat` times the ranks, each row-major unless its strides
+ * are given (nonzero; then over exactly its elements, from its offset). */
+typedef struct {
+  const char *name;
+  int32_t dtype;
+  int rank, split, concat, salt;
+  int64_t piece[3];
+  int64_t inStrides[3], inOffset, outStrides[3], outOffset;
+} ExchangeCheck;
+
+static const ExchangeCheck kExchangeChecks[] = {
+    {"allgather-dim0", STRIDE_MPI_I32, 2, -1, 0, 10, .piece = {2, 3}},
+    {"allgather-dim1", STRIDE_MPI_F64, 2, -1, 1, 11, .piece = {2, 3}},
+    /* in with reversed rows, out column-major. */
+    {"allgather-dim1-strided", STRIDE_MPI_F32, 2, -1, 1, 12, .piece = {2, 3},
+     .inStrides = {-3, 1}, .inOffset = 3, .outStrides = {1, 2}},
+    {"allgather-dim0-i1", STRIDE_MPI_I1, 2, -1, 0, 13, .piece = {3, 5}},
+    {"alltoall-split1-concat0", STRIDE_MPI_F32, 2, 1, 0, 20, .piece = {2, 3}},
+    {"alltoall-split0-concat1", STRIDE_MPI_I64, 2, 0, 1, 21, .piece = {2, 3}},
+    {"alltoall-split0-concat0", STRIDE_MPI_I32, 2, 0, 0, 22, .piece = {2, 3}},
     /* 3-D, split 2 concat 0; in column-major, out with dimension 1
      * reversed. */
-    const char *name = "alltoall-3d-strided";
-    int64_t inShape[3] = {2, 3, 2 * N}, outShape[3] = {2 * N, 3, 2};
-    int64_t inStrides[3] = {1, 2, 6};
-    int64_t outStrides[3] = {6, -2, 1};
-    Memref in = make(STRIDE_MPI_F64, 3, inShape, inStrides, 0, 12 * N);
-    Memref out = make(STRIDE_MPI_F64, 3, outShape, outStrides, 4, 12 * N);
-    fill(&in, g_rank, 23);
-    stride_mpi_alltoall(3, &in.d, 3, &out.d, STRIDE_MPI_F64, 2, 0);
-    check_exchanged(name, &in, &out, 2, 0, 23);
-    release(&in);
-    release(&out);
-    verdict(name);
+    {"alltoall-3d-strided", STRIDE_MPI_F64, 3, 2, 0, 23, .piece = {2, 3, 2},
+     .inStrides = {1, 2, 6}, .outStrides = {6, -2, 1}, .outOffset = 4},
+};
+
+/* One side of `c`: `piece` with dimension `scaled` times the ranks. */
+static Memref exchanged(const ExchangeCheck *c, int scaled,
+                        const int64_t *strides, int64_t offset) {
+  int64_t sizes[MAXR], n = 1;
+  for (int i = 0; i < c->rank; ++i) {
+    sizes[i] = c->piece[i] * (i == scaled ? g_size : 1);
+    n *= sizes[i];
+  }
+  return make(c->dtype, c->rank, sizes, strides[0] ? strides : NULL,
+              strides[0] ? offset : 0, n);
+}
+
+static void allgather_and_alltoall(void) {
+  for (size_t i = 0; i < sizeof kExchangeChecks / sizeof *kExchangeChecks;
+       ++i) {
+    const ExchangeCheck *c = &kExchangeChecks[i];
+    Memref in = exchanged(c, c->split, c->inStrides, c->inOffset);
+    Memref out = exchanged(c, c->concat, c->outStrides, c->outOffset);
+    fill(&in, g_rank, c->salt);
+    if (c->split < 0) {
+      stride_mpi_allgather(c->rank, &in.d, c->rank, &out.d, c->dtype,
+                           c->concat);
+      check_gathered(c->name, &in, &out, c->concat, c->salt);
+    } else {
+      stride_mpi_alltoall(c->rank, &in.d, c->rank, &out.d, c->dtype, c->split,
+                          c->concat);
+      check_exchanged(c->name, &in, &out, c->split, c->concat, c->salt);
+    }
+    finish(c->name, &in, &out);
   }
 }
 
@@ -690,8 +651,7 @@ int main(int argc, char **argv) {
   allreduce_kinds();
   allreduce_nan();
   allreduce_layouts();
-  allgather();
-  alltoall();
+  allgather_and_alltoall();
   if (g_rank == 0)
     printf("done\n");
   return stride_mpi_finalize();

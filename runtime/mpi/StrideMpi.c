@@ -685,6 +685,20 @@ static void check_dim(const char *fn, const char *what, int64_t dim, int rank) {
         rank);
 }
 
+/* What allgather and alltoall begin with: the runtime is initialized, and
+ * `in` and `out` are memrefs of `dtype` of one rank, read into *vi and *vo.
+ * Returns the element size. */
+static size_t read_in_out(const char *fn, int64_t inRank, void *in,
+                          int64_t outRank, void *out, int32_t dtype, View *vi,
+                          View *vo) {
+  require_init(fn);
+  const size_t es = dtype_size(fn, dtype);
+  read_view(fn, "in", inRank, in, es, vi);
+  read_view(fn, "out", outRank, out, es, vo);
+  check_rank(fn, inRank, outRank);
+  return es;
+}
+
 /* MPI_Allgather's and MPI_Alltoall's signature. */
 typedef int (*Exchange)(const void *, int, MPI_Datatype, void *, int,
                         MPI_Datatype, MPI_Comm);
@@ -740,12 +754,8 @@ static void exchange_blocks(const char *fn, const char *callName, Exchange call,
 void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank, void *out,
                           int32_t dtype, int64_t dim) {
   const char *fn = "stride_mpi_allgather";
-  require_init(fn);
-  const size_t es = dtype_size(fn, dtype);
   View vi, vo;
-  read_view(fn, "in", inRank, in, es, &vi);
-  read_view(fn, "out", outRank, out, es, &vo);
-  check_rank(fn, inRank, outRank);
+  const size_t es = read_in_out(fn, inRank, in, outRank, out, dtype, &vi, &vo);
   check_dim(fn, "dimension", dim, vi.rank);
   const int g = (int)dim, N = g_size;
   for (int d = 0; d < vi.rank; ++d) {
@@ -770,12 +780,8 @@ void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank, void *out,
 void stride_mpi_alltoall(int64_t inRank, void *in, int64_t outRank, void *out,
                          int32_t dtype, int64_t splitDim, int64_t concatDim) {
   const char *fn = "stride_mpi_alltoall";
-  require_init(fn);
-  const size_t es = dtype_size(fn, dtype);
   View vi, vo;
-  read_view(fn, "in", inRank, in, es, &vi);
-  read_view(fn, "out", outRank, out, es, &vo);
-  check_rank(fn, inRank, outRank);
+  const size_t es = read_in_out(fn, inRank, in, outRank, out, dtype, &vi, &vo);
   check_dim(fn, "split dimension", splitDim, vi.rank);
   check_dim(fn, "concat dimension", concatDim, vi.rank);
   const int s = (int)splitDim, c = (int)concatDim, N = g_size;

@@ -240,6 +240,16 @@ private:
 /// Raised for IR that does not parse, verify or lower; carries diagnostics.
 PyObject *compileError = nullptr;
 
+/// The dialects a kernel's context loads, registered once.
+const DialectRegistry &jitRegistry() {
+  static const DialectRegistry registry = [] {
+    DialectRegistry r;
+    registerJitDialects(r);
+    return r;
+  }();
+  return registry;
+}
+
 /// With `cacheDir` set, through the disk cache (DiskCache.h) under
 /// `cacheKey`; `outcome` then says what the cache did.
 std::unique_ptr<PyKernel>
@@ -251,12 +261,7 @@ compileKernel(const std::string &text, const std::string &entry,
   auto start = std::chrono::steady_clock::now();
   // One context per kernel: the engine does not need it afterwards, and
   // attributes do not pile up in a long-lived context.
-  static const DialectRegistry registry = [] {
-    DialectRegistry r;
-    registerJitDialects(r);
-    return r;
-  }();
-  MLIRContext context(registry);
+  MLIRContext context(jitRegistry());
   context.printOpOnDiagnostic(false);
   std::string diagnostics;
   llvm::raw_string_ostream diagnosticStream(diagnostics);
@@ -390,12 +395,7 @@ py::tuple compileCached(const std::string &text, const std::string &entry,
 py::dict explainKernel(const std::string &text, const std::string &entry,
                        std::optional<py::list> args,
                        const std::string &policyName, bool fuse) {
-  static const DialectRegistry registry = [] {
-    DialectRegistry r;
-    registerJitDialects(r);
-    return r;
-  }();
-  MLIRContext context(registry);
+  MLIRContext context(jitRegistry());
   context.printOpOnDiagnostic(false);
   std::optional<::stride::layout::Policy> policy =
       ::stride::layout::parsePolicy(policyName);

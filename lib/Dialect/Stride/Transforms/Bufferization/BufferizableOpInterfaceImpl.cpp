@@ -343,48 +343,42 @@ struct AllocatingOpInterface
 
 using MakeDest = function_ref<Value(ArrayRef<OpFoldResult>)>;
 
-/// Bufferizes `op`, whose one result is a new buffer in its layout: `emit`
-/// builds the kernel from the buffers of `tensors` and allocates the result
-/// (of the sizes it computes) by calling the allocator it is given.
-template <typename Emit>
-LogicalResult bufferizeIntoNewBuffer(Operation *op, RewriterBase &rewriter,
-                                     ValueRange tensors,
-                                     const BufferizationOptions &options,
-                                     BufferizationState &state, Emit emit) {
-  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!resultType)
-    return op->emitOpError() << "shapes are unknown; run "
-                                "stride-infer-shapes before bufferization";
-  rewriter.setInsertionPoint(op);
-  FailureOr<SmallVector<Value>> operands =
-      buffersOf(rewriter, tensors, options, state);
-  if (failed(operands))
-    return failure();
-  KernelBuilder kernels(rewriter, threadsOf(op));
-  Value dest;
-  auto makeDest = [&](ArrayRef<OpFoldResult> sizes) {
-    dest = kernels.allocate(op->getLoc(), resultType, sizes);
-    return dest;
-  };
-  if (failed(emit(kernels, ArrayRef<Value>(*operands), MakeDest(makeDest))))
-    return failure();
-  replaceOpWithBufferizedValues(rewriter, op, dest);
-  return success();
-}
-
-struct MatmulOpInterface
-    : public AllocatingOpInterface<MatmulOpInterface, MatmulOp> {
+/// An op whose one result is a new buffer in its layout, filled by the
+/// kernel `Model::emitKernel` builds from the buffers of its operands and
+/// allocating that result (of the sizes it computes) through `makeDest`.
+template <typename Model, typename OpTy>
+struct NewBufferOpInterface : public AllocatingOpInterface<Model, OpTy> {
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
-    auto matmul = cast<MatmulOp>(op);
-    return bufferizeIntoNewBuffer(
-        op, rewriter, ValueRange{matmul.getLhs(), matmul.getRhs()}, options,
-        state,
-        [&](KernelBuilder &kernels, ArrayRef<Value> operands,
-            MakeDest makeDest) {
-          return kernels.emitMatmul(matmul, operands[0], operands[1], makeDest);
-        });
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType)
+      return op->emitOpError() << "shapes are unknown; run "
+                                  "stride-infer-shapes before bufferization";
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> operands =
+        buffersOf(rewriter, op->getOperands(), options, state);
+    if (failed(operands))
+      return failure();
+    KernelBuilder kernels(rewriter, threadsOf(op));
+    Value dest;
+    auto makeDest = [&](ArrayRef<OpFoldResult> sizes) {
+      dest = kernels.allocate(op->getLoc(), resultType, sizes);
+      return dest;
+    };
+    if (failed(Model::emitKernel(op, kernels, *operands, makeDest)))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, dest);
+    return success();
+  }
+};
+
+struct MatmulOpInterface
+    : public NewBufferOpInterface<MatmulOpInterface, MatmulOp> {
+  static LogicalResult emitKernel(Operation *op, KernelBuilder &kernels,
+                                  ArrayRef<Value> operands, MakeDest makeDest) {
+    return kernels.emitMatmul(cast<MatmulOp>(op), operands[0], operands[1],
+                              makeDest);
   }
 };
 
@@ -393,21 +387,14 @@ struct MatmulOpInterface
 /// emitMapReduce.
 template <typename OpTy>
 struct ReduceOpInterface
-    : public AllocatingOpInterface<ReduceOpInterface<OpTy>, OpTy> {
-  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
-    return bufferizeIntoNewBuffer(
-        op, rewriter, op->getOperands(), options, state,
-        [&](KernelBuilder &kernels, ArrayRef<Value> operands,
-            MakeDest makeDest) {
-          // stride.map_reduce reads every operand, a named reduction its
-          // one.
-          return isa<MapReduceOp>(op)
-                     ? kernels.emitMapReduce(cast<MapReduceOp>(op), operands,
-                                             makeDest)
-                     : kernels.emitReduce(op, operands.front(), makeDest);
-        });
+    : public NewBufferOpInterface<ReduceOpInterface<OpTy>, OpTy> {
+  static LogicalResult emitKernel(Operation *op, KernelBuilder &kernels,
+                                  ArrayRef<Value> operands, MakeDest makeDest) {
+    // stride.map_reduce reads every operand, a named reduction its one.
+    return isa<MapReduceOp>(op)
+               ? kernels.emitMapReduce(cast<MapReduceOp>(op), operands,
+                                       makeDest)
+               : kernels.emitReduce(op, operands.front(), makeDest);
   }
 };
 

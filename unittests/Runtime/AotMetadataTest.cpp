@@ -15,23 +15,33 @@ using ::stride::ElementType;
 
 namespace {
 
+/// An entry named `name`, with the symbols stride-compile gives it.
+AotEntry namedEntry(const std::string &name) {
+  AotEntry entry;
+  entry.name = name;
+  entry.symbol = "stride_" + name;
+  entry.packedSymbol = "stride_" + name + "_packed";
+  return entry;
+}
+
+AotParam tensorParam(ElementType dtype, std::vector<int64_t> shape,
+                     std::vector<int64_t> strides) {
+  AotParam param;
+  param.isTensor = true;
+  param.dtype = dtype;
+  param.shape = std::move(shape);
+  param.strides = std::move(strides);
+  return param;
+}
+
 AotMetadata sample() {
   AotMetadata metadata;
-  AotEntry entry;
-  entry.name = "demo";
-  entry.symbol = "stride_demo";
-  entry.packedSymbol = "stride_demo_packed";
-  AotParam tensor;
-  tensor.isTensor = true;
-  tensor.dtype = ElementType::F32;
-  tensor.shape = {4, kAotDynamic, 3};
-  tensor.strides = {-2, 24, 0};
+  AotEntry entry = namedEntry("demo");
+  AotParam tensor =
+      tensorParam(ElementType::F32, {4, kAotDynamic, 3}, {-2, 24, 0});
   AotParam scalar;
   scalar.dtype = ElementType::I1;
-  AotParam zeroD;
-  zeroD.isTensor = true;
-  zeroD.dtype = ElementType::I64;
-  entry.inputs = {tensor, scalar, zeroD};
+  entry.inputs = {tensor, scalar, tensorParam(ElementType::I64, {}, {})};
   AotParam out = tensor;
   out.shape = {4, 2, 3};
   out.strides = {1, 12, 4};
@@ -162,26 +172,15 @@ namespace layout = ::stride::layout;
 /// @f(%a: tensor<?x?xf32, perm [1, 0]>, %b: tensor<?xf32>, %s: f32):
 /// n0 = a + b, n1 = s * n0; results n1 and b as is.
 AotEntry dynamicEntry(layout::Policy policy) {
-  AotEntry entry;
-  entry.name = "f";
-  entry.symbol = "stride_f";
-  entry.packedSymbol = "stride_f_packed";
-  AotParam a;
-  a.isTensor = true;
-  a.shape = {kAotDynamic, kAotDynamic};
-  a.strides = {1, kAotDynamic};
+  AotEntry entry = namedEntry("f");
+  AotParam a = tensorParam(ElementType::F32, {kAotDynamic, kAotDynamic},
+                           {1, kAotDynamic});
   a.perm = {1, 0};
-  AotParam b;
-  b.isTensor = true;
-  b.shape = {kAotDynamic};
-  b.strides = {1};
-  AotParam s;
-  entry.inputs = {a, b, s};
-  AotParam out;
-  out.isTensor = true;
-  out.shape = {kAotDynamic, kAotDynamic};
-  out.strides = {kAotDynamic, kAotDynamic};
-  entry.outputs = {out, b};
+  AotParam b = tensorParam(ElementType::F32, {kAotDynamic}, {1});
+  entry.inputs = {a, b, AotParam()};
+  entry.outputs = {tensorParam(ElementType::F32, {kAotDynamic, kAotDynamic},
+                               {kAotDynamic, kAotDynamic}),
+                   b};
   entry.hasLayoutGraph = true;
   entry.layoutGraph.policy = policy;
   using Kind = layout::LayoutRef::Kind;

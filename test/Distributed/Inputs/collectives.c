@@ -59,58 +59,45 @@ static const char *dtype_name(int32_t dtype) {
 static Memref make(int32_t dtype, int rank, const int64_t *sizes,
                    const int64_t *strides, int64_t offset, int64_t elements);
 
-static void put(const Memref *m, int64_t at, double v) {
+/* Element `at` of m's storage, as a double; first set to *store (converted
+ * to the element type; i1: nonzero is 1) when `store` is not NULL. */
+#define ACCESS_AS(T)                                                           \
+  do {                                                                         \
+    T x;                                                                       \
+    if (store) {                                                               \
+      x = (T)*store;                                                           \
+      memcpy(p, &x, sizeof x);                                                 \
+    } else {                                                                   \
+      memcpy(&x, p, sizeof x);                                                 \
+    }                                                                          \
+    return (double)x;                                                          \
+  } while (0)
+
+static double element_at(const Memref *m, int64_t at, const double *store) {
   char *p = m->data + at * (int64_t)elem_size(m->dtype);
   switch (m->dtype) {
-  case STRIDE_MPI_F32: {
-    float x = (float)v;
-    memcpy(p, &x, 4);
-    break;
-  }
+  case STRIDE_MPI_F32:
+    ACCESS_AS(float);
   case STRIDE_MPI_F64:
-    memcpy(p, &v, 8);
-    break;
-  case STRIDE_MPI_I32: {
-    int32_t x = (int32_t)v;
-    memcpy(p, &x, 4);
-    break;
-  }
-  case STRIDE_MPI_I64: {
-    int64_t x = (int64_t)v;
-    memcpy(p, &x, 8);
-    break;
-  }
+    ACCESS_AS(double);
+  case STRIDE_MPI_I32:
+    ACCESS_AS(int32_t);
+  case STRIDE_MPI_I64:
+    ACCESS_AS(int64_t);
   default:
-    *p = (char)(v != 0);
+    if (store)
+      *p = (char)(*store != 0);
+    return *p;
   }
+}
+#undef ACCESS_AS
+
+static void put(const Memref *m, int64_t at, double v) {
+  element_at(m, at, &v);
 }
 
 static double get(const Memref *m, int64_t at) {
-  const char *p = m->data + at * (int64_t)elem_size(m->dtype);
-  switch (m->dtype) {
-  case STRIDE_MPI_F32: {
-    float x;
-    memcpy(&x, p, 4);
-    return x;
-  }
-  case STRIDE_MPI_F64: {
-    double x;
-    memcpy(&x, p, 8);
-    return x;
-  }
-  case STRIDE_MPI_I32: {
-    int32_t x;
-    memcpy(&x, p, 4);
-    return x;
-  }
-  case STRIDE_MPI_I64: {
-    int64_t x;
-    memcpy(&x, p, 8);
-    return (double)x;
-  }
-  default:
-    return *p;
-  }
+  return element_at(m, at, NULL);
 }
 
 static Memref make(int32_t dtype, int rank, const int64_t *sizes,

@@ -1,5 +1,8 @@
 """Shared test helpers: strided views that exist both as NumPy arrays and as
 PyTorch tensors over the same memory, and oracle strides."""
+import json
+import os
+
 import numpy as np
 
 try:
@@ -136,3 +139,45 @@ def jit_like_numpy(fn, calls, rtol=0, **jit):
                 assert m.dtype == r.dtype
                 same(m, r)
     return traced
+
+
+# The reduction and view cases both libraries were asked about.
+CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
+                      "reduce-view-corpus.jsonl")
+
+
+def corpus_cases(kind):
+    """The corpus cases of `kind` ("reduce" or "view"); none without the
+    corpus."""
+    if not os.path.exists(CORPUS):
+        return []
+    with open(CORPUS) as f:
+        return [c for c in map(json.loads, f) if c["kind"] == kind]
+
+
+def check_corpus(cases, lib, prepare, compute, check, errors,
+                 unexpected=lambda e: f"unexpected error {e}"):
+    """Runs the cases of `lib`: `prepare(case, rng)` makes the inputs,
+    `compute(case, inputs)` the result (raising one of `errors` where the
+    library refuses), `check(case, inputs, got)` says what is wrong with a
+    result (None: nothing); `unexpected(e)` describes an error the library
+    does not give. Asserts that every case behaved like the library."""
+    rng = np.random.default_rng(0)
+    failures, count = [], 0
+    for case in (c for c in cases if c["lib"] == lib):
+        count += 1
+        expect = case["expect"]
+        inputs = prepare(case, rng)
+        try:
+            got = compute(case, inputs)
+        except errors as e:
+            if "error" not in expect:
+                failures.append(f"{case['id']}: {unexpected(e)}")
+            continue
+        if "error" in expect:
+            failures.append(f"{case['id']}: expected {expect['error']}")
+            continue
+        failure = check(case, inputs, got)
+        if failure:
+            failures.append(f"{case['id']}: {failure}")
+    assert not failures, f"{len(failures)} of {count}:\n" + "\n".join(failures[:20])

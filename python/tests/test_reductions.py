@@ -2,17 +2,14 @@
 np.mean, np.argmax, np.argmin, np.any, np.all and the ndarray methods on
 lazy expressions and under @stride.jit, with NumPy's values, dtypes and
 errors, and the result layouts of ../shared/reduce-view-corpus.jsonl."""
-import json
-import os
 
 import numpy as np
 import pytest
 
 import stride
-from helpers import elem_strides, make_view, strided
+from helpers import (CORPUS, check_corpus, corpus_cases, elem_strides,
+                     make_view, strided)
 
-CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
-                      "reduce-view-corpus.jsonl")
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32,
           "i64": np.int64, "i1": np.bool_}
 NUMPY = {"sum": np.sum, "prod": np.prod, "amax": np.amax, "amin": np.amin,
@@ -20,15 +17,7 @@ NUMPY = {"sum": np.sum, "prod": np.prod, "amax": np.amax, "amin": np.amin,
          "any": np.any, "all": np.all}
 
 
-def corpus_cases():
-    if not os.path.exists(CORPUS):
-        return []
-    with open(CORPUS) as f:
-        cases = [json.loads(line) for line in f]
-    return [c for c in cases if c["kind"] == "reduce"]
-
-
-CASES = corpus_cases()
+CASES = corpus_cases("reduce")
 
 
 @pytest.mark.skipif(not CASES, reason=f"no reduction corpus at {CORPUS}")
@@ -37,33 +26,28 @@ def test_reduction_corpus_through_python(lib):
     """Every corpus case through np.<op> on stride.lazy under the case's
     policy: shape, strides and dtype exactly, or an error where the library
     refuses."""
-    rng = np.random.default_rng(0)
-    failures, count = [], 0
-    for case in (c for c in CASES if c["lib"] == lib):
-        count += 1
-        inp, args, expect = case["input"], case["args"], case["expect"]
+    def prepare(case, rng):
+        inp, dims = case["input"], case["args"]["dims"]
         x = strided(inp["shape"], inp["strides"], DTYPES[inp["dtype"]], rng)
-        dims = args["dims"]
         axis = None if dims is None else (
             dims[0] if case["op"] in ("argmax", "argmin") else tuple(dims))
-        try:
-            expr = NUMPY[case["op"]](stride.lazy(x), axis=axis,
-                                     keepdims=args["keepdim"])
-            with np.errstate(all="ignore"):
-                got = stride.materialize(expr, policy=lib)
-        except (ValueError, TypeError) as e:
-            if "error" not in expect:
-                failures.append(f"{case['id']}: unexpected error {e}")
-            continue
-        if "error" in expect:
-            failures.append(f"{case['id']}: expected {expect['error']}")
-            continue
+        return x, axis
+
+    def compute(case, inputs):
+        x, axis = inputs
+        expr = NUMPY[case["op"]](stride.lazy(x), axis=axis,
+                                 keepdims=case["args"]["keepdim"])
+        with np.errstate(all="ignore"):
+            return stride.materialize(expr, policy=lib)
+
+    def check(case, inputs, got):
+        expect = case["expect"]
         want = (list(expect["shape"]), list(expect["strides"]),
                 np.dtype(DTYPES[expect["dtype"]]))
         have = (list(got.shape), list(elem_strides(got)), got.dtype)
-        if have != want:
-            failures.append(f"{case['id']}: got {have}, want {want}")
-    assert not failures, f"{len(failures)} of {count}:\n" + "\n".join(failures[:20])
+        return f"got {have}, want {want}" if have != want else None
+
+    check_corpus(CASES, lib, prepare, compute, check, (ValueError, TypeError))
 
 
 OPS = list(NUMPY)

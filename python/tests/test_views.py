@@ -3,17 +3,11 @@ np.broadcast_to, np.reshape, np.squeeze, np.expand_dims and np.flip on lazy
 inputs and intermediates. A chain of views of one input materializes as a
 view of it (no kernel, no copy) with the policy's shape, strides and offset
 (../shared/reduce-view-corpus.jsonl); views of intermediates fuse."""
-import json
-import os
-
 import numpy as np
 import pytest
 
 import stride
-from helpers import elem_strides, strided
-
-CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
-                      "reduce-view-corpus.jsonl")
+from helpers import CORPUS, check_corpus, corpus_cases, elem_strides, strided
 
 
 def apply(case, x):
@@ -44,34 +38,21 @@ def apply(case, x):
     raise AssertionError(op)
 
 
-def cases():
-    if not os.path.exists(CORPUS):
-        return []
-    with open(CORPUS) as f:
-        return [c for c in map(json.loads, f) if c["kind"] == "view"]
-
-
-CASES = cases()
+CASES = corpus_cases("view")
 
 
 @pytest.mark.skipif(not CASES, reason=f"no view corpus at {CORPUS}")
 @pytest.mark.parametrize("lib", ["numpy", "torch"])
 def test_view_corpus_through_python(lib):
-    rng = np.random.default_rng(0)
-    failures, count = [], 0
-    for case in (c for c in CASES if c["lib"] == lib):
-        count += 1
-        inp, expect = case["input"], case["expect"]
-        x = strided(inp["shape"], inp["strides"], np.float32, rng)
-        try:
-            got = stride.materialize(apply(case, stride.lazy(x)), policy=lib)
-        except (ValueError, TypeError, IndexError) as e:
-            if "error" not in expect:
-                failures.append(f"{case['id']}: unexpected {type(e).__name__}: {e}")
-            continue
-        if "error" in expect:
-            failures.append(f"{case['id']}: expected {expect['error']}")
-            continue
+    def prepare(case, rng):
+        inp = case["input"]
+        return strided(inp["shape"], inp["strides"], np.float32, rng)
+
+    def compute(case, x):
+        return stride.materialize(apply(case, stride.lazy(x)), policy=lib)
+
+    def check(case, x, got):
+        expect = case["expect"]
         view = got.size > 0 and np.shares_memory(got, x) or (
             got.size == 0 and got.base is not None and expect["view"])
         have = {"shape": list(got.shape), "strides": list(elem_strides(got)),
@@ -83,10 +64,13 @@ def test_view_corpus_through_python(lib):
                               - x.__array_interface__["data"][0]) // 4
             want["offset"] = expect["offset"]
         if have != want:
-            failures.append(f"{case['id']}: got {have}, want {want}")
-        else:
-            np.testing.assert_array_equal(got, apply(case, x))
-    assert not failures, f"{len(failures)} of {count}:\n" + "\n".join(failures[:20])
+            return f"got {have}, want {want}"
+        np.testing.assert_array_equal(got, apply(case, x))
+        return None
+
+    check_corpus(CASES, lib, prepare, compute, check,
+                 (ValueError, TypeError, IndexError),
+                 unexpected=lambda e: f"unexpected {type(e).__name__}: {e}")
 
 
 def test_views_of_intermediates_fuse_and_match_numpy():

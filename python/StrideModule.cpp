@@ -240,6 +240,22 @@ private:
 /// Raised for IR that does not parse, verify or lower; carries diagnostics.
 PyObject *compileError = nullptr;
 
+/// The layouts `args` gives the entry's arguments: (shape, strides) pairs,
+/// nullopt for a scalar (specializeEntry's arguments).
+std::vector<std::optional<ArgLayout>> argLayouts(const py::list &args) {
+  std::vector<std::optional<ArgLayout>> layouts;
+  for (py::handle item : args) {
+    if (item.is_none()) {
+      layouts.push_back(std::nullopt);
+      continue;
+    }
+    auto pair =
+        item.cast<std::pair<std::vector<int64_t>, std::vector<int64_t>>>();
+    layouts.push_back(ArgLayout{pair.first, pair.second});
+  }
+  return layouts;
+}
+
 /// The dialects a kernel's context loads, registered once.
 const DialectRegistry &jitRegistry() {
   static const DialectRegistry registry = [] {
@@ -286,17 +302,8 @@ compileKernel(const std::string &text, const std::string &entry,
     if (!func || func.isExternal())
       fail("no function @" + entry + " with a body");
     if (args) {
-      std::vector<std::optional<ArgLayout>> layouts;
-      for (py::handle item : *args) {
-        if (item.is_none()) {
-          layouts.push_back(std::nullopt);
-          continue;
-        }
-        auto pair = item.cast<std::pair<std::vector<int64_t>, std::vector<int64_t>>>();
-        layouts.push_back(ArgLayout{pair.first, pair.second});
-      }
       std::string error;
-      if (failed(specializeEntry(func, layouts, error)))
+      if (failed(specializeEntry(func, argLayouts(*args), error)))
         fail(error);
     }
     CpuPipelineOptions options;
@@ -422,18 +429,8 @@ py::dict explainKernel(const std::string &text, const std::string &entry,
   if (!func || func.isExternal())
     throw py::value_error("no function @" + entry + " with a body");
   if (args) {
-    std::vector<std::optional<ArgLayout>> layouts;
-    for (py::handle item : *args) {
-      if (item.is_none()) {
-        layouts.push_back(std::nullopt);
-        continue;
-      }
-      auto pair =
-          item.cast<std::pair<std::vector<int64_t>, std::vector<int64_t>>>();
-      layouts.push_back(ArgLayout{pair.first, pair.second});
-    }
     std::string error;
-    if (failed(specializeEntry(func, layouts, error)))
+    if (failed(specializeEntry(func, argLayouts(*args), error)))
       throw py::value_error(error);
   }
   py::dict out;

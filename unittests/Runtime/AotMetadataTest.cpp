@@ -191,23 +191,31 @@ AotEntry dynamicEntry(layout::Policy policy) {
   return entry;
 }
 
+/// Writes `entry` alone, expects `part` in the text, and reads the text
+/// back into `read`, which must write the same text.
+void roundTrip(const AotEntry &entry, const std::string &part,
+               AotMetadata &read) {
+  AotMetadata written;
+  written.entries = {entry};
+  std::string text = formatAotMetadata(written);
+  EXPECT_NE(text.find(part), std::string::npos) << text;
+  ASSERT_EQ(parseAotMetadata(text, read), "");
+  EXPECT_EQ(formatAotMetadata(read), text);
+}
+
 } // namespace
 
 TEST(AotMetadata, LayoutGraphRoundTrip) {
-  AotMetadata written;
-  written.entries = {dynamicEntry(layout::Policy::Numpy)};
-  std::string text = formatAotMetadata(written);
-  EXPECT_NE(text.find("input tensor f32 2 ? ? 1 ? perm 1 0\n"
-                      "input tensor f32 1 ? 1\ninput scalar f32\n"
-                      "output tensor f32 2 ? ? ? ?\noutput tensor f32 1 ? 1\n"
-                      "layout numpy\nnode elementwise a0 a1\n"
-                      "node elementwise a2 n0\nresult n1\nresult a1\nend\n"),
-            std::string::npos)
-      << text;
   AotMetadata read;
-  ASSERT_EQ(parseAotMetadata(text, read), "");
+  ASSERT_NO_FATAL_FAILURE(
+      roundTrip(dynamicEntry(layout::Policy::Numpy),
+                "input tensor f32 2 ? ? 1 ? perm 1 0\n"
+                "input tensor f32 1 ? 1\ninput scalar f32\n"
+                "output tensor f32 2 ? ? ? ?\noutput tensor f32 1 ? 1\n"
+                "layout numpy\nnode elementwise a0 a1\n"
+                "node elementwise a2 n0\nresult n1\nresult a1\nend\n",
+                read));
   ASSERT_EQ(read.entries.size(), 1u);
-  EXPECT_EQ(formatAotMetadata(read), text);
   EXPECT_EQ(read.entries[0].inputs[0].perm, (std::vector<int64_t>{1, 0}));
 }
 
@@ -224,15 +232,9 @@ TEST(AotMetadata, CopyNodesAndConvertedOperands) {
         {layout::LayoutRef::Kind::Node, 0}}}};
   entry.layoutGraph.results = {{layout::LayoutRef::Kind::Node, 0},
                                {layout::LayoutRef::Kind::Node, 1}};
-  AotMetadata written;
-  written.entries = {entry};
-  std::string text = formatAotMetadata(written);
-  EXPECT_NE(text.find("node copy a0\nnode elementwise a0~ n0\n"),
-            std::string::npos)
-      << text;
   AotMetadata read;
-  ASSERT_EQ(parseAotMetadata(text, read), "");
-  EXPECT_EQ(formatAotMetadata(read), text);
+  ASSERT_NO_FATAL_FAILURE(
+      roundTrip(entry, "node copy a0\nnode elementwise a0~ n0\n", read));
   std::vector<std::vector<int64_t>> shapes, strides;
   ASSERT_EQ(aotResultLayouts(read.entries[0], {{4, 1}, {4}, {}},
                              {{1, 4}, {1}, {}}, shapes, strides),
@@ -264,13 +266,8 @@ TEST(AotMetadata, OperandsConvertedByACopyFirst) {
         {layout::LayoutRef::Kind::Argument, 1}}}};
   entry.layoutGraph.results = {{layout::LayoutRef::Kind::Node, 0},
                                {layout::LayoutRef::Kind::Node, 1}};
-  AotMetadata written;
-  written.entries = {entry};
-  std::string text = formatAotMetadata(written);
-  EXPECT_NE(text.find("node elementwise a0* a1\n"), std::string::npos) << text;
   AotMetadata read;
-  ASSERT_EQ(parseAotMetadata(text, read), "");
-  EXPECT_EQ(formatAotMetadata(read), text);
+  ASSERT_NO_FATAL_FAILURE(roundTrip(entry, "node elementwise a0* a1\n", read));
   std::vector<std::vector<int64_t>> shapes, strides;
   layout::Operand a{{4, 1}, {0, 1}}, b{{4, 1}, {1, 4}};
   ASSERT_EQ(aotResultLayouts(read.entries[0], {a.shape, b.shape},

@@ -170,13 +170,9 @@ class Expr:
     def ravel(self):
         return reshape(self, (-1,))
 
-    # ndarray's reduction methods, as numpy.sum(x, ...) and the others.
-    def sum(self, axis=None, dtype=None, keepdims=False):
-        return reduce("sum", self, axis, keepdims, dtype)
-
-    def prod(self, axis=None, dtype=None, keepdims=False):
-        return reduce("prod", self, axis, keepdims, dtype)
-
+    # ndarray's reduction methods, as numpy.var(x, ...) and numpy.std; sum,
+    # prod, mean, max, min, argmax, argmin, any and all are set below the
+    # class (_reduction_method).
     def var(self, axis=None, dtype=None, ddof=0, keepdims=False):
         return HOOKS.array_function(np.var, (self,), dict(
             axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
@@ -184,27 +180,6 @@ class Expr:
     def std(self, axis=None, dtype=None, ddof=0, keepdims=False):
         return HOOKS.array_function(np.std, (self,), dict(
             axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
-
-    def mean(self, axis=None, dtype=None, keepdims=False):
-        return reduce("mean", self, axis, keepdims, dtype)
-
-    def max(self, axis=None, keepdims=False):
-        return reduce("amax", self, axis, keepdims)
-
-    def min(self, axis=None, keepdims=False):
-        return reduce("amin", self, axis, keepdims)
-
-    def argmax(self, axis=None, keepdims=False):
-        return reduce("argmax", self, axis, keepdims)
-
-    def argmin(self, axis=None, keepdims=False):
-        return reduce("argmin", self, axis, keepdims)
-
-    def any(self, axis=None, keepdims=False):
-        return reduce("any", self, axis, keepdims)
-
-    def all(self, axis=None, keepdims=False):
-        return reduce("all", self, axis, keepdims)
 
     def copy(self, order="K"):
         """A new array with the same values: inside @stride.jit memory the
@@ -284,6 +259,28 @@ class Expr:
     def __ilshift__(self, other): return _inplace("<<=", self, other)
     def __irshift__(self, other): return _inplace(">>=", self, other)
     def __imatmul__(self, other): return _inplace("@=", self, other)
+
+
+def _reduction_method(name, kind):
+    """ndarray.<name> as numpy.<kind>(self, ...); sum's, prod's and mean's
+    take dtype= too."""
+    if kind in ("sum", "prod", "mean"):
+        def method(self, axis=None, dtype=None, keepdims=False):
+            return reduce(kind, self, axis, keepdims, dtype)
+    else:
+        def method(self, axis=None, keepdims=False):
+            return reduce(kind, self, axis, keepdims)
+    method.__name__ = name
+    method.__qualname__ = "Expr." + name
+    return method
+
+
+# ndarray's reduction methods, as numpy.sum(x, ...) and the others.
+for _name, _kind in (("sum", "sum"), ("prod", "prod"), ("mean", "mean"),
+                     ("max", "amax"), ("min", "amin"), ("argmax", "argmax"),
+                     ("argmin", "argmin"), ("any", "any"), ("all", "all")):
+    setattr(Expr, _name, _reduction_method(_name, _kind))
+del _name, _kind
 
 
 def _fast_power(x, exponent):

@@ -138,26 +138,18 @@ struct ConvertShardToStrideMpiPass
               .Case([&](shard::AllReduceOp r) -> LogicalResult {
                 if (failed(checkGrid(op, r.getGridAttr(), symbols)))
                   return failure();
-                int64_t kind;
-                switch (r.getReduction()) {
-                case shard::ReductionKind::Sum:
-                  kind = 0;
-                  break;
-                case shard::ReductionKind::Product:
-                  kind = 1;
-                  break;
-                case shard::ReductionKind::Min:
-                  kind = 2;
-                  break;
-                case shard::ReductionKind::Max:
-                  kind = 3;
-                  break;
-                default:
+                // The runtime's kind codes (0=sum 1=product 2=min 3=max)
+                // are the indices of this list.
+                static constexpr shard::ReductionKind kKinds[] = {
+                    shard::ReductionKind::Sum, shard::ReductionKind::Product,
+                    shard::ReductionKind::Min, shard::ReductionKind::Max};
+                const auto *it = llvm::find(kKinds, r.getReduction());
+                if (it == std::end(kKinds))
                   return op->emitError()
                          << "convert-shard-to-stride-mpi: reduction "
                          << shard::stringifyReductionKind(r.getReduction())
                          << " has no MPI runtime function";
-                }
+                int64_t kind = it - std::begin(kKinds);
                 Builder b(op->getContext());
                 return lowerCollective(op, "allreduce", {kind}, b.getI32Type());
               })

@@ -20,18 +20,11 @@ import subprocess
 import sys
 import tempfile
 
+from programs import chain
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-CHAIN = """
-func.func @chain(%x: tensor<1024x1024xf32>, %y: tensor<1024x1024xf32>) -> tensor<*xf32> {
-  %one = arith.constant 1.0 : f32
-  %0 = stride.mul %x, %y : tensor<1024x1024xf32>, tensor<1024x1024xf32> -> tensor<*xf32>
-  %1 = stride.add %0, %one : tensor<*xf32>, f32 -> tensor<*xf32>
-  %2 = stride.mul %1, %x : tensor<*xf32>, tensor<1024x1024xf32> -> tensor<*xf32>
-  %3 = stride.sub %2, %y : tensor<*xf32>, tensor<1024x1024xf32> -> tensor<*xf32>
-  return %3 : tensor<*xf32>
-}
-"""
+CHAIN = chain(1024)
 
 MATMUL = """
 func.func @matmul(%a: tensor<8x128x128xf32>, %b: tensor<128x128xf32>) -> tensor<*xf32> {

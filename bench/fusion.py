@@ -20,16 +20,9 @@ import timeit
 
 import numpy as np
 
-PROGRAM = """
-func.func @chain(%x: tensor<4096x4096xf32>, %y: tensor<4096x4096xf32>) -> tensor<*xf32> {
-  %one = arith.constant 1.0 : f32
-  %0 = stride.mul %x, %y : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<*xf32>
-  %1 = stride.add %0, %one : tensor<*xf32>, f32 -> tensor<*xf32>
-  %2 = stride.mul %1, %x : tensor<*xf32>, tensor<4096x4096xf32> -> tensor<*xf32>
-  %3 = stride.sub %2, %y : tensor<*xf32>, tensor<4096x4096xf32> -> tensor<*xf32>
-  return %3 : tensor<*xf32>
-}
-"""
+from programs import chain
+
+PROGRAM = chain(4096)
 
 
 def stride_run(binary, path, runs, extra):

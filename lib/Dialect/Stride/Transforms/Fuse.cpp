@@ -45,6 +45,22 @@ RankedTensorType viewTypeOf(Operation *op, RankedTensorType input) {
                                           view.view.offset));
 }
 
+/// The stride.broadcast defining `op`'s operand 0 when `op` may absorb it:
+/// in `op`'s block, without destinations, with one result that has one use
+/// and no unranked tensor input; else null.
+BroadcastOp absorbableProducer(Operation *op) {
+  auto producer = op->getOperand(0).getDefiningOp<BroadcastOp>();
+  if (!producer || producer->getBlock() != op->getBlock() ||
+      !producer.getInits().empty() || producer.getNumResults() != 1 ||
+      !producer.getResult(0).hasOneUse())
+    return {};
+  for (Value input : producer.getInputs())
+    if (isa<TensorType>(input.getType()) &&
+        !isa<RankedTensorType>(input.getType()))
+      return {};
+  return producer;
+}
+
 /// A view of an elementwise result that only one stride.broadcast reads is
 /// the elementwise op applied to the same view of each input (broadcast to
 /// the result's shape first, itself a view): `(a + b).T` is `a.T + b.T`.
@@ -71,20 +87,14 @@ bool sinkViewIntoProducer(RewriterBase &rewriter, Operation *view) {
       return false;
     v = next->getResult(0);
   }
-  auto producer = view->getOperand(0).getDefiningOp<BroadcastOp>();
-  if (!producer || producer->getBlock() != view->getBlock() ||
-      !producer.getInits().empty() || producer.getNumResults() != 1 ||
-      !producer.getResult(0).hasOneUse())
+  BroadcastOp producer = absorbableProducer(view);
+  if (!producer)
     return false;
   auto producerType =
       dyn_cast<RankedTensorType>(producer.getResult(0).getType());
   auto viewType = dyn_cast<RankedTensorType>(result.getType());
   if (!producerType || !producerType.hasStaticShape() || !viewType)
     return false;
-  for (Value input : producer.getInputs())
-    if (isa<TensorType>(input.getType()) &&
-        !isa<RankedTensorType>(input.getType()))
-      return false;
 
   rewriter.setInsertionPoint(view);
   Location loc = view->getLoc();
@@ -304,20 +314,14 @@ bool fuseIntoReduction(RewriterBase &rewriter, Operation *reduce) {
   std::optional<ReduceKind> kind = getReduceKind(reduce);
   if (!kind || *kind == ReduceKind::Argmax || *kind == ReduceKind::Argmin)
     return false;
-  auto producer = reduce->getOperand(0).getDefiningOp<BroadcastOp>();
-  if (!producer || producer->getBlock() != reduce->getBlock() ||
-      !producer.getInits().empty() || producer.getNumResults() != 1 ||
-      !producer.getResult(0).hasOneUse())
+  BroadcastOp producer = absorbableProducer(reduce);
+  if (!producer)
     return false;
   auto mapped = dyn_cast<RankedTensorType>(producer.getResult(0).getType());
   auto resultType = dyn_cast<RankedTensorType>(reduce->getResult(0).getType());
   if (!mapped || !resultType || !mapped.hasStaticShape() ||
       llvm::is_contained(getStridesOf(mapped), ShapedType::kDynamic))
     return false;
-  for (Value input : producer.getInputs())
-    if (isa<TensorType>(input.getType()) &&
-        !isa<RankedTensorType>(input.getType()))
-      return false;
   rewriter.setInsertionPoint(reduce);
   auto fused = MapReduceOp::create(
       rewriter, reduce->getLoc(), resultType,

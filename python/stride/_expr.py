@@ -242,44 +242,54 @@ class Expr:
     def __abs__(self): return absolute(self)
     def __invert__(self): return invert(self)
 
-    # Augmented assignment. Outside @stride.jit an expression is a value and
-    # `e += 1` binds the name to a new expression. Inside a trace it has
-    # NumPy's in-place meaning (see _trace.inplace): an argument (or a view
-    # of one) is written, an intermediate result is replaced.
-    def __iadd__(self, other): return _inplace("+=", self, other)
-    def __isub__(self, other): return _inplace("-=", self, other)
-    def __imul__(self, other): return _inplace("*=", self, other)
-    def __itruediv__(self, other): return _inplace("/=", self, other)
-    def __ifloordiv__(self, other): return _inplace("//=", self, other)
-    def __imod__(self, other): return _inplace("%=", self, other)
-    def __ipow__(self, other): return _inplace("**=", self, other)
-    def __iand__(self, other): return _inplace("&=", self, other)
-    def __ior__(self, other): return _inplace("|=", self, other)
-    def __ixor__(self, other): return _inplace("^=", self, other)
-    def __ilshift__(self, other): return _inplace("<<=", self, other)
-    def __irshift__(self, other): return _inplace(">>=", self, other)
-    def __imatmul__(self, other): return _inplace("@=", self, other)
+    # Augmented assignment (__iadd__ ... __imatmul__) is set below the class
+    # (_inplace_method).
 
 
-def _reduction_method(name, kind):
-    """ndarray.<name> as numpy.<kind>(self, ...); sum's, prod's and mean's
-    take dtype= too."""
+def _set_method(name, method):
+    """Makes `method` Expr's method `name`."""
+    method.__name__ = name
+    method.__qualname__ = "Expr." + name
+    setattr(Expr, name, method)
+
+
+def _reduction_method(kind):
+    """An ndarray reduction method as numpy.<kind>(self, ...); sum's, prod's
+    and mean's take dtype= too."""
     if kind in ("sum", "prod", "mean"):
         def method(self, axis=None, dtype=None, keepdims=False):
             return reduce(kind, self, axis, keepdims, dtype)
     else:
         def method(self, axis=None, keepdims=False):
             return reduce(kind, self, axis, keepdims)
-    method.__name__ = name
-    method.__qualname__ = "Expr." + name
     return method
+
+
+# Augmented assignment. Outside @stride.jit an expression is a value and
+# `e += 1` binds the name to a new expression. Inside a trace it has
+# NumPy's in-place meaning (see _trace.inplace): an argument (or a view
+# of one) is written, an intermediate result is replaced.
+def _inplace_method(symbol):
+    def method(self, other):
+        return _inplace(symbol, self, other)
+    return method
+
+
+for _name, _symbol in (
+        ("__iadd__", "+="), ("__isub__", "-="), ("__imul__", "*="),
+        ("__itruediv__", "/="), ("__ifloordiv__", "//="), ("__imod__", "%="),
+        ("__ipow__", "**="), ("__iand__", "&="), ("__ior__", "|="),
+        ("__ixor__", "^="), ("__ilshift__", "<<="), ("__irshift__", ">>="),
+        ("__imatmul__", "@=")):
+    _set_method(_name, _inplace_method(_symbol))
+del _name, _symbol
 
 
 # ndarray's reduction methods, as numpy.sum(x, ...) and the others.
 for _name, _kind in (("sum", "sum"), ("prod", "prod"), ("mean", "mean"),
                      ("max", "amax"), ("min", "amin"), ("argmax", "argmax"),
                      ("argmin", "argmin"), ("any", "any"), ("all", "all")):
-    setattr(Expr, _name, _reduction_method(_name, _kind))
+    _set_method(_name, _reduction_method(_kind))
 del _name, _kind
 
 

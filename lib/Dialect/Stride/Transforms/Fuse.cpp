@@ -45,6 +45,18 @@ RankedTensorType viewTypeOf(Operation *op, RankedTensorType input) {
                                           view.view.offset));
 }
 
+/// The ops under `root` that `accept` takes, in walk order: collected before
+/// the rewrites that follow create and erase ops.
+SmallVector<Operation *> collectOps(Operation *root,
+                                    function_ref<bool(Operation *)> accept) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (accept(op))
+      ops.push_back(op);
+  });
+  return ops;
+}
+
 /// The stride.broadcast defining `op`'s operand 0 when `op` may absorb it:
 /// in `op`'s block, without destinations, with one result that has one use
 /// and no unranked tensor input; else null.
@@ -376,12 +388,7 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
     // strictly up the expression, so this ends).
     for (bool changed = true; changed;) {
       changed = false;
-      SmallVector<Operation *> views;
-      getOperation()->walk([&](Operation *op) {
-        if (isViewOp(op))
-          views.push_back(op);
-      });
-      for (Operation *view : views)
+      for (Operation *view : collectOps(getOperation(), isViewOp))
         if (sinkViewIntoProducer(rewriter, view)) {
           ++numViewsSunk;
           changed = true;
@@ -394,12 +401,7 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
                  fuseFirstProducer(rewriter, consumer, control, counters))
         consumer = merged;
     // Then each reduction takes the whole expression it reduces.
-    SmallVector<Operation *> reductions;
-    getOperation()->walk([&](Operation *op) {
-      if (isReduction(op))
-        reductions.push_back(op);
-    });
-    for (Operation *reduce : reductions)
+    for (Operation *reduce : collectOps(getOperation(), isReduction))
       if (fuseIntoReduction(rewriter, reduce))
         ++numIntoReductions;
     getOperation()->walk([&](BroadcastOp op) {

@@ -16,6 +16,7 @@
 #include "stride/Layout/Views.h"
 #include "stride/Pipelines/Pipelines.h"
 #include "stride/Runner/JitKernel.h"
+#include "stride/Runner/Threads.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -306,7 +307,7 @@ compileKernel(const std::string &text, const std::string &entry,
       if (failed(specializeEntry(func, argLayouts(*args), error)))
         fail(error);
     }
-    CpuPipelineOptions options;
+    StridePipelineOptions options;
     std::optional<::stride::layout::Policy> parsed =
         ::stride::layout::parsePolicy(policy);
     if (!parsed)

@@ -13,6 +13,7 @@
 #include "stride/Runner/DistributionPlan.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/LLVMOptimization.h"
 #include "stride/Runner/CompileEntry.h"
 
@@ -102,12 +103,15 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
   result.module->setTargetTriple(targetMachine.getTargetTriple());
   llvm::Linker linker(*result.module);
 
-  CpuPipelineOptions pipeline;
+  StridePipelineOptions pipeline;
   pipeline.policy = options.policy;
   pipeline.fuse = options.fuse;
   pipeline.threads = std::max(1u, options.threads);
   pipeline.keepResultLayouts = options.keepResultLayouts;
-  pipeline.gpu = options.gpu;
+  pipeline.target = options.gpu ? Target::Gpu : Target::Cpu;
+  // Without ptxas the kernels stay PTX, which the CUDA driver compiles.
+  if (options.gpu && !hasPtxas())
+    pipeline.format = "isa";
   pipeline.distribute = options.distribute;
   pipeline.distributeStrategy = options.strategy;
 

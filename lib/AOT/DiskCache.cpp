@@ -147,7 +147,7 @@ DiskCacheResult mlir::stride::compileWithDiskCache(
   // the kernel still runs, compiled in memory.
   result.outcome = DiskCacheOutcome::Unwritable;
   result.note = why;
-  CpuPipelineOptions pipeline;
+  StridePipelineOptions pipeline;
   pipeline.policy = options.policy;
   pipeline.fuse = options.fuse;
   pipeline.threads = options.threads;

@@ -85,7 +85,7 @@ StrideKernel strideKernelCompile(MlirModule module, MlirStringRef entry,
   ModuleOp original = unwrap(module);
   MLIRContext *context = original.getContext();
 
-  CpuPipelineOptions pipelineOptions;
+  StridePipelineOptions pipelineOptions;
   std::string optionsError;
   llvm::raw_string_ostream optionsErrorStream(optionsError);
   if (failed(pipelineOptions.parseFromString(unwrap(options),

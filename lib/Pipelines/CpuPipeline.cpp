@@ -16,41 +16,33 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-#include <cstdlib>
-#include <thread>
-
 using namespace mlir;
 using namespace mlir::stride;
 
-namespace {
-/// The value of $STRIDE_NUM_THREADS when it is a positive integer.
-std::optional<unsigned> threadsFromEnvironment() {
-  const char *text = std::getenv("STRIDE_NUM_THREADS");
-  unsigned value = 0;
-  if (!text || StringRef(text).trim().getAsInteger(10, value) || value == 0)
-    return std::nullopt;
-  return value;
+StringRef mlir::stride::targetName(Target target) {
+  switch (target) {
+  case Target::Cpu:
+    return "cpu";
+  case Target::Gpu:
+    return "gpu";
+  case Target::GpuHost:
+    return "gpu-host";
+  }
+  llvm_unreachable("unknown target");
 }
+
+namespace {
+/// The threads the CPU runs kernels on: only target=cpu threads them.
+unsigned cpuThreads(const StridePipelineOptions &options) {
+  if (options.target != Target::Cpu)
+    return 1;
+  return std::max(1u, unsigned(options.threads));
+}
+
 } // namespace
 
-unsigned mlir::stride::resolveThreads(unsigned requested) {
-  if (requested > 0)
-    return requested;
-  if (std::optional<unsigned> fromEnv = threadsFromEnvironment())
-    return *fromEnv;
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
-std::string mlir::stride::checkThreadsEnvironment() {
-  const char *text = std::getenv("STRIDE_NUM_THREADS");
-  if (!text || threadsFromEnvironment())
-    return "";
-  return "STRIDE_NUM_THREADS must be a positive integer, got '" +
-         std::string(text) + "'";
-}
-
 void mlir::stride::buildStrideToLinalgPipeline(
-    OpPassManager &pm, const CpuPipelineOptions &options) {
+    OpPassManager &pm, const StridePipelineOptions &options) {
   pm.addPass(createStrideInferShapes());
   pm.addPass(createStridePropagateLayout(
       StridePropagateLayoutOptions{options.policy, options.keepResultLayouts}));
@@ -76,8 +68,9 @@ void mlir::stride::buildStrideToLinalgPipeline(
   pm.addPass(createStrideCoalesce());
   // The pipeline is a function of its options alone: threads=0 is one thread
   // here, and drivers resolve $STRIDE_NUM_THREADS and the cores (JitKernel).
-  pm.addPass(createStrideBufferize(
-      StrideBufferizeOptions{std::max(1u, unsigned(options.threads))}));
+  // On a GPU the launches are the parallelism: no chunked outer loops.
+  pm.addPass(
+      createStrideBufferize(StrideBufferizeOptions{cpuThreads(options)}));
   // A private function may return a buffer it does not own (an scf.for
   // result that is its argument's buffer): with dynamic ownership it hands
   // the ownership bit back instead of cloning, since nothing later in this
@@ -89,29 +82,23 @@ void mlir::stride::buildStrideToLinalgPipeline(
   pm.addPass(createCSEPass());
 }
 
-void mlir::stride::buildLinalgToLLVMPipeline(
-    OpPassManager &pm, const CpuPipelineOptions &options) {
-  // Small blocks and grids, so that the grid-stride loops of the GPU
-  // kernels take several turns on test-sized arrays.
-  if (options.gpuHost)
-    buildGpuKernelsOnHostPipeline(pm, /*blockSize=*/32, /*maxBlocks=*/4);
-  if (options.gpu) {
-    GpuPipelineOptions gpu;
-    if (!hasPtxas())
-      gpu.format = "isa"; // the driver JIT-compiles the PTX
-    buildGpuLinalgToLLVMPipeline(pm, gpu);
-    return;
-  }
-  // The CPU's matmul micro-kernels and transpose blocking do not apply to
-  // the GPU kernels (gpu-host has already mapped every linalg op).
-  if (options.matmulKernels && !options.gpuHost)
+namespace {
+/// Linalg on memrefs to the LLVM dialect on the CPU: loops (the chunks of
+/// threaded kernels to OpenMP), strided metadata, math (intrinsics, libm,
+/// integer powers), memref, arith, cf and func to LLVM. `codegen` adds the
+/// CPU's matmul micro-kernels and transpose blocking, which do not apply to
+/// kernels already mapped to GPU launches.
+void buildCpuLoweringPipeline(OpPassManager &pm,
+                              const StridePipelineOptions &options,
+                              bool codegen) {
+  if (codegen && options.matmulKernels)
     pm.addPass(createStrideTileMatmul());
-  if (options.blockTransposes && !options.gpuHost)
+  if (codegen && options.blockTransposes)
     pm.addPass(createStrideBlockTransposes());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
-  unsigned threads = std::max(1u, unsigned(options.threads));
+  unsigned threads = cpuThreads(options);
   if (threads > 1)
     pm.addPass(createConvertSCFToOpenMPPass(
         ConvertSCFToOpenMPPassOptions{threads}));
@@ -141,20 +128,79 @@ void mlir::stride::buildLinalgToLLVMPipeline(
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::stride::buildStrideCpuPipeline(OpPassManager &pm,
-                                          const CpuPipelineOptions &options) {
-  buildStrideToLinalgPipeline(pm, options);
-  buildLinalgToLLVMPipeline(pm, options);
+} // namespace
+
+void mlir::stride::buildStrideLoweringPipeline(
+    OpPassManager &pm, const StridePipelineOptions &options) {
+  switch (options.target) {
+  case Target::Cpu:
+    buildCpuLoweringPipeline(pm, options, /*codegen=*/true);
+    return;
+  case Target::Gpu:
+    buildGpuLoweringPipeline(pm, options);
+    return;
+  case Target::GpuHost:
+    buildGpuKernelsOnHostPipeline(pm, options.blockSize, options.maxBlocks);
+    buildCpuLoweringPipeline(pm, options, /*codegen=*/false);
+    return;
+  }
 }
 
+void mlir::stride::buildStridePipeline(OpPassManager &pm,
+                                       const StridePipelineOptions &options) {
+  buildStrideToLinalgPipeline(pm, options);
+  buildStrideLoweringPipeline(pm, options);
+}
+
+void mlir::stride::buildStrideToGpuLaunchPipeline(
+    OpPassManager &pm, const StridePipelineOptions &options) {
+  buildStrideToLinalgPipeline(pm, options);
+  buildLinalgToGpuLaunchesPipeline(pm, options.blockSize, options.maxBlocks,
+                                   /*deviceMemory=*/true);
+}
+
+namespace {
+/// The options with another default target, for the pipeline's spellings
+/// that name one (`stride-gpu-pipeline` is `stride-pipeline{target=gpu}`).
+template <Target T> struct OptionsForTarget : StridePipelineOptions {
+  OptionsForTarget() { target = T; }
+};
+
+template <Target T>
+void registerForTarget(StringRef name, StringRef description) {
+  PassPipelineRegistration<OptionsForTarget<T>>(
+      name, description,
+      [](OpPassManager &pm, const OptionsForTarget<T> &options) {
+        buildStridePipeline(pm, options);
+      });
+}
+} // namespace
+
 void mlir::stride::registerStridePipelines() {
-  PassPipelineRegistration<CpuPipelineOptions>(
+  PassPipelineRegistration<StridePipelineOptions>(
+      "stride-pipeline",
+      "Stride ops on tensors to the LLVM dialect for the chosen target (cpu, "
+      "gpu or gpu-host)",
+      buildStridePipeline);
+  registerForTarget<Target::Cpu>(
       "stride-cpu-pipeline",
-      "Stride ops on tensors to the LLVM dialect for the CPU JIT",
-      buildStrideCpuPipeline);
-  PassPipelineRegistration<CpuPipelineOptions>(
+      "stride-pipeline with target=cpu: LLVM for the CPU JIT");
+  registerForTarget<Target::Gpu>(
+      "stride-gpu-pipeline",
+      "stride-pipeline with target=gpu: NVVM kernels in a GPU binary and "
+      "host LLVM calling the mgpu* runtime");
+  registerForTarget<Target::GpuHost>(
+      "stride-gpu-host-pipeline",
+      "stride-pipeline with target=gpu-host (tests): the GPU kernels run on "
+      "the host, grid and block enumerated, lowered as for the CPU");
+  PassPipelineRegistration<StridePipelineOptions>(
       "stride-to-linalg-pipeline",
       "Stride ops on tensors to linalg on strided memrefs (the first half of "
-      "stride-cpu-pipeline)",
+      "stride-pipeline)",
       buildStrideToLinalgPipeline);
+  PassPipelineRegistration<StridePipelineOptions>(
+      "stride-to-gpu-launch-pipeline",
+      "Stride ops on tensors to gpu.launch kernels on memrefs (the first half "
+      "of target=gpu)",
+      buildStrideToGpuLaunchPipeline);
 }

@@ -37,18 +37,10 @@ bool mlir::stride::hasPtxas() {
   return static_cast<bool>(llvm::sys::findProgramByName("ptxas"));
 }
 
-void GpuPipelineOptions::fillStrideOptions(CpuPipelineOptions &cpu) const {
-  cpu.policy = policy;
-  cpu.fuse = fuse;
-  cpu.keepResultLayouts = keepResultLayouts;
-  cpu.threads = 1; // the GPU is the parallelism; no chunked outer loops
-  // The CPU's matmul micro-kernels and transpose blocking are CPU code.
-  cpu.matmulKernels = false;
-  cpu.blockTransposes = false;
-}
-
-static void addLinalgToLaunches(OpPassManager &pm, int64_t blockSize,
-                                int64_t maxBlocks, bool deviceMemory) {
+void mlir::stride::buildLinalgToGpuLaunchesPipeline(OpPassManager &pm,
+                                                    int64_t blockSize,
+                                                    int64_t maxBlocks,
+                                                    bool deviceMemory) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createLinalgGeneralizeNamedOpsPass());
   fpm.addPass(createStrideMapLinalgToGpu(
@@ -59,30 +51,18 @@ static void addLinalgToLaunches(OpPassManager &pm, int64_t blockSize,
   pm.addPass(createCSEPass());
 }
 
-static void addGpuMapping(OpPassManager &pm, const GpuPipelineOptions &options,
-                          bool deviceMemory) {
-  CpuPipelineOptions cpu;
-  options.fillStrideOptions(cpu);
-  buildStrideToLinalgPipeline(pm, cpu);
-  addLinalgToLaunches(pm, options.blockSize, options.maxBlocks, deviceMemory);
-}
-
 void mlir::stride::buildGpuKernelsOnHostPipeline(OpPassManager &pm,
                                                  int64_t blockSize,
                                                  int64_t maxBlocks) {
-  addLinalgToLaunches(pm, blockSize, maxBlocks, /*deviceMemory=*/false);
+  buildLinalgToGpuLaunchesPipeline(pm, blockSize, maxBlocks,
+                                   /*deviceMemory=*/false);
   pm.addNestedPass<func::FuncOp>(createStrideGpuLaunchToHostLoops());
 }
 
-void mlir::stride::buildStrideToGpuLaunchPipeline(
-    OpPassManager &pm, const GpuPipelineOptions &options) {
-  addGpuMapping(pm, options, /*deviceMemory=*/true);
-}
-
-void mlir::stride::buildGpuLinalgToLLVMPipeline(
-    OpPassManager &pm, const GpuPipelineOptions &options) {
-  addLinalgToLaunches(pm, options.blockSize, options.maxBlocks,
-                      /*deviceMemory=*/true);
+void mlir::stride::buildGpuLoweringPipeline(
+    OpPassManager &pm, const StridePipelineOptions &options) {
+  buildLinalgToGpuLaunchesPipeline(pm, options.blockSize, options.maxBlocks,
+                                   /*deviceMemory=*/true);
   // Constants and index math (hoisted out of the launches by canonicalize
   // and CSE) go back into the kernels: gpu-kernel-outlining no longer sinks
   // them, and as kernel parameters they would hide constant indices (the
@@ -129,39 +109,4 @@ void mlir::stride::buildGpuLinalgToLLVMPipeline(
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
-}
-
-void mlir::stride::buildStrideGpuPipeline(OpPassManager &pm,
-                                          const GpuPipelineOptions &options) {
-  CpuPipelineOptions cpu;
-  options.fillStrideOptions(cpu);
-  buildStrideToLinalgPipeline(pm, cpu);
-  buildGpuLinalgToLLVMPipeline(pm, options);
-}
-
-void mlir::stride::buildStrideGpuHostPipeline(
-    OpPassManager &pm, const GpuPipelineOptions &options) {
-  CpuPipelineOptions cpu;
-  options.fillStrideOptions(cpu);
-  buildStrideToLinalgPipeline(pm, cpu);
-  buildGpuKernelsOnHostPipeline(pm, options.blockSize, options.maxBlocks);
-  buildLinalgToLLVMPipeline(pm, cpu);
-}
-
-void mlir::stride::registerStrideGpuPipelines() {
-  PassPipelineRegistration<GpuPipelineOptions>(
-      "stride-gpu-pipeline",
-      "Stride ops on tensors to NVVM kernels in a GPU binary and host LLVM "
-      "calling the mgpu* runtime",
-      buildStrideGpuPipeline);
-  PassPipelineRegistration<GpuPipelineOptions>(
-      "stride-to-gpu-launch-pipeline",
-      "Stride ops on tensors to gpu.launch kernels on memrefs (the first half "
-      "of stride-gpu-pipeline)",
-      buildStrideToGpuLaunchPipeline);
-  PassPipelineRegistration<GpuPipelineOptions>(
-      "stride-gpu-host-pipeline",
-      "Tests: the GPU kernels of stride-gpu-pipeline run on the host, grid "
-      "and block enumerated, lowered like stride-cpu-pipeline",
-      buildStrideGpuHostPipeline);
 }

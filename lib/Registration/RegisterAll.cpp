@@ -9,7 +9,6 @@
 #include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
-#include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,8 +36,5 @@ void stride::registerAllPasses() {
 
 void stride::registerAllPipelines() {
   static std::once_flag once;
-  std::call_once(once, [] {
-    mlir::stride::registerStridePipelines();
-    mlir::stride::registerStrideGpuPipelines();
-  });
+  std::call_once(once, [] { mlir::stride::registerStridePipelines(); });
 }

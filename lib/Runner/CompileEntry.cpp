@@ -57,7 +57,7 @@ static KernelParam paramFor(Type type) {
 
 std::optional<LoweredEntry>
 mlir::stride::lowerEntryToLLVM(ModuleOp module, StringRef entry,
-                               const CpuPipelineOptions &options,
+                               const StridePipelineOptions &options,
                                bool emitCInterface, std::string &error) {
   // Only the entry is called from outside: other functions become private,
   // so that the passes may refine their signatures and the entry alone takes
@@ -105,7 +105,7 @@ mlir::stride::lowerEntryToLLVM(ModuleOp module, StringRef entry,
     func->setAttr("llvm.emit_c_interface", UnitAttr::get(func.getContext()));
 
   PassManager toLLVM(module.getContext());
-  buildLinalgToLLVMPipeline(toLLVM, options);
+  buildStrideLoweringPipeline(toLLVM, options);
   if (failed(toLLVM.run(module))) {
     error = "lowering to LLVM failed";
     return std::nullopt;

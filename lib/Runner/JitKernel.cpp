@@ -5,7 +5,9 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
+#include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/LLVMOptimization.h"
+#include "stride/Runner/Threads.h"
 #include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/TemporaryCache.h"
 
@@ -186,13 +188,17 @@ mlir::stride::specializeEntry(func::FuncOp entry,
 
 std::unique_ptr<JitKernel>
 JitKernel::compile(ModuleOp module, StringRef entry,
-                   const CpuPipelineOptions &requested, std::string &error) {
+                   const StridePipelineOptions &requested, std::string &error) {
   // The JIT is a driver: threads=0 means $STRIDE_NUM_THREADS, else the cores.
-  CpuPipelineOptions options;
+  StridePipelineOptions options;
   options.copyOptionValuesFrom(requested);
   options.threads = resolveThreads(requested.threads);
+  bool gpu = options.target == Target::Gpu;
   // Temporaries come from the cache of freed blocks bound below.
-  options.cachedTemporaries = !options.gpu;
+  options.cachedTemporaries = !gpu;
+  // Without ptxas the kernels stay PTX, which the CUDA driver compiles.
+  if (gpu && !hasPtxas())
+    options.format = "isa";
   std::optional<LoweredEntry> lowered =
       lowerEntryToLLVM(module, entry, options, /*emitCInterface=*/false, error);
   if (!lowered)
@@ -217,7 +223,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
   if (options.threads > 1)
     libraries.push_back(STRIDE_OMP_LIBRARY);
   // GPU kernels' host code calls the mgpu* runtime.
-  if (options.gpu)
+  if (gpu)
     libraries.push_back(gpuRuntimeLibrary());
   engineOptions.sharedLibPaths = libraries;
   auto engine =
@@ -239,7 +245,7 @@ JitKernel::compile(ModuleOp module, StringRef entry,
     return symbols;
   });
   // GPU kernels' binaries are loaded by the module's constructors.
-  if (options.gpu)
+  if (gpu)
     kernel->engine->initialize();
   auto entryPoint = kernel->engine->lookupPacked(kernel->name);
   if (!entryPoint) {

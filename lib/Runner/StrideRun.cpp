@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Runner/StrideRun.h"
+#include "stride/Runner/Threads.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
@@ -395,7 +396,7 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
         options.strategy, options.policy, /*showRemark=*/ranks.rank == 0, plan);
   std::unique_ptr<JitKernel> kernel;
   if (error.empty()) {
-    CpuPipelineOptions pipeline;
+    StridePipelineOptions pipeline;
     pipeline.policy = options.policy;
     pipeline.fuse = !options.noFuse;
     pipeline.threads = options.threads;
@@ -599,12 +600,19 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
     inferOutputLayouts(context, *specialized, entry.getName(), options.policy,
                        outputShapes, outputStrides, probeDiagnostics);
 
-  CpuPipelineOptions pipeline;
+  StridePipelineOptions pipeline;
   pipeline.policy = options.policy;
   pipeline.fuse = !options.noFuse;
   pipeline.threads = options.threads;
-  pipeline.gpu = options.gpu;
-  pipeline.gpuHost = options.gpuHost;
+  pipeline.target = options.gpu       ? Target::Gpu
+                    : options.gpuHost ? Target::GpuHost
+                                      : Target::Cpu;
+  if (options.gpuHost) {
+    // Small blocks and grids, so that the grid-stride loops of the GPU
+    // kernels take several turns on test-sized arrays.
+    pipeline.blockSize = 32;
+    pipeline.maxBlocks = 4;
+  }
   std::string compileError;
   std::unique_ptr<JitKernel> kernel =
       JitKernel::compile(options.dynamicShapes ? *module : *specialized,

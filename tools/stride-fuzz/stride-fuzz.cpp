@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   // The input's size picks the policy, fusion and threading, so that every
   // option's code path is reached.
-  mlir::stride::CpuPipelineOptions options;
+  mlir::stride::StridePipelineOptions options;
   static const ::stride::layout::Policy policies[] = {
       ::stride::layout::Policy::Torch, ::stride::layout::Policy::Numpy,
       ::stride::layout::Policy::Contiguous};
@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (failed(toLinalg.run(*module)))
     return 0;
   PassManager toLLVM(&context);
-  mlir::stride::buildLinalgToLLVMPipeline(toLLVM, options);
+  mlir::stride::buildStrideLoweringPipeline(toLLVM, options);
   (void)toLLVM.run(*module);
   return 0;
 }

@@ -30,7 +30,7 @@ struct AotOptions {
   ::stride::layout::Policy policy = ::stride::layout::Policy::Torch;
   bool fuse = true;
   unsigned threads = 1;
-  /// Keep the layouts declared on results (see CpuPipelineOptions).
+  /// Keep the layouts declared on results (see StridePipelineOptions).
   bool keepResultLayouts = false;
   /// --target=gpu: kernels in an embedded GPU binary, host code calling the
   /// mgpu* runtime (libstride_gpu_runtime); the library also exports the

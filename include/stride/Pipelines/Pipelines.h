@@ -1,4 +1,15 @@
-//===- Pipelines.h - Named Stride pipelines ---------------------*- C++ -*-===//
+//===- Pipelines.h - Stride's pipeline and its one options model -*- C++
+//-*-===//
+//
+// One set of options drives every lowering: the front half (Stride ops on
+// tensors to linalg on strided memrefs) is the same for every target, and
+// the back half is chosen by `target`. The pipelines are pure functions of
+// these options: they never read the environment, so `stride-opt` prints the
+// same IR on every machine. Drivers (stride-run, stride-compile, Python, the
+// C API) resolve what depends on the machine ($STRIDE_NUM_THREADS and the
+// cores, whether ptxas exists) before they build a pipeline.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_PIPELINES_PIPELINES_H
 #define STRIDE_PIPELINES_PIPELINES_H
@@ -9,7 +20,36 @@
 
 namespace mlir::stride {
 
-struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+/// Where the kernels run.
+enum class Target {
+  /// LLVM for the host CPU, large kernels threaded with OpenMP.
+  Cpu,
+  /// NVVM kernels in a GPU binary; the host calls the mgpu* runtime.
+  Gpu,
+  /// Tests: the GPU kernels, their grid and block enumerated on the host.
+  GpuHost,
+};
+
+/// The name of `target` as the `target` option spells it.
+StringRef targetName(Target target);
+
+/// Where CMake found the CUDA toolkit and libdevice ("" when absent).
+const char *defaultCudaToolkitPath();
+const char *defaultLibdevicePath();
+
+/// Every option of Stride's pipelines, each declared once.
+struct StridePipelineOptions
+    : public PassPipelineOptions<StridePipelineOptions> {
+  PassOptions::Option<Target> target{
+      *this, "target", llvm::cl::desc("Where the kernels run"),
+      llvm::cl::init(Target::Cpu),
+      llvm::cl::values(
+          clEnumValN(Target::Cpu, "cpu", "the host CPU (the default)"),
+          clEnumValN(Target::Gpu, "gpu", "an NVIDIA GPU"),
+          clEnumValN(Target::GpuHost, "gpu-host",
+                     "tests: the GPU kernels run on the host"))};
+
+  // The front half, the same for every target.
   PassOptions::Option<::stride::layout::Policy> policy{
       *this, "policy",
       llvm::cl::desc("Output strides of: torch, numpy or contiguous"),
@@ -24,44 +64,6 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Keep the layouts declared on function results (the "
                      "caller's destination buffers) instead of propagating"),
       llvm::cl::init(false)};
-  PassOptions::Option<unsigned> threads{
-      *this, "threads",
-      llvm::cl::desc("Run large kernels on this many threads (OpenMP); 0 "
-                     "or 1: one thread (the pipeline never reads the "
-                     "environment: stride-run, Python and the C API resolve "
-                     "$STRIDE_NUM_THREADS and the cores for 0)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<bool> matmulKernels{
-      *this, "matmul-kernels",
-      llvm::cl::desc("Cache-block, register-block and vectorize matrix "
-                     "products (stride-tile-matmul)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> blockTransposes{
-      *this, "block-transposes",
-      llvm::cl::desc("Cache-block elementwise loops whose operands disagree "
-                     "on their contiguous dimension (stride-block-transposes)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> cachedTemporaries{
-      *this, "cached-temporaries",
-      llvm::cl::desc("Allocate kernel temporaries with MLIR's generic "
-                     "functions (_mlir_memref_to_llvm_alloc, ..._free), "
-                     "which the JIT binds to Stride's cache of large freed "
-                     "blocks (stride/Runtime/TemporaryCache.h); off: malloc "
-                     "and free, for libraries that run without Stride"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> gpuHost{
-      *this, "gpu-host",
-      llvm::cl::desc("Tests: compile the kernels as the GPU pipeline does "
-                     "(stride-map-linalg-to-gpu) and run them on the host "
-                     "with the grid and block enumerated "
-                     "(stride-gpu-launch-to-host-loops)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> gpu{
-      *this, "gpu",
-      llvm::cl::desc("Lower the kernels as stride-gpu-pipeline does (sm_90, "
-                     "a fatbin when ptxas is found, else PTX) and the host "
-                     "to calls of the mgpu* runtime"),
-      llvm::cl::init(false)};
   PassOptions::Option<unsigned> distribute{
       *this, "distribute",
       llvm::cl::desc("Partition every entry over this many MPI processes "
@@ -72,33 +74,99 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "distribute-strategy",
       llvm::cl::desc("With distribute: auto, rows, cols or k"),
       llvm::cl::init("auto")};
+
+  // The CPU lowering (target=cpu).
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("target=cpu: run large kernels on this many threads "
+                     "(OpenMP); 0 or 1: one thread (drivers resolve "
+                     "$STRIDE_NUM_THREADS and the cores for 0)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> matmulKernels{
+      *this, "matmul-kernels",
+      llvm::cl::desc("target=cpu: cache-block, register-block and vectorize "
+                     "matrix products (stride-tile-matmul)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> blockTransposes{
+      *this, "block-transposes",
+      llvm::cl::desc("target=cpu: cache-block elementwise loops whose "
+                     "operands disagree on their contiguous dimension "
+                     "(stride-block-transposes)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> cachedTemporaries{
+      *this, "cached-temporaries",
+      llvm::cl::desc("target=cpu: allocate kernel temporaries with MLIR's "
+                     "generic functions (_mlir_memref_to_llvm_alloc, "
+                     "..._free), which the JIT binds to Stride's cache of "
+                     "large freed blocks (stride/Runtime/TemporaryCache.h); "
+                     "off: malloc and free, for libraries that run without "
+                     "Stride"),
+      llvm::cl::init(false)};
+
+  // The GPU lowering (target=gpu; block-size and max-blocks also gpu-host).
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size", llvm::cl::desc("GPU threads per block"),
+      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> maxBlocks{
+      *this, "max-blocks",
+      llvm::cl::desc("Most GPU blocks per launch; threads loop over the rest"),
+      llvm::cl::init(8192)};
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("GPU architecture"),
+                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (sm_90 needs PTX 7.8 or newer)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVPTX optimization level"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: fatbin (needs ptxas), "
+                     "bin (cubin, needs ptxas), isa (PTX, which the driver "
+                     "JIT-compiles) or llvm"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("libdevice bitcode to link (math functions); default: "
+                     "the one CMake found"),
+      llvm::cl::init(defaultLibdevicePath())};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit with bin/ptxas; default: the one CMake "
+                     "found, else CUDA_HOME or PATH"),
+      llvm::cl::init(defaultCudaToolkitPath())};
+  PassOptions::Option<bool> binary{
+      *this, "binary",
+      llvm::cl::desc("target=gpu: serialize kernels and lower the host to "
+                     "LLVM; false stops after the kernels are NVVM"),
+      llvm::cl::init(true)};
 };
 
-/// The thread count a driver's request of `requested` threads means: itself
-/// when positive; for 0, a positive integer in $STRIDE_NUM_THREADS, else the
-/// machine's hardware threads (as PyTorch, numexpr and OpenBLAS default to).
-/// Drivers call it once (JitKernel::compile does); the pipelines do not, so
-/// their output is the same on every machine.
-unsigned resolveThreads(unsigned requested);
-/// Checks $STRIDE_NUM_THREADS: empty when unset or a positive integer, else
-/// a message naming the bad value (tools report it instead of ignoring it).
-std::string checkThreadsEnvironment();
-
-/// Stride ops on tensors to linalg on strided memrefs: shape inference,
-/// layout propagation, generalization, fusion (unless disabled), coalescing,
-/// stride-bufferize and the ownership-based deallocation pipeline.
+/// The front half: Stride ops on tensors to linalg on strided memrefs (shape
+/// inference, layout propagation, generalization, distribution, fusion,
+/// coalescing, stride-bufferize, ownership-based deallocation). Its loops
+/// are split for `threads` only when the target is the CPU.
 void buildStrideToLinalgPipeline(OpPassManager &pm,
-                                 const CpuPipelineOptions &options);
-/// Linalg on memrefs to the LLVM dialect: loops (the chunks of threaded
-/// kernels to OpenMP), strided metadata, math (intrinsics, libm, integer
-/// powers), memref, arith, cf and func to LLVM.
-void buildLinalgToLLVMPipeline(OpPassManager &pm,
-                               const CpuPipelineOptions &options);
-/// Both halves: `stride-cpu-pipeline`.
-void buildStrideCpuPipeline(OpPassManager &pm,
-                            const CpuPipelineOptions &options);
+                                 const StridePipelineOptions &options);
+/// The back half for `options.target`: linalg on memrefs to the LLVM
+/// dialect (CPU), to kernels in a GPU binary and host LLVM (GPU), or to GPU
+/// kernels run on the host and then the CPU lowering (gpu-host).
+void buildStrideLoweringPipeline(OpPassManager &pm,
+                                 const StridePipelineOptions &options);
+/// Both halves: `stride-pipeline`, the one entry point.
+void buildStridePipeline(OpPassManager &pm,
+                         const StridePipelineOptions &options);
+/// `stride-to-gpu-launch-pipeline`: the front half, then each linalg.generic
+/// to a gpu.launch (stride-map-linalg-to-gpu), temporaries in device memory.
+void buildStrideToGpuLaunchPipeline(OpPassManager &pm,
+                                    const StridePipelineOptions &options);
 
-/// Registers `stride-cpu-pipeline` and `stride-to-linalg-pipeline`.
+/// Registers `stride-pipeline`, its spellings with another default target
+/// (`stride-cpu-pipeline`, `stride-gpu-pipeline`,
+/// `stride-gpu-host-pipeline`) and the partial pipelines
+/// `stride-to-linalg-pipeline` and `stride-to-gpu-launch-pipeline`.
 void registerStridePipelines();
 
 } // namespace mlir::stride

@@ -65,10 +65,10 @@ struct LoweredEntry {
 /// (`_mlir_ciface_<entry>`, memrefs passed as descriptor pointers). On
 /// failure returns std::nullopt and sets `error`; diagnostics go to the
 /// context's handler.
-std::optional<LoweredEntry> lowerEntryToLLVM(ModuleOp module, StringRef entry,
-                                             const CpuPipelineOptions &options,
-                                             bool emitCInterface,
-                                             std::string &error);
+std::optional<LoweredEntry>
+lowerEntryToLLVM(ModuleOp module, StringRef entry,
+                 const StridePipelineOptions &options, bool emitCInterface,
+                 std::string &error);
 
 /// A target machine for this very CPU (its features included) at -O3. Without
 /// one LLVM's cost model reports no vector registers and the loop vectorizer

@@ -39,9 +39,9 @@ public:
   /// Lowers function `entry` of `module` (Stride ops on tensors; the module is
   /// modified: other functions are dropped) and JIT-compiles it. On failure
   /// returns null and sets `error`; diagnostics go to the context's handler.
-  static std::unique_ptr<JitKernel> compile(ModuleOp module, StringRef entry,
-                                            const CpuPipelineOptions &options,
-                                            std::string &error);
+  static std::unique_ptr<JitKernel>
+  compile(ModuleOp module, StringRef entry,
+          const StridePipelineOptions &options, std::string &error);
 
   /// The entry `entry` of a shared library written by stride-compile (or
   /// the disk cache): its metadata gives the parameters, its packed symbol

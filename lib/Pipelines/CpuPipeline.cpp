@@ -19,18 +19,6 @@
 using namespace mlir;
 using namespace mlir::stride;
 
-StringRef mlir::stride::targetName(Target target) {
-  switch (target) {
-  case Target::Cpu:
-    return "cpu";
-  case Target::Gpu:
-    return "gpu";
-  case Target::GpuHost:
-    return "gpu-host";
-  }
-  llvm_unreachable("unknown target");
-}
-
 namespace {
 /// The threads the CPU runs kernels on: only target=cpu threads them.
 unsigned cpuThreads(const StridePipelineOptions &options) {

@@ -30,9 +30,6 @@ enum class Target {
   GpuHost,
 };
 
-/// The name of `target` as the `target` option spells it.
-StringRef targetName(Target target);
-
 /// Where CMake found the CUDA toolkit and libdevice ("" when absent).
 const char *defaultCudaToolkitPath();
 const char *defaultLibdevicePath();

@@ -350,17 +350,17 @@ class Generator:
         return nv
 
     def returned_root(self, v):
-        """Where stride-infer-shapes' walk through a returned value's casts
-        stops: (value, stopped at a cast)."""
-        cur = v
+        """What stride-infer-shapes returns for v: the deepest value of
+        its chain of casts whose ranked type knows every static size of v's
+        type."""
+        best = cur = v
         while cur.src is not None:
-            seen = cur.src.ty
-            if not getattr(seen, "ranked", False):
-                break
-            if cur.ty.ranked and any(a is None and b is not None for a, b in zip(seen.dims, cur.ty.dims)):
-                break
             cur = cur.src
-        return cur
+            if cur.rdims is None:
+                continue
+            if not v.ty.ranked or not any(a is None and b is not None for a, b in zip(cur.rdims, v.ty.dims)):
+                best = cur
+        return best
 
     def returned_rdims(self, v):
         return self.returned_root(v).rdims

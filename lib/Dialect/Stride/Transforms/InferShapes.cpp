@@ -263,6 +263,34 @@ void setResultType(OpResult result, RankedTensorType type) {
   }
 }
 
+/// A Stride op reads its operand's shape, so a tensor.cast that only
+/// forgets shape (to `tensor<*xT>`, or to dynamic dims of the same
+/// encoding, as a value passed through a declared type does) hides what
+/// the rules need, and an unranked operand cannot be bufferized: read the
+/// cast's source instead. Destinations keep their casts, since they fix
+/// the result types.
+void readThroughForgetfulCasts(Operation *op) {
+  unsigned numOperands = op->getNumOperands();
+  if (auto broadcast = dyn_cast<BroadcastOp>(op))
+    numOperands = broadcast.getInputs().size();
+  for (OpOperand &operand : op->getOpOperands().take_front(numOperands)) {
+    Value value = operand.get();
+    while (auto cast = value.getDefiningOp<tensor::CastOp>()) {
+      auto source = dyn_cast<RankedTensorType>(cast.getSource().getType());
+      auto target = dyn_cast<RankedTensorType>(cast.getType());
+      // A ranked target without the source's encoding says row-major
+      // (docs/composition.md): only the shape may be looked through.
+      if (!source ||
+          (target && (target.getEncoding() != source.getEncoding() ||
+                      !tensor::preservesStaticInformation(target, source))))
+        break;
+      value = cast.getSource();
+    }
+    if (value != operand.get())
+      operand.set(value);
+  }
+}
+
 struct StrideInferShapesPass
     : mlir::stride::impl::StrideInferShapesBase<StrideInferShapesPass> {
   using Base::Base;
@@ -288,23 +316,28 @@ struct StrideInferShapesPass
     // or unranked, as a function declared `-> tensor<*xf32>` returns) is
     // returned as it is known: callers see the refined type through casts,
     // and an entry hands back a ranked buffer of the real shape.
+    // The deepest value of the chain that knows every static size of the
+    // returned type is returned: a chain may pass through a type that
+    // forgets more than the end of it (`5x?` to `?x?` or `*` to `5x?`).
     func.walk([](func::ReturnOp ret) {
       for (OpOperand &operand : ret->getOpOperands()) {
-        Value value = operand.get();
+        auto returned = dyn_cast<TensorType>(operand.get().getType());
+        auto knowsReturnedSizes = [&](RankedTensorType type) {
+          return !returned.hasRank() ||
+                 llvm::none_of(llvm::seq<int64_t>(0, type.getRank()),
+                               [&](int64_t d) {
+                                 return type.isDynamicDim(d) &&
+                                        !returned.isDynamicDim(d);
+                               });
+        };
+        Value value = operand.get(), best = value;
         while (auto cast = value.getDefiningOp<tensor::CastOp>()) {
-          auto source = dyn_cast<RankedTensorType>(cast.getSource().getType());
-          auto target = dyn_cast<TensorType>(cast.getType());
-          if (!source || !target ||
-              (target.hasRank() &&
-               llvm::any_of(llvm::seq<int64_t>(0, source.getRank()),
-                            [&](int64_t d) {
-                              return source.isDynamicDim(d) &&
-                                     !target.isDynamicDim(d);
-                            })))
-            break;
           value = cast.getSource();
+          auto source = dyn_cast<RankedTensorType>(value.getType());
+          if (source && knowsReturnedSizes(source))
+            best = value;
         }
-        operand.set(value);
+        operand.set(best);
       }
     });
     updateResultTypes(func, Refinement::Shape);
@@ -315,6 +348,7 @@ struct StrideInferShapesPass
     auto shaped = dyn_cast<InferResultShapeOpInterface>(op);
     if (!shaped)
       return success();
+    readThroughForgetfulCasts(op);
     FailureOr<RankedTensorType> inferred = shaped.inferResultShape();
     if (failed(inferred))
       return failure();

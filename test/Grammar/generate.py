@@ -485,6 +485,9 @@ class Generator:
                 self.features["return.dynamic_refined"] += 1
             entry.results.append((rv, ty))
             rsim = self.returned_sim(rv)
+            if structure.repeats_elements(self, rsim, v.shape):
+                # An entry's output is a new buffer: the policy's copy.
+                rsim = self.sim.copy(rsim)
             strides = None if rsim is None else list(self.sim.strides(rsim))
             self.features["result.strides_%s" % ("predicted" if strides is not None else "unpredicted")] += 1
             self.features["result.values_%s" % ("exact" if v.exact or v.dt not in ("f32", "f64") else "tolerance")] += 1

@@ -44,6 +44,20 @@ def declared(g, v, unranked_ok=True):
     return TensorType(v.dt, v.shape)
 
 
+def repeats_elements(g, sim, shape):
+    """Stride 0 on a dim whose size is not 1 (an expanded argument)."""
+    return sim is not None and any(s == 0 and n != 1 for n, s in zip(shape, g.sim.strides(sim)))
+
+
+def carried_sim(g, v):
+    """The layout a loop carries for init v: v's own, or the policy's copy
+    of it when it repeats elements (docs/composition.md)."""
+    sim = v.root.sim
+    if not v.scalar and repeats_elements(g, sim, v.shape):
+        return g.sim.copy(sim)
+    return sim
+
+
 # ------------------------------------------------------------------ calls
 
 def cast_from_unranked(v):
@@ -241,9 +255,6 @@ def p_for(g, scope):
     if not g.flags.get("loop_strided_init") and any(
             computed(v) and g.layout_interest(v.root) > 1 for v in inits):
         raise Untame("known bug: a loop starting from a non-row-major result")
-    from stride_ops import has_zero_stride
-    if not g.flags.get("loop_broadcast_init") and any(has_zero_stride(g, v) for v in inits):
-        raise Untame("known bug: a loop starting from a broadcast (stride-0) argument")
     iter_tys = [declared(g, v) for v in inits]
     if not g.flags.get("loop_unranked_init"):
         iter_tys = [TensorType(v.dt, v.shape) if not t.ranked else t
@@ -256,7 +267,7 @@ def p_for(g, scope):
     xs = []
     for v, t in zip(inits, iter_tys):
         x = Val(g.fresh("x"), t, v.shape, exact=(v.exact and v.dt not in ("f32", "f64")),
-                sim=own(g, v.root.sim, v.dt), how="iter_arg")
+                sim=own(g, carried_sim(g, v), v.dt), how="iter_arg")
         x.rdims = v.root.rdims
         x.origin = v.origin
         inherit(x, v)
@@ -278,7 +289,7 @@ def p_for(g, scope):
             yields.append(y if y.ty == x.ty else g.cast_to(body, y, x.ty))
     except Untame:
         return None
-    results = [Val(g.fresh(), t, v.shape, exact=x.exact and y.exact, sim=own(g, v.root.sim, v.dt),
+    results = [Val(g.fresh(), t, v.shape, exact=x.exact and y.exact, sim=own(g, carried_sim(g, v), v.dt),
                    how="scf.for", depth=v.depth + y.depth + 1)
                for v, t, x, y in zip(inits, iter_tys, xs, yields)]
     for r, v, y in zip(results, inits, yields):

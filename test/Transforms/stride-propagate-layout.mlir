@@ -283,3 +283,38 @@ func.func @torch_dtypes_decide_conversions(%i: tensor<4x1xi32, #stride.layout<st
   %u = tensor.cast %r : tensor<4x1xf64> to tensor<*xf64>
   return %u : tensor<*xf64>
 }
+
+// -----
+
+// A loop cannot carry values in a layout that repeats elements (an expanded
+// argument): it starts from the policy's copy of it (np.copy, clone).
+// CHECK-LABEL: func.func @carried_expanded
+// CHECK: %[[C:.*]] = stride.broadcast ins(%{{.*}} : tensor<4x3xf32, #stride.layout<strides = [0, 1]>>)
+// TORCH-SAME: -> tensor<4x3xf32> {
+// NUMPY-SAME: -> tensor<4x3xf32, #stride.layout<strides = [1, 4]>> {
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[C]])
+// TORCH-SAME: -> (tensor<4x3xf32>)
+// NUMPY-SAME: -> (tensor<4x3xf32, #stride.layout<strides = [1, 4]>>)
+func.func @carried_expanded(%a: tensor<4x3xf32, #stride.layout<strides = [0, 1]>>, %y: tensor<3xf32>, %n: index) -> tensor<4x3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a0 = tensor.cast %a : tensor<4x3xf32, #stride.layout<strides = [0, 1]>> to tensor<4x3xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a0) -> (tensor<4x3xf32>) {
+    %s = stride.add %x, %y : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
+    scf.yield %s : tensor<4x3xf32>
+  }
+  return %r : tensor<4x3xf32>
+}
+
+// -----
+
+// An entry's results are buffers its caller allocates: a returned expanded
+// argument is returned as the policy's copy of it.
+// CHECK-LABEL: func.func @returns_expanded
+// CHECK: %[[C:.*]] = stride.broadcast ins(%{{.*}} : tensor<2x2xf32, #stride.layout<strides = [0, 4]>>)
+// TORCH-SAME: -> tensor<2x2xf32> {
+// NUMPY-SAME: -> tensor<2x2xf32, #stride.layout<strides = [1, 2]>> {
+// CHECK: return %[[C]]
+func.func @returns_expanded(%a: tensor<2x2xf32, #stride.layout<strides = [0, 4]>>) -> tensor<2x2xf32, #stride.layout<strides = [0, 4]>> {
+  return %a : tensor<2x2xf32, #stride.layout<strides = [0, 4]>>
+}

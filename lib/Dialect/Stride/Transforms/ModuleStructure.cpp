@@ -120,15 +120,58 @@ bool reconcileOperands(Operation *terminator, OperandRange operands,
   return changed;
 }
 
-/// Loop-carried values take the types of the values they start from.
+/// Whether a value of `type` repeats elements along a dim (stride 0 where
+/// the size is not 1: an expanded argument), so that a loop cannot carry
+/// other values in its layout.
+bool repeatsAlongADim(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || !isa_and_nonnull<LayoutAttr>(ranked.getEncoding()))
+    return false;
+  SmallVector<int64_t> strides = getStridesOf(ranked);
+  for (auto [size, stride] : llvm::zip(ranked.getShape(), strides))
+    if (stride == 0 && size != 1)
+      return true;
+  return false;
+}
+
+/// A copy of `value` (a one-op `stride.broadcast` yielding its input)
+/// whose layout stride-propagate-layout decides, as the policy's clone.
+Value copyForPolicy(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  OpBuilder b(value.getContext());
+  b.setInsertionPointAfterValue(value);
+  auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
+  auto copy = BroadcastOp::create(b, value.getLoc(), TypeRange{plain},
+                                  ValueRange{value}, ValueRange{});
+  b.setInsertionPointToStart(&copy.getBodyBlock());
+  YieldOp::create(b, value.getLoc(), copy.getBodyBlock().getArgument(0));
+  return copy.getResult(0);
+}
+
+/// Loop-carried values take the types of the values they start from. A
+/// value that repeats elements starts the loop as the policy's copy of it:
+/// each iteration writes a new value in the carried layout, as PyTorch and
+/// NumPy give `x = f(x)` a dense result when `x` was expanded.
 bool refineCarried(ValueRange inits, MutableArrayRef<OpOperand> initOperands,
-                   ValueRange regionArgs, ValueRange results) {
+                   ValueRange regionArgs, ValueRange results,
+                   Refinement refinement) {
   bool changed = false;
   for (auto [i, init] : llvm::enumerate(inits)) {
     Value source = throughCasts(init);
+    bool copied = false;
+    if (refinement == Refinement::Layout &&
+        repeatsAlongADim(source.getType())) {
+      source = copyForPolicy(source);
+      copied = true;
+    }
     Type type = source.getType();
-    if (!replaceable(regionArgs[i].getType(), type))
+    if (!replaceable(regionArgs[i].getType(), type)) {
+      if (copied) {
+        initOperands[i].set(source);
+        changed = true;
+      }
       continue;
+    }
     initOperands[i].set(source);
     retype(regionArgs[i], type);
     if (results.size() > i)
@@ -140,15 +183,16 @@ bool refineCarried(ValueRange inits, MutableArrayRef<OpOperand> initOperands,
 
 /// Before the function's ops are refined: loop-carried values take the
 /// types of the values that enter the loop.
-bool refineCarriedTypes(func::FuncOp func) {
+bool refineCarriedTypes(func::FuncOp func, Refinement refinement) {
   bool changed = false;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       changed |= refineCarried(loop.getInitArgs(), loop.getInitArgsMutable(),
-                               loop.getRegionIterArgs(), loop.getResults());
+                               loop.getRegionIterArgs(), loop.getResults(),
+                               refinement);
     } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
       changed |= refineCarried(loop.getInits(), loop.getInitsMutable(),
-                               loop.getBeforeArguments(), {});
+                               loop.getBeforeArguments(), {}, refinement);
       scf::ConditionOp condition = loop.getConditionOp();
       for (auto [i, arg] : llvm::enumerate(condition.getArgs())) {
         Type type = throughCasts(arg).getType();
@@ -405,7 +449,7 @@ LogicalResult mlir::stride::refineModule(
       if (!func.isExternal()) {
         changed |= refineArguments(func, calls);
         FunctionType before = func.getFunctionType();
-        changed |= refineCarriedTypes(func);
+        changed |= refineCarriedTypes(func, refinement);
         llvm::hash_code typesBefore = valueTypes(func);
         if (failed(runOnFunction(func)))
           return failure();
@@ -434,6 +478,14 @@ void mlir::stride::updateResultTypes(func::FuncOp func,
   func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
   if (returns.empty())
     return;
+  // An entry's results become buffers the caller allocates, which must not
+  // repeat elements: a returned expanded argument is the policy's copy of
+  // it (its layout is decided in the next round).
+  if (refinement == Refinement::Layout && func.isPublic())
+    for (func::ReturnOp ret : returns)
+      for (OpOperand &operand : ret->getOpOperands())
+        if (repeatsAlongADim(operand.get().getType()))
+          operand.set(copyForPolicy(operand.get()));
   SmallVector<Type> results(func.getResultTypes());
   for (auto [i, declared] : llvm::enumerate(func.getResultTypes())) {
     Type first = returns.front().getOperand(i).getType();

@@ -46,7 +46,8 @@ def declared(g, v, unranked_ok=True):
 
 def repeats_elements(g, sim, shape):
     """Stride 0 on a dim whose size is not 1 (an expanded argument)."""
-    return sim is not None and any(s == 0 and n != 1 for n, s in zip(shape, g.sim.strides(sim)))
+    return sim is not None and 0 not in shape and any(
+        s == 0 and n != 1 for n, s in zip(shape, g.sim.strides(sim)))
 
 
 def carried_sim(g, v):

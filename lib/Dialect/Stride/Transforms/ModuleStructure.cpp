@@ -21,6 +21,42 @@ Value throughCasts(Value value) {
   return value;
 }
 
+/// Marks the copies `convert` makes, which a later round may undo when the
+/// types it reconciled have come to agree.
+constexpr StringLiteral kLayoutCopyAttr = "stride.layout_copy";
+
+/// `value` without casts and without the copies of earlier rounds.
+Value throughLayoutCopies(Value value) {
+  while (true) {
+    value = throughCasts(value);
+    auto copy = value.getDefiningOp<BroadcastOp>();
+    if (!copy || !copy->hasAttr(kLayoutCopyAttr))
+      return value;
+    value = copy.getInputs()[0];
+  }
+}
+
+/// Erases `value`'s chain of casts and layout copies as far as nothing else
+/// uses it.
+void eraseIfDead(Value value) {
+  while (value && value.use_empty()) {
+    Operation *op = value.getDefiningOp();
+    if (!op || !(isa<tensor::CastOp>(op) ||
+                 (isa<BroadcastOp>(op) && op->hasAttr(kLayoutCopyAttr))))
+      return;
+    Value next = op->getOperand(0);
+    SmallVector<Value> inits;
+    if (auto copy = dyn_cast<BroadcastOp>(op))
+      inits.append(copy.getInits().begin(), copy.getInits().end());
+    op->erase();
+    for (Value init : inits)
+      if (init.use_empty())
+        if (auto empty = init.getDefiningOp<tensor::EmptyOp>())
+          empty.erase();
+    value = next;
+  }
+}
+
 /// Whether `to` may replace `from`: same element type and compatible shapes
 /// (a refinement, or the same shape in another layout).
 bool replaceable(Type from, Type to) {
@@ -68,6 +104,7 @@ Value convert(OpBuilder &b, Location loc, Value value, Type type,
     Value empty = tensor::EmptyOp::create(b, loc, ranked, sizes);
     auto copy = BroadcastOp::create(b, loc, TypeRange{ranked},
                                     ValueRange{source}, ValueRange{empty});
+    copy->setAttr(kLayoutCopyAttr, b.getUnitAttr());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&copy.getBodyBlock());
     YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
@@ -88,12 +125,22 @@ bool reconcileOperands(Operation *terminator, OperandRange operands,
   for (auto [i, type] : llvm::enumerate(types)) {
     OpOperand &operand = terminator->getOpOperand(first + i);
     Value value = operand.get();
-    Value source = throughCasts(value);
+    Value source = throughLayoutCopies(value);
     if (!isa<TensorType>(type))
       continue;
     if (source.getType() == type) {
       if (value != source) {
         operand.set(source);
+        eraseIfDead(value);
+        changed = true;
+      }
+      continue;
+    }
+    // A copy of an earlier round that already gives the type stays.
+    if (throughCasts(value).getType() == type) {
+      if (value != throughCasts(value)) {
+        operand.set(throughCasts(value));
+        eraseIfDead(value);
         changed = true;
       }
       continue;
@@ -114,7 +161,12 @@ bool reconcileOperands(Operation *terminator, OperandRange operands,
     if (value.getType() == type &&
         (refinement == Refinement::Shape || value == source))
       continue;
-    operand.set(convert(b, terminator->getLoc(), value, type, refinement));
+    Value converted = convert(b, terminator->getLoc(),
+                              source == throughCasts(value) ? value : source,
+                              type, refinement);
+    operand.set(converted);
+    if (converted != value)
+      eraseIfDead(value);
     changed = true;
   }
   return changed;
@@ -126,6 +178,9 @@ bool reconcileOperands(Operation *terminator, OperandRange operands,
 bool repeatsAlongADim(Type type) {
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked || !isa_and_nonnull<LayoutAttr>(ranked.getEncoding()))
+    return false;
+  // A value without elements repeats none (NumPy gives it strides 0).
+  if (llvm::is_contained(ranked.getShape(), 0))
     return false;
   SmallVector<int64_t> strides = getStridesOf(ranked);
   for (auto [size, stride] : llvm::zip(ranked.getShape(), strides))
@@ -159,10 +214,25 @@ bool refineCarried(ValueRange inits, MutableArrayRef<OpOperand> initOperands,
   for (auto [i, init] : llvm::enumerate(inits)) {
     Value source = throughCasts(init);
     bool copied = false;
-    if (refinement == Refinement::Layout &&
-        repeatsAlongADim(source.getType())) {
-      source = copyForPolicy(source);
-      copied = true;
+    if (repeatsAlongADim(source.getType())) {
+      // The shape pass carries the shape only, so that no region (an
+      // scf.if yielding the carried value) takes the repeating layout
+      // before the layout pass makes the copy.
+      if (refinement == Refinement::Shape) {
+        auto ranked = cast<RankedTensorType>(source.getType());
+        auto plain =
+            RankedTensorType::get(ranked.getShape(), ranked.getElementType());
+        if (init.getType() == plain) {
+          source = init;
+        } else {
+          OpBuilder b(source.getContext());
+          b.setInsertionPointAfterValue(source);
+          source = tensor::CastOp::create(b, source.getLoc(), plain, source);
+        }
+      } else {
+        source = copyForPolicy(source);
+      }
+      copied = init != source;
     }
     Type type = source.getType();
     if (!replaceable(regionArgs[i].getType(), type)) {
@@ -232,8 +302,10 @@ bool reconcileYields(func::FuncOp func, Refinement refinement) {
       Operation *thenYield = branch.thenBlock()->getTerminator();
       Operation *elseYield = branch.elseBlock()->getTerminator();
       for (auto [i, result] : llvm::enumerate(branch.getResults())) {
-        Type thenType = throughCasts(thenYield->getOperand(i)).getType();
-        Type elseType = throughCasts(elseYield->getOperand(i)).getType();
+        Type thenType =
+            throughLayoutCopies(thenYield->getOperand(i)).getType();
+        Type elseType =
+            throughLayoutCopies(elseYield->getOperand(i)).getType();
         if (thenType == elseType && replaceable(result.getType(), thenType)) {
           retype(result, thenType);
           changed = true;

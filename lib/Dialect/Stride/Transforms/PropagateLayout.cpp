@@ -10,7 +10,9 @@
 #include "stride/Layout/Strides.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEPROPAGATELAYOUT
@@ -199,6 +201,31 @@ LogicalResult propagateReduce(layout::Policy policy, Operation *op,
   return success();
 }
 
+/// A foreign op whose result has its destination's type (the `dest` of
+/// tensor.insert_slice and tensor.insert, the `outs` of a linalg op) keeps
+/// the types it was written with: a destination that became a laid-out
+/// Stride result is read through a tensor.cast, a view of the same buffer.
+void castForeignDestinations(func::FuncOp func) {
+  auto castTo = [](OpOperand &dest, Type type) {
+    if (dest.get().getType() == type || !isa<RankedTensorType>(type))
+      return;
+    OpBuilder b(dest.getOwner());
+    dest.set(tensor::CastOp::create(b, dest.getOwner()->getLoc(), type,
+                                    dest.get()));
+  };
+  func.walk([&](Operation *op) {
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+      castTo(insert.getDestMutable(), insert.getType());
+    else if (auto insert = dyn_cast<tensor::InsertOp>(op))
+      castTo(insert.getDestMutable(), insert.getType());
+    else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+             dps && !isa<StrideDialect>(op->getDialect()) &&
+             dps.hasPureTensorSemantics())
+      for (OpOperand &init : dps.getDpsInitsMutable())
+        castTo(init, dps.getTiedOpResult(&init).getType());
+  });
+}
+
 struct StridePropagateLayoutPass
     : mlir::stride::impl::StridePropagateLayoutBase<StridePropagateLayoutPass> {
   using Base::Base;
@@ -216,6 +243,7 @@ struct StridePropagateLayoutPass
                               });
                               if (failedAny)
                                 return failure();
+                              castForeignDestinations(func);
                               updateSignature(func);
                               return success();
                             })))

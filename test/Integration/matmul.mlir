@@ -17,6 +17,15 @@
 // RUN: %npytool make %t bx="rand(5,3,1)" bw="rand(1,1)"
 // RUN: stride-run %s --entry unit_broadcast --input %t/bx.npy --input %t/bw.npy --output-dir %t
 // RUN: %npytool check %t "bx @ bw" %t/out0.npy
+// Batched products whose matrices are 1xK or Mx1 next to a broadcast batch
+// dim: stride-tile-matmul drops the unit loops with rank-reducing subviews
+// whose types it spells out (inferred from the shape alone, MLIR kept the
+// wrong unit dims: 'mismatch of result layout', issue 25).
+// RUN: %npytool make %t ua="rand(2,1,1,1).astype(np.float64)" ub="rand(1,2,1,2).astype(np.float64)" uc="rand(3,1,1,5)" ud="rand(1,3,5,3)"
+// RUN: stride-run %s --entry unit_batch --policy contiguous --input %t/ua.npy --input %t/ub.npy --output-dir %t
+// RUN: %npytool check %t "ua @ ub" %t/out0.npy
+// RUN: stride-run %s --entry unit_rows --input %t/uc.npy --input %t/ud.npy --output-dir %t
+// RUN: %npytool check %t "uc @ ud" %t/out0.npy
 // A batched product over a permuted 4-D view, under each policy (the
 // fuzzer found stride-tile-matmul reading a failed re-match of a micro
 // tile here, ASan: heap-buffer-overflow).
@@ -68,5 +77,15 @@ func.func @unit_broadcast(%x: tensor<5x3x1xf32>, %w: tensor<1x1xf32, #stride.lay
 
 func.func @batch_order(%a: tensor<4x5x2x3xf32, #stride.layout<strides = [1, 4, 60, 20]>>, %b: tensor<3x2xf32>) -> tensor<*xf32> {
   %0 = stride.matmul %a, %b : tensor<4x5x2x3xf32, #stride.layout<strides = [1, 4, 60, 20]>>, tensor<3x2xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+func.func @unit_batch(%a: tensor<2x1x1x1xf64>, %b: tensor<1x2x1x2xf64, #stride.layout<strides = [2, 2, 1, 4]>>) -> tensor<*xf64> {
+  %0 = stride.matmul %a, %b : tensor<2x1x1x1xf64>, tensor<1x2x1x2xf64, #stride.layout<strides = [2, 2, 1, 4]>> -> tensor<*xf64>
+  return %0 : tensor<*xf64>
+}
+
+func.func @unit_rows(%a: tensor<3x1x1x5xf32>, %b: tensor<1x3x5x3xf32, #stride.layout<perm = [0, 1, 3, 2]>>) -> tensor<*xf32> {
+  %0 = stride.matmul %a, %b : tensor<3x1x1x5xf32>, tensor<1x3x5x3xf32, #stride.layout<perm = [0, 1, 3, 2]>> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

@@ -48,6 +48,33 @@ void mlir::stride::canonicalizeAll(Operation *root) {
   (void)applyPatternsGreedily(root, std::move(patterns));
 }
 
+/// `buffer` without its dims other than `kept` (all of size 1), as a
+/// rank-reducing subview of the kept dims' sizes and strides. The type is
+/// spelled out: inferred from the shape alone, MLIR may keep other unit
+/// dims than these (all-unit 1x1x1x1 with a stride-0 dim), a layout its
+/// verifier then refuses.
+static Value dropDims(RewriterBase &rewriter, Location loc, Value buffer,
+                      ArrayRef<unsigned> kept) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto [strides, offset] = type.getStridesAndOffset();
+  SmallVector<int64_t> shape, keptStrides;
+  for (unsigned pos : kept) {
+    shape.push_back(type.getDimSize(pos));
+    keptStrides.push_back(strides[pos]);
+  }
+  auto reduced = MemRefType::get(
+      shape, type.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), offset, keptStrides),
+      type.getMemorySpace());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes =
+      memref::getMixedSizes(rewriter, loc, buffer);
+  return memref::SubViewOp::create(rewriter, loc, reduced, buffer, offsets,
+                                   sizes, ones);
+}
+
 linalg::GenericOp mlir::stride::dropUnitLoops(RewriterBase &rewriter,
                                               linalg::GenericOp op,
                                               const llvm::SmallBitVector &drop) {
@@ -56,21 +83,16 @@ linalg::GenericOp mlir::stride::dropUnitLoops(RewriterBase &rewriter,
   SmallVector<AffineMap> maps;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    auto type = cast<MemRefType>(operand.get().getType());
     SmallVector<unsigned> kept;
-    SmallVector<int64_t> shape;
     for (auto [pos, e] : llvm::enumerate(map.getResults())) {
       auto dim = dyn_cast<AffineDimExpr>(e);
       if (dim && drop.test(dim.getPosition()))
         continue;
       kept.push_back(pos);
-      shape.push_back(type.getDimSize(pos));
     }
-    operands.push_back(
-        kept.size() == map.getNumResults()
-            ? operand.get()
-            : memref::createCanonicalRankReducingSubViewOp(rewriter, loc,
-                                                           operand.get(), shape));
+    operands.push_back(kept.size() == map.getNumResults()
+                           ? operand.get()
+                           : dropDims(rewriter, loc, operand.get(), kept));
     maps.push_back(compressDims(map.getSubMap(kept), drop));
   }
   SmallVector<utils::IteratorType> iterators;

@@ -94,9 +94,14 @@ Value convert(OpBuilder &b, Location loc, Value value, Type type,
     return value;
   auto ranked = dyn_cast<RankedTensorType>(type);
   auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  // Two spellings of one layout (`perm = [1, 0]`, `strides = [1, 4]`) are
+  // the same buffer: a cast, not a copy.
+  bool sameStrides = ranked && sourceType && ranked.hasStaticShape() &&
+                     sourceType.getShape() == ranked.getShape() &&
+                     getStridesOf(sourceType) == getStridesOf(ranked);
   if (refinement == Refinement::Layout && ranked && sourceType &&
       sourceType.getShape() == ranked.getShape() &&
-      sourceType.getEncoding() != ranked.getEncoding()) {
+      sourceType.getEncoding() != ranked.getEncoding() && !sameStrides) {
     SmallVector<Value> sizes;
     for (int64_t i = 0; i < ranked.getRank(); ++i)
       if (ranked.isDynamicDim(i))
@@ -110,7 +115,7 @@ Value convert(OpBuilder &b, Location loc, Value value, Type type,
     YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
     return copy.getResult(0);
   }
-  return tensor::CastOp::create(b, loc, type, value);
+  return tensor::CastOp::create(b, loc, type, sameStrides ? source : value);
 }
 
 /// Set when a yielded value cannot take the type its loop carries.
@@ -277,6 +282,25 @@ bool refineCarriedTypes(func::FuncOp func, Refinement refinement) {
   return changed;
 }
 
+/// The type an scf.if result takes from its branches' types: the shape
+/// pass needs them to agree on the shape only (a layout is the next pass's
+/// business), the layout pass on the strides (`perm = [1, 0]` and `strides
+/// = [1, 4]` are one layout of a 4x3 tensor); null where they disagree.
+Type agreedType(Type thenType, Type elseType, Refinement refinement) {
+  if (thenType == elseType)
+    return thenType;
+  auto a = dyn_cast<RankedTensorType>(thenType);
+  auto b = dyn_cast<RankedTensorType>(elseType);
+  if (!a || !b || a.getShape() != b.getShape() ||
+      a.getElementType() != b.getElementType())
+    return Type();
+  if (refinement == Refinement::Shape)
+    return RankedTensorType::get(a.getShape(), a.getElementType());
+  if (a.hasStaticShape() && getStridesOf(a) == getStridesOf(b))
+    return a;
+  return Type();
+}
+
 /// After the function's ops are refined: yields are brought to the types
 /// their regions carry, innermost first, and scf.if results refined.
 bool reconcileYields(func::FuncOp func, Refinement refinement) {
@@ -306,8 +330,9 @@ bool reconcileYields(func::FuncOp func, Refinement refinement) {
             throughLayoutCopies(thenYield->getOperand(i)).getType();
         Type elseType =
             throughLayoutCopies(elseYield->getOperand(i)).getType();
-        if (thenType == elseType && replaceable(result.getType(), thenType)) {
-          retype(result, thenType);
+        Type agreed = agreedType(thenType, elseType, refinement);
+        if (agreed && replaceable(result.getType(), agreed)) {
+          retype(result, agreed);
           changed = true;
         }
       }

@@ -225,11 +225,6 @@ def p_insert_slice(g, scope):
         # The result has the destination's type: a layout that repeats
         # elements cannot hold the inserted values.
         raise Untame("insert_slice into a broadcast layout")
-    if d.root.how == "param" and not g.flags.get("call_operand_copies"):
-        raise Untame("insert_slice into a parameter")
-    if (not g.flags.get("insert_into_strided_result") and d.root.how not in ("arg", "dense")
-            and d.root.sim is not None and g.layout_interest(d.root) > 1):
-        raise Untame("known bug: insert_slice into a non-row-major result")
     offsets, sizes, strides = random_slice(rng, d.shape)
     src = g.as_static(scope, g.need_value(scope, dt, tuple(sizes)))
     if d.ty.enc:
@@ -260,7 +255,7 @@ def p_tensor_cast(g, scope):
     if x.ty.static and rng.random() < 0.8:
         if g.negative(x):
             return None
-        if (rng.random() < 0.5 or not x.shape) and g.flags.get("unranked_operands"):
+        if rng.random() < 0.5 or not x.shape:
             ty = TensorType(x.dt, None)
         else:
             ty = TensorType(x.dt, [None if rng.random() < 0.6 else n for n in x.shape])

@@ -32,47 +32,7 @@ import stride_ops  # noqa: E402
 import structure  # noqa: E402
 
 # Flags that enable known-bug classes (off in scripts/test.sh); see README.
-FLAGS = {
-    "entry_returns_uncomputed": "the entry returns an argument, a view of one, an arith.constant or a "
-                                "helper's argument (a stride-0 one: 'destination #0 has stride 0')",
-    "helper_returns_uncomputed": "a private function returns an scf.for result, an scf.if result (one branch "
-                                 "a Stride result, the other a linalg result), an arith.constant or its "
-                                 "own argument ('LLVM Translation failed for operation: "
-                                 "builtin.unrealized_conversion_cast', or a crash)",
-    "strided_result_params": "a private function called with a Stride result whose layout is not "
-                             "row-major ('func.call' op operand type mismatch when a parameter is unused, "
-                             "only cast/sliced/yielded or read inside a loop; 'memref.alloc' op symbol "
-                             "operand count ...)",
-    "insert_into_strided_result": "tensor.insert_slice into a Stride result whose layout is not row-major "
-                                  "('tensor.insert_slice' op failed to verify that expected result type to "
-                                  "match dest type)",
-    "loop_broadcast_init": "an scf.for starting from an argument with a stride-0 layout: the loop carries "
-                           "that layout ('destination #0 has stride 0 in dimension d; a destination must "
-                           "not repeat elements')",
-    "loop_strided_init": "an scf.for starting from a Stride result whose layout is not row-major "
-                         "('scf.for' op 0-th init and 0-th region iter_arg have different type)",
-    "loop_unranked_init": "an scf.for carrying tensor<*xT>, its result used by a later Stride op "
-                          "('result shape is unknown; run stride-infer-shapes before bufferization')",
-    "if_yields_loop_result": "an scf.if branch yielding an scf.for result: the branches agree on a layout "
-                             "but the result is row-major (wrong strides)",
-    "helper_loops": "scf.for inside private functions (carrying a parameter in a strided layout, or "
-                    "next to calls in branches: 'memref.alloc' op symbol operand count does not equal "
-                    "memref symbol count)",
-    "matmul_unit_dims_batched": "stride.matmul with batch dims where a matrix dim is 1 or an operand has "
-                                "a stride-0 dim ((3,1,1,5) @ (1,3,5,3): 'mismatch of result layout' "
-                                "from memref.subview)",
-    "helper_unranked_returns": "a private function returns a tensor.cast of a tensor<*xT> value "
-                               "(memref<*x..> reaches a kernel: verifier error or crash)",
-    "call_operand_copies": "a call inside an scf.for/scf.if body, or a call operand that is a loop's "
-                           "carried value or an scf.for/scf.if result, in a buffer of its own layout "
-                           "(an extract_slice view, an insert_slice into a #stride.layout "
-                           "argument), of a layout with dynamic dims, or a #stride.layout argument the "
-                           "callee writes with insert_slice "
-                           "('memref.alloc' op symbol operand count does not equal memref symbol count)",
-    "unranked_operands": "Stride ops reading a tensor.cast to tensor<*xT> ('result shape is unknown')",
-    "dynamic_results": "entry results whose refined type keeps a dim made dynamic by a tensor.cast "
-                       "('the inputs' shapes do not fit @main')",
-}
+FLAGS = {}
 
 PRODUCTIONS = [
     ("named", stride_ops.p_named, 40),
@@ -452,11 +412,10 @@ class Generator:
         self.block(top, rng.randint(4, 10))
         # Results: the values most ops went into, and those made by calls,
         # loops and branches.
-        ok = lambda v: v.origin == "op" or self.flags.get("entry_returns_uncomputed")
-        cands = [v for v in top.pool + top.local if not v.scalar and v.depth > 0 and ok(v)]
+        cands = [v for v in top.pool + top.local if not v.scalar and v.depth > 0]
         cands = list(dict.fromkeys(cands))
         if not cands:
-            cands = [v for v in top.pool if not v.scalar and ok(v)]
+            cands = [v for v in top.pool if not v.scalar]
         if not cands:
             cands = [stride_ops.emit_named(self, top, "neg", [self.new_scalar_arg(top, "f32")], "f32")]
         picks = []
@@ -476,12 +435,7 @@ class Generator:
                 ty = TensorType(v.dt, [None if rng.random() < 0.5 else n for n in v.shape])
             rv = v if ty == v.ty else self.cast_to(top, v, ty)
             rd = self.returned_rdims(rv)
-            if (rd is None or None in rd) and not self.flags.get("dynamic_results"):
-                # A result whose shape the compiler does not know: cast to
-                # its static shape first.
-                ty = TensorType(v.dt, v.shape)
-                rv = v if ty == v.ty else self.cast_to(top, v, ty)
-            elif rd is not None and None in rd:
+            if rd is not None and None in rd:
                 self.features["return.dynamic_refined"] += 1
             entry.results.append((rv, ty))
             rsim = self.returned_sim(rv)

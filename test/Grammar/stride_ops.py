@@ -342,7 +342,7 @@ def p_matmul(g, scope):
     dt = g.pick_dtype(scope, FLOATS + INTS + ("i1",))
     lf, rf = rng.choice(MATMUL_FORMS)
     batched = "b" in lf + rf
-    lo = 2 if batched and not g.flags.get("matmul_unit_dims_batched") else 1
+    lo = 1
     sizes = {"k": rng.randint(lo, 5), "n": rng.randint(lo, 4), "p": rng.randint(lo, 4),
              "b": rng.randint(1, 3), "1": 1}
     if rf == "1bkp":
@@ -363,9 +363,6 @@ def has_zero_stride(g, v):
 
 def emit_matmul(g, scope, a, b):
     dt = a.dt
-    if not g.flags.get("matmul_unit_dims_batched") and max(len(a.shape), len(b.shape)) >= 3 and (any(
-            has_zero_stride(g, v) for v in (a, b)) or 1 in a.shape[-2:] or 1 in b.shape[-2:]):
-        raise Untame("known bug: matmul of a broadcast 2-D operand and a batch")
     va, vb = scope.value(a), scope.value(b)
     r, exact, tame = matmul_values(dt, va, vb, a.exact and b.exact)
     shape = r.shape

@@ -8,7 +8,6 @@ both branches yield when they agree and otherwise its declared type's
 (row-major for a static type without encoding); a helper's parameters take
 the types every call site agrees on, else keep the declared ones."""
 
-import re
 
 import numpy as np
 
@@ -61,28 +60,9 @@ def carried_sim(g, v):
 
 # ------------------------------------------------------------------ calls
 
-def cast_from_unranked(v):
-    """A tensor.cast chain that passes through a tensor<*xT> type."""
-    while v.src is not None:
-        if not v.src.ty.ranked:
-            return True
-        v = v.src
-    return False
-
-
-def needs_copy(v):
-    """A call operand in a strided buffer of its own, or with a
-    #stride.layout type of dynamic dims (known bug: call_operand_copies)."""
-    r = v.root
-    return v.strided_view or r.strided_view or r.how in ("iter_arg", "scf.for", "scf.if") or (
-        r.ty.ranked and bool(r.ty.enc) and None in r.ty.dims)
-
-
 def p_call(g, scope):
     if len(g.helpers) >= 3 or scope.func is not g.entry:
         return None
-    if scope.depth > 0 and not g.flags.get("call_operand_copies"):
-        return None   # known bug: calls inside scf regions
     rng = g.rng
     k = rng.randint(1, 3)
     operands = []
@@ -91,12 +71,6 @@ def p_call(g, scope):
             operands.append(g.scalar_operand(scope, rng.choice(("f32", "f64", "i32", "i64"))))
         else:
             v = g.operand(scope, g.pick_dtype(scope), scalar_ok=0)
-            if needs_copy(v) and not g.flags.get("call_operand_copies"):
-                raise Untame("strided view as a call operand")
-            if (not g.flags.get("strided_result_params") and not v.scalar and
-                    v.root.how not in ("arg", "dense") and v.root.sim is not None and
-                    g.layout_interest(v.root) > 1):
-                raise Untame("known bug: a non-row-major Stride result as a call operand")
             operands.append(v)
     # A second call site: the same values, values of the same refined type,
     # or (mode 'disagree') other layouts of the same shapes, which leave a
@@ -109,10 +83,7 @@ def p_call(g, scope):
             if v.scalar or v.root.sim is None:
                 continue
             cands = [w for w in g.usable(scope) if w.dt == v.dt and w.shape == v.shape and
-                     not w.scalar and w.root.sim is not None and not same_type(g, w, v) and
-                     (not needs_copy(w) or g.flags.get("call_operand_copies")) and
-                     (g.flags.get("strided_result_params") or w.root.how in ("arg", "dense") or
-                      g.layout_interest(w.root) == 1)]
+                     not w.scalar and w.root.sim is not None and not same_type(g, w, v)]
             if cands:
                 second[i] = rng.choice(cands)
                 differs[i] = True
@@ -146,29 +117,17 @@ def p_call(g, scope):
     func.params = params
     g.helpers.append(func)
     try:
-        # Each tensor parameter is read by a Stride op first (see the
-        # strided_result_params flag), then a random block.
+        # Each tensor parameter is read by a Stride op first, then a random
+        # block.
         for p in params:
             if not p.scalar:
                 g.read_value(top, p)
         g.block(top, rng.randint(1, 5))
-        rets = [v for v in reversed(top.local) if not v.scalar and
-                (g.flags.get("helper_returns_uncomputed") or
-                 (v.root.how not in ("scf.for", "scf.if") and v.origin == "op")) and
-                (g.flags.get("helper_unranked_returns") or not cast_from_unranked(v))][:rng.choice([1, 1, 2])]
+        rets = [v for v in reversed(top.local) if not v.scalar][:rng.choice([1, 1, 2])]
         if not rets:
             raise Untame("helper computes nothing")
-        # Top-level lines only: a parameter read only inside a loop or branch
-        # is refined like an unused one.
-        stride_lines = [l for l in top.lines if not l.startswith(" ") and re.search(r"= stride\.", l)]
-        if not g.flags.get("strided_result_params") and any(
-                not p.scalar and not any(re.search(re.escape(p.name) + r"\b", l) for l in stride_lines)
-                for p in params):
-            raise Untame("known bug: a parameter no Stride op reads")
         for v in rets:
             dty = declared(g, v)
-            if not v.ty.ranked and dty.ranked and not g.flags.get("helper_unranked_returns"):
-                dty = v.ty
             rv = v if dty == v.ty else g.cast_to(top, v, dty)
             func.results.append((rv, dty))
         results = emit_call(g, scope, func, operands)
@@ -233,8 +192,6 @@ def index_const(g, scope, n):
 def p_for(g, scope):
     if scope.depth >= 2:
         return None
-    if not scope.func.entry and not g.flags.get("helper_loops"):
-        return None
     rng = g.rng
     trips = rng.randint(2, 4)
     step_v = rng.choice([1, 1, 2])
@@ -252,14 +209,7 @@ def p_for(g, scope):
         ub_n = index_const(g, scope, ub)
     inits = [g.operand(scope, g.pick_dtype(scope), scalar_ok=0)
              for _ in range(rng.choice([1, 1, 2]))]
-    computed = lambda v: v.root.how not in ("arg", "dense", "param") and v.root.sim is not None
-    if not g.flags.get("loop_strided_init") and any(
-            computed(v) and g.layout_interest(v.root) > 1 for v in inits):
-        raise Untame("known bug: a loop starting from a non-row-major result")
     iter_tys = [declared(g, v) for v in inits]
-    if not g.flags.get("loop_unranked_init"):
-        iter_tys = [TensorType(v.dt, v.shape) if not t.ranked else t
-                    for v, t in zip(inits, iter_tys)]
     init_args = [v if v.ty == t else g.cast_to(scope, v, t) for v, t in zip(inits, iter_tys)]
     body = scope.child(in_loop=True)
     iv = g.fresh("i")
@@ -405,8 +355,7 @@ def p_if(g, scope):
             ys = []
             for t in targets:
                 cands = [v for v in b.pool if v.dt == t.dt and v.shape == t.shape and
-                         not v.scalar and not v.terminal and
-                         (v.root.how != "scf.for" or g.flags.get("if_yields_loop_result"))]
+                         not v.scalar and not v.terminal]
                 if not cands:
                     raise Untame("nothing to yield")
                 local = [v for v in cands if v in b.local]

@@ -263,11 +263,10 @@ void setResultType(OpResult result, RankedTensorType type) {
   }
 }
 
-/// A Stride op reads its operand's shape, so a tensor.cast that only
-/// forgets shape (to `tensor<*xT>`, or to dynamic dims of the same
-/// encoding, as a value passed through a declared type does) hides what
-/// the rules need, and an unranked operand cannot be bufferized: read the
-/// cast's source instead. Destinations keep their casts, since they fix
+/// A Stride op reads its operand's shape, so a tensor.cast to `tensor<*xT>`
+/// (a value passed through a declared type) hides what the rules need, and
+/// an unranked operand cannot be bufferized: read the cast's source
+/// instead. Destinations keep their casts, since they fix
 /// the result types.
 void readThroughForgetfulCasts(Operation *op) {
   unsigned numOperands = op->getNumOperands();
@@ -275,14 +274,12 @@ void readThroughForgetfulCasts(Operation *op) {
     numOperands = broadcast.getInputs().size();
   for (OpOperand &operand : op->getOpOperands().take_front(numOperands)) {
     Value value = operand.get();
+    // A ranked target keeps its own meaning: without an encoding it says
+    // row-major (docs/composition.md), even where the source gets a layout
+    // only later, from stride-propagate-layout.
     while (auto cast = value.getDefiningOp<tensor::CastOp>()) {
-      auto source = dyn_cast<RankedTensorType>(cast.getSource().getType());
-      auto target = dyn_cast<RankedTensorType>(cast.getType());
-      // A ranked target without the source's encoding says row-major
-      // (docs/composition.md): only the shape may be looked through.
-      if (!source ||
-          (target && (target.getEncoding() != source.getEncoding() ||
-                      !tensor::preservesStaticInformation(target, source))))
+      if (!isa<RankedTensorType>(cast.getSource().getType()) ||
+          !isa<UnrankedTensorType>(cast.getType()))
         break;
       value = cast.getSource();
     }

@@ -142,13 +142,32 @@ struct StrideBufferizePass
   /// meets a user that kept the declared type) is the source itself.
   /// Bufferized, the unranked step would lose the layout and the way back
   /// would need an allocation of a type it cannot size.
+  /// A chain that passes through an unranked type to another ranked type
+  /// of the same rank is one cast from its ranked source: memref<*x...> in
+  /// between would reach ops that need a rank (a subview of a call's
+  /// result).
   static void foldCastRoundTrips(ModuleOp module) {
     module.walk([](tensor::CastOp cast) {
       Value source = cast.getSource();
-      while (auto inner = source.getDefiningOp<tensor::CastOp>())
+      bool throughUnranked = false;
+      while (auto inner = source.getDefiningOp<tensor::CastOp>()) {
+        throughUnranked |= isa<UnrankedTensorType>(source.getType());
         source = inner.getSource();
-      if (source != cast.getSource() && source.getType() == cast.getType())
+      }
+      if (source == cast.getSource())
+        return;
+      if (source.getType() == cast.getType()) {
         cast.getResult().replaceAllUsesWith(source);
+        return;
+      }
+      auto from = dyn_cast<RankedTensorType>(source.getType());
+      auto to = dyn_cast<RankedTensorType>(cast.getType());
+      if (throughUnranked && from && to && from.getRank() == to.getRank() &&
+          tensor::CastOp::areCastCompatible(from, to)) {
+        OpBuilder b(cast);
+        cast.getResult().replaceAllUsesWith(
+            tensor::CastOp::create(b, cast.getLoc(), to, source).getResult());
+      }
     });
   }
 

@@ -268,6 +268,37 @@ void setResultType(OpResult result, RankedTensorType type) {
 /// an unranked operand cannot be bufferized: read the cast's source
 /// instead. Destinations keep their casts, since they fix
 /// the result types.
+/// An operand read through a cast to dynamic dims (`?x?x?` of a `2x1x5`
+/// value) is read through a cast to the sizes the chain of casts knows,
+/// with the cast's own encoding: the shape rules see the sizes, the layout
+/// pass still the type the program wrote.
+void refineCastOperand(OpOperand &operand) {
+  auto target = dyn_cast<RankedTensorType>(operand.get().getType());
+  if (!target || target.hasStaticShape())
+    return;
+  SmallVector<int64_t> shape(target.getShape());
+  Value root = operand.get();
+  while (auto cast = root.getDefiningOp<tensor::CastOp>()) {
+    root = cast.getSource();
+    auto source = dyn_cast<RankedTensorType>(root.getType());
+    if (!source)
+      continue;
+    if (source.getRank() != target.getRank())
+      return;
+    for (int64_t d = 0; d < target.getRank(); ++d)
+      if (ShapedType::isDynamic(shape[d]) && !source.isDynamicDim(d))
+        shape[d] = source.getDimSize(d);
+  }
+  if (shape == target.getShape() || !isa<RankedTensorType>(root.getType()))
+    return;
+  OpBuilder b(operand.getOwner());
+  operand.set(tensor::CastOp::create(
+      b, operand.getOwner()->getLoc(),
+      RankedTensorType::get(shape, target.getElementType(),
+                            target.getEncoding()),
+      root));
+}
+
 void readThroughForgetfulCasts(Operation *op) {
   unsigned numOperands = op->getNumOperands();
   if (auto broadcast = dyn_cast<BroadcastOp>(op))
@@ -285,6 +316,7 @@ void readThroughForgetfulCasts(Operation *op) {
     }
     if (value != operand.get())
       operand.set(value);
+    refineCastOperand(operand);
   }
 }
 

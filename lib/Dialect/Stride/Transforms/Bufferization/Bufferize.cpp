@@ -5,6 +5,7 @@
 
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -60,6 +61,8 @@ struct StrideBufferizePass
         resultsToDestinations(func);
         readOnlyInputs(func, numInputs);
       }
+    // After the entries' results became destinations, which they copy into.
+    copyReturnedConstants(module);
     annotateArgumentBufferLayouts(module);
 
     bufferization::OneShotBufferizationOptions options;
@@ -142,6 +145,30 @@ struct StrideBufferizePass
   /// meets a user that kept the declared type) is the source itself.
   /// Bufferized, the unranked step would lose the layout and the way back
   /// would need an allocation of a type it cannot size.
+  /// A constant tensor bufferizes to a read-only global; returned from a
+  /// function, its caller would take the buffer for its own and may write
+  /// it in place (an insert_slice into the call's result). Functions
+  /// return a copy instead.
+  static void copyReturnedConstants(ModuleOp module) {
+    module.walk([](func::ReturnOp ret) {
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value value = operand.get();
+        while (auto cast = value.getDefiningOp<tensor::CastOp>())
+          value = cast.getSource();
+        auto type = dyn_cast<RankedTensorType>(value.getType());
+        if (!type || !value.getDefiningOp<arith::ConstantOp>())
+          continue;
+        OpBuilder b(ret);
+        Value copy = bufferization::AllocTensorOp::create(
+            b, ret.getLoc(), type, ValueRange(), value);
+        if (copy.getType() != operand.get().getType())
+          copy = tensor::CastOp::create(b, ret.getLoc(),
+                                        operand.get().getType(), copy);
+        operand.set(copy);
+      }
+    });
+  }
+
   /// A chain that passes through an unranked type to another ranked type
   /// of the same rank is one cast from its ranked source: memref<*x...> in
   /// between would reach ops that need a rank (a subview of a call's

@@ -458,3 +458,42 @@ func.func @named(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stride.neg %x : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A returned constant is a read-only global: the function returns a copy
+// of it, which its caller may write in place.
+// CHECK-LABEL: func.func private @constant
+// CHECK: %[[G:.*]] = memref.get_global
+// CHECK: %[[A:.*]] = memref.alloc()
+// CHECK: linalg.copy ins(%[[G]] : {{.*}}) outs(%[[A]] : {{.*}})
+// CHECK: return %[[A]]
+// CHECK-LABEL: func.func @writes_call_result
+// CHECK: %[[R:.*]] = call @constant()
+// CHECK: %[[S:.*]] = memref.subview %[[R]][0, 0] [1, 2] [1, 1]
+// CHECK: linalg.copy ins(%{{.*}}) outs(%[[S]] : {{.*}})
+func.func private @constant() -> tensor<2x2xi32> {
+  %d = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  return %d : tensor<2x2xi32>
+}
+func.func @writes_call_result(%s: tensor<1x2xi32>) -> tensor<2x2xi32> {
+  %0 = call @constant() : () -> tensor<2x2xi32>
+  %1 = tensor.insert_slice %s into %0[0, 0] [1, 2] [1, 1] : tensor<1x2xi32> into tensor<2x2xi32>
+  %2 = stride.neg %1 : tensor<2x2xi32> -> tensor<2x2xi32>
+  return %2 : tensor<2x2xi32>
+}
+
+// -----
+
+// A chain of casts through tensor<*xT> between two ranked types is one
+// cast of its ranked source: no memref<*x...> reaches the subview.
+// CHECK-LABEL: func.func @through_unranked
+// CHECK-NOT: memref<*x
+// CHECK: memref.subview
+func.func @through_unranked(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor<2x3xf32> {
+  %u = tensor.cast %a : tensor<4x3xf32, #stride.layout<strides = [1, 4]>> to tensor<*xf32>
+  %r = tensor.cast %u : tensor<*xf32> to tensor<4x3xf32>
+  %s = tensor.extract_slice %r[0, 0] [2, 3] [1, 1] : tensor<4x3xf32> to tensor<2x3xf32>
+  %0 = stride.neg %s : tensor<2x3xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -290,3 +290,46 @@ func.func @branches(%a: tensor<2xf32>, %c: i1) -> tensor<*xf32> {
   }
   return %w : tensor<*xf32>
 }
+
+// -----
+
+// A Stride op reads a cast to tensor<*xT> through it: the rules need the
+// shape, and an unranked operand could not be bufferized.
+// CHECK-LABEL: func.func @unranked_operand
+// CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>)
+// CHECK: stride.cos %[[A]] : tensor<2x3xf32> -> tensor<2x3xf32>
+func.func @unranked_operand(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %u = tensor.cast %a : tensor<2x3xf32> to tensor<*xf32>
+  %0 = stride.cos %u : tensor<*xf32> -> tensor<*xf32>
+  %r = tensor.cast %0 : tensor<*xf32> to tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// A cast to dynamic dims is read through a cast to the sizes its chain
+// knows (a plain type still: row-major to the layout pass), so the result
+// is static.
+// CHECK-LABEL: func.func @dynamic_operand
+// CHECK-SAME: (%[[A:.*]]: tensor<2x1x5xf32>, %[[B:.*]]: tensor<2x1x5xf32>) -> tensor<2x1x5xf32>
+// CHECK: %[[C:.*]] = tensor.cast %[[A]] : tensor<2x1x5xf32> to tensor<2x1x5xf32>
+// CHECK: stride.hypot %[[B]], %[[C]] : tensor<2x1x5xf32>, tensor<2x1x5xf32> -> tensor<2x1x5xf32>
+func.func @dynamic_operand(%a: tensor<2x1x5xf32>, %b: tensor<2x1x5xf32>) -> tensor<?x?x?xf32> {
+  %d = tensor.cast %a : tensor<2x1x5xf32> to tensor<?x?x?xf32>
+  %0 = stride.hypot %b, %d : tensor<2x1x5xf32>, tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// A returned chain of casts that forgets more in the middle (5x? to ?x? to
+// 5x?) returns its deepest value that knows the returned sizes.
+// CHECK-LABEL: func.func @returned_chain
+// CHECK: %[[N:.*]] = stride.neg {{.*}} -> tensor<5x?xi32>
+// CHECK: return %[[N]] : tensor<5x?xi32>
+func.func @returned_chain(%a: tensor<5x?xi32>) -> tensor<5x?xi32> {
+  %0 = stride.neg %a : tensor<5x?xi32> -> tensor<?x?xi32>
+  %1 = tensor.cast %0 : tensor<?x?xi32> to tensor<?x?xi32>
+  %2 = tensor.cast %1 : tensor<?x?xi32> to tensor<5x?xi32>
+  return %2 : tensor<5x?xi32>
+}

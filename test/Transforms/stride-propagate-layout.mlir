@@ -318,3 +318,40 @@ func.func @carried_expanded(%a: tensor<4x3xf32, #stride.layout<strides = [0, 1]>
 func.func @returns_expanded(%a: tensor<2x2xf32, #stride.layout<strides = [0, 4]>>) -> tensor<2x2xf32, #stride.layout<strides = [0, 4]>> {
   return %a : tensor<2x2xf32, #stride.layout<strides = [0, 4]>>
 }
+
+// -----
+
+// Branches agree on a layout however it is spelled (perm = [1, 0] and
+// strides = [1, 4] of a 4x3 tensor): the result takes it, and the other
+// spelling is cast, not copied.
+// CHECK-LABEL: func.func @if_spellings
+// TORCH: scf.if %{{.*}} -> (tensor<4x3xf64, #stride.layout<strides = [1, 4]>>)
+// TORCH: tensor.cast %{{.*}} : tensor<4x3xf64, #stride.layout<perm = [1, 0]>> to tensor<4x3xf64, #stride.layout<strides = [1, 4]>>
+// TORCH-NOT: stride.broadcast
+// NUMPY: scf.if %{{.*}} -> (tensor<4x3xf64, #stride.layout<strides = [1, 4]>>)
+func.func @if_spellings(%c: i1, %a: tensor<4x3xf64, #stride.layout<perm = [1, 0]>>) -> tensor<*xf64> {
+  %0 = stride.exp %a : tensor<4x3xf64, #stride.layout<perm = [1, 0]>> -> tensor<4x3xf64>
+  %r = scf.if %c -> (tensor<*xf64>) {
+    %u = tensor.cast %0 : tensor<4x3xf64> to tensor<*xf64>
+    scf.yield %u : tensor<*xf64>
+  } else {
+    %u = tensor.cast %a : tensor<4x3xf64, #stride.layout<perm = [1, 0]>> to tensor<*xf64>
+    scf.yield %u : tensor<*xf64>
+  }
+  return %r : tensor<*xf64>
+}
+
+// -----
+
+// A foreign op whose result has its destination's type (insert_slice)
+// reads a laid-out Stride result through a cast to the type it was
+// written with.
+// CHECK-LABEL: func.func @insert_into_result
+// TORCH: %[[E:.*]] = stride.exp {{.*}} -> tensor<3x4xf32, #stride.layout<strides = [1, 3]>>
+// TORCH: %[[C:.*]] = tensor.cast %[[E]] : tensor<3x4xf32, #stride.layout<strides = [1, 3]>> to tensor<3x4xf32>
+// TORCH: tensor.insert_slice %{{.*}} into %[[C]][0, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<3x4xf32>
+func.func @insert_into_result(%a: tensor<3x4xf32, #stride.layout<perm = [1, 0]>>, %s: tensor<2x4xf32>) -> tensor<3x4xf32> {
+  %0 = stride.exp %a : tensor<3x4xf32, #stride.layout<perm = [1, 0]>> -> tensor<3x4xf32>
+  %1 = tensor.insert_slice %s into %0[0, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<3x4xf32>
+  return %1 : tensor<3x4xf32>
+}

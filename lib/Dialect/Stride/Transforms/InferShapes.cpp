@@ -353,11 +353,10 @@ struct StrideInferShapesPass
         auto returned = dyn_cast<TensorType>(operand.get().getType());
         auto knowsReturnedSizes = [&](RankedTensorType type) {
           return !returned.hasRank() ||
-                 llvm::none_of(llvm::seq<int64_t>(0, type.getRank()),
-                               [&](int64_t d) {
-                                 return type.isDynamicDim(d) &&
-                                        !returned.isDynamicDim(d);
-                               });
+                 llvm::none_of(
+                     llvm::seq<int64_t>(0, type.getRank()), [&](int64_t d) {
+                       return type.isDynamicDim(d) && !returned.isDynamicDim(d);
+                     });
         };
         Value value = operand.get(), best = value;
         while (auto cast = value.getDefiningOp<tensor::CastOp>()) {

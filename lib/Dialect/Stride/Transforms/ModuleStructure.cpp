@@ -326,10 +326,8 @@ bool reconcileYields(func::FuncOp func, Refinement refinement) {
       Operation *thenYield = branch.thenBlock()->getTerminator();
       Operation *elseYield = branch.elseBlock()->getTerminator();
       for (auto [i, result] : llvm::enumerate(branch.getResults())) {
-        Type thenType =
-            throughLayoutCopies(thenYield->getOperand(i)).getType();
-        Type elseType =
-            throughLayoutCopies(elseYield->getOperand(i)).getType();
+        Type thenType = throughLayoutCopies(thenYield->getOperand(i)).getType();
+        Type elseType = throughLayoutCopies(elseYield->getOperand(i)).getType();
         Type agreed = agreedType(thenType, elseType, refinement);
         if (agreed && replaceable(result.getType(), agreed)) {
           retype(result, agreed);

@@ -210,8 +210,8 @@ void castForeignDestinations(func::FuncOp func) {
     if (dest.get().getType() == type || !isa<RankedTensorType>(type))
       return;
     OpBuilder b(dest.getOwner());
-    dest.set(tensor::CastOp::create(b, dest.getOwner()->getLoc(), type,
-                                    dest.get()));
+    dest.set(
+        tensor::CastOp::create(b, dest.getOwner()->getLoc(), type, dest.get()));
   };
   func.walk([&](Operation *op) {
     if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))

@@ -159,8 +159,8 @@ struct StrideBufferizePass
         if (!type || !value.getDefiningOp<arith::ConstantOp>())
           continue;
         OpBuilder b(ret);
-        Value copy = bufferization::AllocTensorOp::create(
-            b, ret.getLoc(), type, ValueRange(), value);
+        Value copy = bufferization::AllocTensorOp::create(b, ret.getLoc(), type,
+                                                          ValueRange(), value);
         if (copy.getType() != operand.get().getType())
           copy = tensor::CastOp::create(b, ret.getLoc(),
                                         operand.get().getType(), copy);

@@ -9,7 +9,8 @@ small integers; NaN and infinities must come out where NumPy's do.
 
 Stride's error must not exceed NumPy's, except by the margins listed in
 EXCESS (measured; libmvec's variants of these are less accurate than the
-scalar or SIMD code NumPy 1.24 runs). A regression past them fails."""
+scalar or SIMD code NumPy 1.24 runs; more of them on AVX-512 hosts). A
+regression past them fails."""
 import numpy as np
 import pytest
 
@@ -24,6 +25,25 @@ FUNCTIONS = ["arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
 EXCESS = {("cos", "float32"): 1, ("exp", "float64"): 1,
           ("expm1", "float32"): 4, ("expm1", "float64"): 1,
           ("hypot", "float32"): 2, ("hypot", "float64"): 1}
+
+
+def _has_avx512():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return " avx512f" in f.read()
+    except OSError:
+        return False
+
+
+# On an AVX-512 host the vectorizer also calls libmvec's 16- and 8-lane
+# AVX-512 variants (_ZGVeN16v_*), one ulp less accurate than the AVX2 ones
+# for these functions (measured on an AVX-512 Xeon, 2026-12-03).
+if _has_avx512():
+    for _key in [("arcsinh", "float32"), ("arcsinh", "float64"),
+                 ("arctan", "float32"), ("arctanh", "float32"),
+                 ("arctanh", "float64"), ("cbrt", "float32"),
+                 ("exp2", "float64"), ("tan", "float32"), ("tanh", "float64")]:
+        EXCESS[_key] = EXCESS.get(_key, 0) + 1
 
 DOMAIN = {"arccos": (-1, 1), "arcsin": (-1, 1), "arctanh": (-1, 1),
           "arccosh": (1, 1e6), "log": (0, 1e30), "log10": (0, 1e30),

@@ -497,3 +497,28 @@ func.func @through_unranked(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>
   %0 = stride.neg %s : tensor<2x3xf32> -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// A loop that yields a constant hands its read-only global to the next
+// iteration, whose insert_slice writes the carried buffer in place: the
+// loop yields a copy.
+// CHECK-LABEL: func.func @loop_yields_constant
+// CHECK: scf.for
+// CHECK: memref.subview
+// CHECK: %[[G:.*]] = memref.get_global
+// CHECK: %[[A:.*]] = memref.alloc()
+// CHECK: linalg.copy ins(%[[G]] : {{.*}}) outs(%[[A]] : {{.*}})
+// CHECK: scf.yield %[[A]]
+func.func @loop_yields_constant(%x: tensor<3xi1>, %n: index) -> tensor<3xi1> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (tensor<3xi1>) {
+    %d = arith.constant dense<[false, true]> : tensor<2xi1>
+    %w = tensor.insert_slice %d into %a[0] [2] [2] : tensor<2xi1> into tensor<3xi1>
+    %k = arith.constant dense<[true, true, true]> : tensor<3xi1>
+    scf.yield %k : tensor<3xi1>
+  }
+  %0 = stride.logical_not %r : tensor<3xi1> -> tensor<3xi1>
+  return %0 : tensor<3xi1>
+}

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::stride {
@@ -147,10 +148,17 @@ struct StrideBufferizePass
   /// would need an allocation of a type it cannot size.
   /// A constant tensor bufferizes to a read-only global; returned from a
   /// function, its caller would take the buffer for its own and may write
-  /// it in place (an insert_slice into the call's result). Functions
+  /// it in place (an insert_slice into the call's result), and so would
+  /// the next iteration of a loop that yields it. Functions and loops
   /// return a copy instead.
   static void copyReturnedConstants(ModuleOp module) {
-    module.walk([](func::ReturnOp ret) {
+    module.walk([](Operation *ret) {
+      // A loop yields its next iteration's carried buffer, which the body
+      // may write in place just the same.
+      if (!isa<func::ReturnOp>(ret) &&
+          !(isa<scf::YieldOp>(ret) &&
+            isa<scf::ForOp, scf::WhileOp>(ret->getParentOp())))
+        return;
       for (OpOperand &operand : ret->getOpOperands()) {
         Value value = operand.get();
         while (auto cast = value.getDefiningOp<tensor::CastOp>())
@@ -159,10 +167,10 @@ struct StrideBufferizePass
         if (!type || !value.getDefiningOp<arith::ConstantOp>())
           continue;
         OpBuilder b(ret);
-        Value copy = bufferization::AllocTensorOp::create(b, ret.getLoc(), type,
-                                                          ValueRange(), value);
+        Value copy = bufferization::AllocTensorOp::create(
+            b, ret->getLoc(), type, ValueRange(), value);
         if (copy.getType() != operand.get().getType())
-          copy = tensor::CastOp::create(b, ret.getLoc(),
+          copy = tensor::CastOp::create(b, ret->getLoc(),
                                         operand.get().getType(), copy);
         operand.set(copy);
       }

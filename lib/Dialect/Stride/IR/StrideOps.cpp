@@ -90,6 +90,17 @@ bool mlir::stride::isNamedElementwise(Operation *op) {
   return isa<ScalarBodyOpInterface>(op);
 }
 
+/// A one-op stride.broadcast of `value` whose body yields its input.
+static Value buildCopyOp(OpBuilder &b, Location loc, Value value,
+                         RankedTensorType type, ValueRange inits) {
+  auto copy =
+      BroadcastOp::create(b, loc, TypeRange{type}, ValueRange{value}, inits);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&copy.getBodyBlock());
+  YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
+  return copy.getResult(0);
+}
+
 Value mlir::stride::buildCopy(OpBuilder &b, Location loc, Value value,
                               RankedTensorType type) {
   SmallVector<Value> dynamicSizes;
@@ -97,12 +108,15 @@ Value mlir::stride::buildCopy(OpBuilder &b, Location loc, Value value,
     if (type.isDynamicDim(i))
       dynamicSizes.push_back(tensor::DimOp::create(b, loc, value, i));
   Value empty = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
-  auto copy = BroadcastOp::create(b, loc, TypeRange{type}, ValueRange{value},
-                                  ValueRange{empty});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&copy.getBodyBlock());
-  YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
-  return copy.getResult(0);
+  return buildCopyOp(b, loc, value, type, empty);
+}
+
+Value mlir::stride::buildClone(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return buildCopyOp(
+      b, loc, value,
+      RankedTensorType::get(type.getShape(), type.getElementType()),
+      ValueRange());
 }
 
 BroadcastOp mlir::stride::generalizeNamedOp(RewriterBase &rewriter,

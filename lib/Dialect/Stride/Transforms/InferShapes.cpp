@@ -263,11 +263,6 @@ void setResultType(OpResult result, RankedTensorType type) {
   }
 }
 
-/// A Stride op reads its operand's shape, so a tensor.cast to `tensor<*xT>`
-/// (a value passed through a declared type) hides what the rules need, and
-/// an unranked operand cannot be bufferized: read the cast's source
-/// instead. Destinations keep their casts, since they fix
-/// the result types.
 /// An operand read through a cast to dynamic dims (`?x?x?` of a `2x1x5`
 /// value) is read through a cast to the sizes the chain of casts knows,
 /// with the cast's own encoding: the shape rules see the sizes, the layout
@@ -299,6 +294,10 @@ void refineCastOperand(OpOperand &operand) {
       root));
 }
 
+/// A Stride op reads its operand's shape, so a tensor.cast to `tensor<*xT>`
+/// (a value passed through a declared type) hides what the rules need, and
+/// an unranked operand cannot be bufferized: read the cast's source
+/// instead. Destinations keep their casts, since they fix the result types.
 void readThroughForgetfulCasts(Operation *op) {
   unsigned numOperands = op->getNumOperands();
   if (auto broadcast = dyn_cast<BroadcastOp>(op))

@@ -102,18 +102,9 @@ Value convert(OpBuilder &b, Location loc, Value value, Type type,
   if (refinement == Refinement::Layout && ranked && sourceType &&
       sourceType.getShape() == ranked.getShape() &&
       sourceType.getEncoding() != ranked.getEncoding() && !sameStrides) {
-    SmallVector<Value> sizes;
-    for (int64_t i = 0; i < ranked.getRank(); ++i)
-      if (ranked.isDynamicDim(i))
-        sizes.push_back(tensor::DimOp::create(b, loc, source, i));
-    Value empty = tensor::EmptyOp::create(b, loc, ranked, sizes);
-    auto copy = BroadcastOp::create(b, loc, TypeRange{ranked},
-                                    ValueRange{source}, ValueRange{empty});
-    copy->setAttr(kLayoutCopyAttr, b.getUnitAttr());
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&copy.getBodyBlock());
-    YieldOp::create(b, loc, copy.getBodyBlock().getArgument(0));
-    return copy.getResult(0);
+    Value copy = buildCopy(b, loc, source, ranked);
+    copy.getDefiningOp()->setAttr(kLayoutCopyAttr, b.getUnitAttr());
+    return copy;
   }
   return tensor::CastOp::create(b, loc, type, sameStrides ? source : value);
 }
@@ -133,18 +124,16 @@ bool reconcileOperands(Operation *terminator, OperandRange operands,
     Value source = throughLayoutCopies(value);
     if (!isa<TensorType>(type))
       continue;
-    if (source.getType() == type) {
-      if (value != source) {
-        operand.set(source);
-        eraseIfDead(value);
-        changed = true;
-      }
-      continue;
-    }
-    // A copy of an earlier round that already gives the type stays.
-    if (throughCasts(value).getType() == type) {
-      if (value != throughCasts(value)) {
-        operand.set(throughCasts(value));
+    // The value before the copies of earlier rounds, else a copy that
+    // already gives the type, is yielded as it is.
+    Value exact;
+    if (source.getType() == type)
+      exact = source;
+    else if (throughCasts(value).getType() == type)
+      exact = throughCasts(value);
+    if (exact) {
+      if (value != exact) {
+        operand.set(exact);
         eraseIfDead(value);
         changed = true;
       }
@@ -194,18 +183,11 @@ bool repeatsAlongADim(Type type) {
   return false;
 }
 
-/// A copy of `value` (a one-op `stride.broadcast` yielding its input)
-/// whose layout stride-propagate-layout decides, as the policy's clone.
+/// The policy's copy of `value`, right after it.
 Value copyForPolicy(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
   OpBuilder b(value.getContext());
   b.setInsertionPointAfterValue(value);
-  auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
-  auto copy = BroadcastOp::create(b, value.getLoc(), TypeRange{plain},
-                                  ValueRange{value}, ValueRange{});
-  b.setInsertionPointToStart(&copy.getBodyBlock());
-  YieldOp::create(b, value.getLoc(), copy.getBodyBlock().getArgument(0));
-  return copy.getResult(0);
+  return buildClone(b, value.getLoc(), value);
 }
 
 /// Loop-carried values take the types of the values they start from. A

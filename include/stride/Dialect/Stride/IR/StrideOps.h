@@ -56,6 +56,11 @@ BroadcastOp generalizeNamedOp(RewriterBase &rewriter,
 Value buildCopy(OpBuilder &b, Location loc, Value value,
                 RankedTensorType type);
 
+/// Copies `value` into a new tensor whose layout stride-propagate-layout
+/// decides, as the policy's library lays out a copy (np.copy, clone): a
+/// one-op stride.broadcast without destination.
+Value buildClone(OpBuilder &b, Location loc, Value value);
+
 /// The result element type and broadcast shape rule shared by the verifiers
 /// and stride-infer-shapes. Returns the inferred ranked result type (dynamic
 /// dims where unknown), null when an operand is unranked, or failure after

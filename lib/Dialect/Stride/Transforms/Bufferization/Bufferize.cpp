@@ -141,11 +141,6 @@ struct StrideBufferizePass
     return memref::CastOp::create(b, loc, type, view).getResult();
   }
 
-  /// A chain of tensor.casts that comes back to its source's type (through
-  /// tensor<*xf32>, say: what the shape passes leave where a refined value
-  /// meets a user that kept the declared type) is the source itself.
-  /// Bufferized, the unranked step would lose the layout and the way back
-  /// would need an allocation of a type it cannot size.
   /// A constant tensor bufferizes to a read-only global; returned from a
   /// function, its caller would take the buffer for its own and may write
   /// it in place (an insert_slice into the call's result), and so would
@@ -177,6 +172,12 @@ struct StrideBufferizePass
     });
   }
 
+  /// A chain of tensor.casts that comes back to its source's type (through
+  /// tensor<*xf32>, say: what the shape passes leave where a refined value
+  /// meets a user that kept the declared type) is the source itself.
+  /// Bufferized, the unranked step would lose the layout and the way back
+  /// would need an allocation of a type it cannot size.
+  ///
   /// A chain that passes through an unranked type to another ranked type
   /// of the same rank is one cast from its ranked source: memref<*x...> in
   /// between would reach ops that need a rank (a subview of a call's

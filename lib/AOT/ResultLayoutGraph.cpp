@@ -23,6 +23,16 @@ using namespace mlir;
 using namespace mlir::stride;
 namespace layout = ::stride::layout;
 
+/// The node an elementwise Stride op becomes: what the eager libraries
+/// allocate its result like.
+static layout::LayoutNode::Kind nodeKindOf(Operation *op) {
+  if (isCastOrCopy(op))
+    return layout::LayoutNode::Kind::Copy;
+  if (numpyLoopOf(op) == layout::NumpyLoop::Where)
+    return layout::LayoutNode::Kind::Where;
+  return layout::LayoutNode::Kind::Elementwise;
+}
+
 std::optional<layout::LayoutGraph>
 mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
                                  std::string &error) {
@@ -101,9 +111,8 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
                    op.getResults());
     } else if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
       if (broadcast.getInits().empty()) {
-        ok = addNode(isCastOrCopy(&op) ? layout::LayoutNode::Kind::Copy
-                                       : layout::LayoutNode::Kind::Elementwise,
-                     &op, broadcast.getInputs(), op.getResults());
+        ok = addNode(nodeKindOf(&op), &op, broadcast.getInputs(),
+                     op.getResults());
       } else {
         // A destination's result is the destination: its shape and strides.
         for (auto [result, init] :
@@ -118,9 +127,7 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
                !isViewOp(&op)) {
       // Reductions and view ops have no node kind yet: their results are
       // unknown below.
-      ok = addNode(isCastOrCopy(&op) ? layout::LayoutNode::Kind::Copy
-                                     : layout::LayoutNode::Kind::Elementwise,
-                   &op, op.getOperands(), op.getResults());
+      ok = addNode(nodeKindOf(&op), &op, op.getOperands(), op.getResults());
     } else {
       for (Value result : op.getResults())
         if (isa<TensorType>(result.getType()))

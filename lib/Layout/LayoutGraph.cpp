@@ -71,7 +71,10 @@ std::string evaluateLayoutGraph(const LayoutGraph &graph,
           node.kind == LayoutNode::Kind::Copy && operands.size() == 1 &&
                   operands[0].shape == value.shape
               ? copyLikeStrides(graph.policy, operands[0])
-              : computeOutputStrides(graph.policy, operands, value.shape);
+              : computeOutputStrides(graph.policy, operands, value.shape,
+                                     node.kind == LayoutNode::Kind::Where
+                                         ? NumpyLoop::Where
+                                         : NumpyLoop::Ufunc);
     }
     values.push_back(std::move(value));
   }

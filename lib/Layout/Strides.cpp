@@ -313,13 +313,14 @@ std::vector<int64_t> numpyAxisOrder(const std::vector<Strides> &axisStrides,
 }
 
 Strides numpyOutputStrides(const std::vector<Operand> &inputs,
-                           const Shape &outShape) {
+                           const Shape &outShape, NumpyLoop loop) {
   const size_t rank = outShape.size();
   // NumPy 1.24 gives every array without elements all-zero strides.
   if (numElements(outShape) == 0)
     return Strides(rank, 0);
-  if (std::optional<Strides> trivial = numpyTrivialLoop(inputs, outShape))
-    return *trivial;
+  if (loop == NumpyLoop::Ufunc)
+    if (std::optional<Strides> trivial = numpyTrivialLoop(inputs, outShape))
+      return *trivial;
 
   // nditer ignores size-1 dims of an operand entirely (stride 0), not only
   // stretched ones, so they never influence the order.
@@ -414,12 +415,12 @@ Strides numpyNewLikeStrides(const Operand &op) {
 } // namespace
 
 Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
-                             const Shape &outShape) {
+                             const Shape &outShape, NumpyLoop loop) {
   switch (policy) {
   case Policy::Torch:
     return torchOutputStrides(inputs, outShape);
   case Policy::Numpy:
-    return numpyOutputStrides(inputs, outShape);
+    return numpyOutputStrides(inputs, outShape, loop);
   case Policy::Contiguous:
     break;
   }
@@ -461,9 +462,9 @@ bool followsOrder(const Operand &op, const std::vector<int64_t> &order,
 
 StrideDecision explainOutputStrides(Policy policy,
                                     const std::vector<Operand> &inputs,
-                                    const Shape &outShape) {
+                                    const Shape &outShape, NumpyLoop loop) {
   StrideDecision d;
-  d.strides = computeOutputStrides(policy, inputs, outShape);
+  d.strides = computeOutputStrides(policy, inputs, outShape, loop);
   d.memoryOrder = permFromStrides(outShape, d.strides);
   const size_t rank = outShape.size();
   for (size_t i = 0; i < inputs.size() && d.lead < 0; ++i)
@@ -503,7 +504,7 @@ StrideDecision explainOutputStrides(Policy policy,
   case Policy::Numpy:
     if (numElements(outShape) == 0)
       d.rule = "NumPy gives an array without elements all-zero strides";
-    else if (numpyTrivialLoop(inputs, outShape))
+    else if (loop == NumpyLoop::Ufunc && numpyTrivialLoop(inputs, outShape))
       d.rule = std::string("the ufunc trivial loop: the inputs share one "
                            "shape, need no cast and are all ") +
                (d.strides == contiguousStrides(outShape) ? "C" : "F") +
@@ -511,7 +512,11 @@ StrideDecision explainOutputStrides(Policy policy,
                (d.strides == contiguousStrides(outShape) ? "C" : "F") +
                " order";
     else
-      d.rule = "nditer's order K (an axis moves inwards past another only "
+      d.rule = std::string(loop == NumpyLoop::Where
+                               ? "np.where allocates through nditer (it has "
+                                 "no trivial loop): "
+                               : "") +
+               "nditer's order K (an axis moves inwards past another only "
                "when every operand that strides both agrees; size-1 dims are "
                "ignored) gives the memory order " +
                dimList(d.memoryOrder) +

@@ -7,7 +7,7 @@
 //                [perm <dim>...]
 //   input scalar <dtype>
 //   layout <policy>                          (entries with dynamic results)
-//   node elementwise|matmul|copy <ref>...    (ref: a<arg>, n<node>, s; a
+//   node elementwise|matmul|copy|where <ref>... (ref: a<arg>, n<node>, s; a
 //                                            trailing '~': converted in the op,
 //                                            '*': converted by a copy first)
 //   result <ref>
@@ -112,10 +112,22 @@ static const char *nodeKindName(layout::LayoutNode::Kind kind) {
     return "matmul";
   case layout::LayoutNode::Kind::Copy:
     return "copy";
+  case layout::LayoutNode::Kind::Where:
+    return "where";
   case layout::LayoutNode::Kind::Elementwise:
     break;
   }
   return "elementwise";
+}
+
+static std::optional<layout::LayoutNode::Kind>
+parseNodeKind(const std::string &word) {
+  for (auto kind :
+       {layout::LayoutNode::Kind::Elementwise, layout::LayoutNode::Kind::Matmul,
+        layout::LayoutNode::Kind::Copy, layout::LayoutNode::Kind::Where})
+    if (word == nodeKindName(kind))
+      return kind;
+  return std::nullopt;
 }
 
 static void formatGraph(std::ostringstream &os,
@@ -222,12 +234,12 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
         return bad("'" + kind + "' before 'layout'");
       } else if (kind == "node") {
         layout::LayoutNode node;
-        if (!(words >> word) ||
-            (word != "elementwise" && word != "matmul" && word != "copy"))
-          return bad("a node is 'elementwise', 'matmul' or 'copy'");
-        node.kind = word == "matmul" ? layout::LayoutNode::Kind::Matmul
-                    : word == "copy" ? layout::LayoutNode::Kind::Copy
-                                     : layout::LayoutNode::Kind::Elementwise;
+        std::optional<layout::LayoutNode::Kind> nodeKind;
+        if (words >> word)
+          nodeKind = parseNodeKind(word);
+        if (!nodeKind)
+          return bad("a node is 'elementwise', 'matmul', 'copy' or 'where'");
+        node.kind = *nodeKind;
         while (words >> word) {
           layout::LayoutRef ref;
           bool copied = word.size() > 1 && word.back() == '*';

@@ -146,19 +146,6 @@ Oracles
 
 Known, documented divergences
 -----------------------------
-* Policy numpy, a result computed by `stride.select`: np.where is not a ufunc.
-  It allocates its output through nditer with order='K' but without the
-  ufunc machinery's trivial-loop path, and the two disagree on the strides
-  of size-1 dims (and only there: checked on 20,000 random layouts). Example:
-  a condition of shape (3,2,1), strides (1,3,1), with two scalars: np.where
-  gives (1,3,1), every three-operand ufunc (np.core.umath.clip) gives
-  (1,3,6), the F-order strides. DESIGN.md makes NumPy *ufuncs* normative, so
-  such a result also passes when its strides equal those of
-  np.core.umath.clip on operands with the same strides; the run prints a
-  `note:` for each such case and counts them. NumPy itself ignores the
-  strides of size-1 dims of its inputs, so the difference never propagates
-  to later ops.
-
 * Policy torch, a program with a matmul: torch.matmul's output layout is
   row-major except for the strides of size-1 dims, which depend on which of
   its internal paths (fold into mm, transpose, bmm) it takes: e.g. a (3,4) @

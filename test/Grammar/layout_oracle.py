@@ -112,8 +112,12 @@ class TorchSim:
         try:
             return torch.clamp(ops[0], ops[1], ops[2])
         except RuntimeError:
-            # No clamp for bool: the same iterator on float64 copies.
-            f = [o.to(torch.float64) if o.dtype != torch.float64 else o for o in ops]
+            # No clamp for bool: the same iterator on float64 operands with
+            # the same strides (not .to(), whose copy of a non-dense operand
+            # is laid out anew: the op reads the i1 operands themselves).
+            f = [o if o.dtype == torch.float64 else
+                 torch.empty_strided(o.shape, o.stride(), dtype=torch.float64)
+                 for o in ops]
             r = torch.clamp(f[0], f[1], f[2])
             return torch.empty_strided(r.shape, r.stride(), dtype=ops[0].dtype)
 

@@ -377,8 +377,14 @@ def p_if(g, scope):
         else:
             ty = TensorType(t.dt, t.shape)
         res_tys.append(ty)
+        modelled = (y0.root.key(g.sim) is not None
+                    and y1.root.key(g.sim) is not None)
         if agree:
             sims.append(own(g, y0.root.sim, t.dt))
+        elif not modelled:
+            # Whether the compiler sees the branches agree is not known, so
+            # neither is the layout (agreed, or the declared type's).
+            sims.append(None)
         elif ty.ranked and not ty.enc and ty.static:
             sims.append(g.sim.contiguous(t.shape, t.dt))
         else:

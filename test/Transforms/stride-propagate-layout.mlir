@@ -355,3 +355,20 @@ func.func @insert_into_result(%a: tensor<3x4xf32, #stride.layout<perm = [1, 0]>>
   %1 = tensor.insert_slice %s into %0[0, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<3x4xf32>
   return %1 : tensor<3x4xf32>
 }
+
+// -----
+
+// np.where has no trivial loop: two F-contiguous 3x2x1 operands give a ufunc
+// (stride.add) F order [1, 3, 6], but stride.select nditer's order K, which
+// ignores the size-1 dim: [1, 3, 1] (NumPy 1.24). PyTorch's where is an
+// ordinary TensorIterator op (which gives both [1, 3, 3]).
+// CHECK-LABEL: func.func @where_has_no_trivial_loop
+// NUMPY: stride.select {{.*}} -> tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 1]>>
+// NUMPY: stride.add {{.*}} -> tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 6]>>
+// TORCH: stride.select {{.*}} -> tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 3]>>
+// TORCH: stride.add {{.*}} -> tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 3]>>
+func.func @where_has_no_trivial_loop(%c: tensor<3x2x1xi1, #stride.layout<strides = [1, 3, 1]>>, %x: tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 6]>>, %y: tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 1]>>) -> (tensor<3x2x1xi32>, tensor<3x2x1xi32>) {
+  %0 = stride.select %c, %x, %x : tensor<3x2x1xi1, #stride.layout<strides = [1, 3, 1]>>, tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 6]>>, tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 6]>> -> tensor<3x2x1xi32>
+  %1 = stride.add %y, %x : tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 1]>>, tensor<3x2x1xi32, #stride.layout<strides = [1, 3, 6]>> -> tensor<3x2x1xi32>
+  return %0, %1 : tensor<3x2x1xi32>, tensor<3x2x1xi32>
+}

@@ -49,6 +49,19 @@ TEST(LayoutGraph, ChainsTheOpRules) {
                                  product));
 }
 
+TEST(LayoutGraph, WhereNodesSkipTheTrivialLoop) {
+  LayoutGraph graph;
+  graph.policy = Policy::Numpy;
+  graph.nodes = {{LayoutNode::Kind::Where, {arg(0), arg(1), arg(1)}},
+                 {LayoutNode::Kind::Elementwise, {arg(0), arg(1), arg(1)}}};
+  graph.results = {node(0), node(1)};
+  std::vector<Operand> args = {{{3, 2, 1}, {1, 3, 1}}, {{3, 2, 1}, {1, 3, 6}}};
+  std::vector<Operand> results;
+  ASSERT_EQ(evaluateLayoutGraph(graph, args, results), "");
+  EXPECT_EQ(results[0].strides, (Strides{1, 3, 1}));
+  EXPECT_EQ(results[1].strides, (Strides{1, 3, 6}));
+}
+
 TEST(LayoutGraph, MatmulStridesByPolicy) {
   // lhs is dense with its dim 1 outermost and dim 0 inside it.
   Operand lhs{{3, 5, 2, 4}, {8, 24, 4, 1}}, rhs{{5, 4, 6}, {24, 6, 1}};

@@ -277,6 +277,27 @@ TEST(Contiguous, AlwaysRowMajor) {
             (Strides{3, 3, 1}));
 }
 
+// np.where (PyArray_Where) allocates through nditer without the ufuncs'
+// trivial loop; checked against numpy 1.24 with as_strided operands: a
+// 3x2x1 bool with strides (1, 3, 1) and an int32 with (1, 3, 6), both
+// F-contiguous, give np.add F order (1, 3, 6) but np.where (1, 3, 1).
+TEST(NumpyWhere, HasNoTrivialLoop) {
+  Operand cond{{3, 2, 1}, {1, 3, 1}}, x{{3, 2, 1}, {1, 3, 6}};
+  EXPECT_EQ(computeOutputStrides(Policy::Numpy, {cond, x, x}, {3, 2, 1}),
+            (Strides{1, 3, 6}));
+  EXPECT_EQ(computeOutputStrides(Policy::Numpy, {cond, x, x}, {3, 2, 1},
+                                 NumpyLoop::Where),
+            (Strides{1, 3, 1}));
+  // torch.where is an ordinary TensorIterator op: the loop kind is NumPy's.
+  EXPECT_EQ(computeOutputStrides(Policy::Torch, {cond, x, x}, {3, 2, 1},
+                                 NumpyLoop::Where),
+            computeOutputStrides(Policy::Torch, {cond, x, x}, {3, 2, 1}));
+  StrideDecision d = explainOutputStrides(Policy::Numpy, {cond, x, x},
+                                          {3, 2, 1}, NumpyLoop::Where);
+  EXPECT_EQ(d.strides, (Strides{1, 3, 1}));
+  EXPECT_NE(d.rule.find("np.where"), std::string::npos) << d.rule;
+}
+
 // Casts and copies follow the allocate-like rules, checked against
 // torch 1.13 (.to/clone) and numpy 1.24 (astype/copy) by hand.
 TEST(CopyLike, TorchKeepsDenseStridesExactly) {

@@ -127,7 +127,7 @@ TEST(AotMetadata, MalformedTextIsAnError) {
       {head + "node elementwise a0\nend\n",
        "metadata line 3: 'node' before 'layout'"},
       {head + "layout torch\nnode add a0\nend\n",
-       "metadata line 4: a node is 'elementwise', 'matmul' or 'copy'"},
+       "metadata line 4: a node is 'elementwise', 'matmul', 'copy' or 'where'"},
       {head + "layout torch\nnode matmul a0 x1\nend\n",
        "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s, then '~' if "
        "converted in the op, '*' if converted by a copy first)"},
@@ -245,6 +245,28 @@ TEST(AotMetadata, CopyNodesAndConvertedOperands) {
                                          {{{4, 1}, {1, 4}}, {{4, 1}, {1, 4}}},
                                          {4, 1}));
   EXPECT_NE(strides[1], strides[0]);
+}
+
+TEST(AotMetadata, WhereNodesRoundTrip) {
+  // A select is a 'where' node: under numpy it skips the ufuncs' trivial
+  // loop, so two F-contiguous 3x2x1 operands give (1, 3, 1), not (1, 3, 6).
+  AotEntry entry = dynamicEntry(layout::Policy::Numpy);
+  AotParam any3d =
+      tensorParam(ElementType::F32, {kAotDynamic, kAotDynamic, kAotDynamic},
+                  {kAotDynamic, kAotDynamic, kAotDynamic});
+  entry.inputs = {any3d, any3d};
+  entry.outputs = {any3d};
+  using Kind = layout::LayoutRef::Kind;
+  entry.layoutGraph.nodes = {{layout::LayoutNode::Kind::Where,
+                              {{Kind::Argument, 0}, {Kind::Argument, 1}}}};
+  entry.layoutGraph.results = {{Kind::Node, 0}};
+  AotMetadata read;
+  ASSERT_NO_FATAL_FAILURE(roundTrip(entry, "node where a0 a1\n", read));
+  std::vector<std::vector<int64_t>> shapes, strides;
+  ASSERT_EQ(aotResultLayouts(read.entries[0], {{3, 2, 1}, {3, 2, 1}},
+                             {{1, 3, 1}, {1, 3, 6}}, shapes, strides),
+            "");
+  EXPECT_EQ(strides[0], (std::vector<int64_t>{1, 3, 1}));
 }
 
 TEST(AotMetadata, OperandsConvertedByACopyFirst) {

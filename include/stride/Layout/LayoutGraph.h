@@ -39,9 +39,10 @@ struct LayoutRef {
 /// stride.broadcast without destinations) broadcasts its operands and takes
 /// the policy's strides; a matmul takes matmulShape and matmulOutputStrides;
 /// a cast or copy of one operand of the result's shape takes
-/// copyLikeStrides (the eager libraries' allocate-like rule).
+/// copyLikeStrides (the eager libraries' allocate-like rule); a select
+/// (np.where) is elementwise without NumPy's trivial loop (NumpyLoop::Where).
 struct LayoutNode {
-  enum class Kind { Elementwise, Matmul, Copy };
+  enum class Kind { Elementwise, Matmul, Copy, Where };
   Kind kind = Kind::Elementwise;
   std::vector<LayoutRef> operands;
 };

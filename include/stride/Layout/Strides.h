@@ -61,12 +61,20 @@ std::vector<int64_t> permFromStrides(const Shape &shape, const Strides &strides)
 /// True when `perm` holds each of 0 .. rank-1 exactly once.
 bool isPermutation(const std::vector<int64_t> &perm, size_t rank);
 
+/// How NumPy runs an elementwise op. Ufuncs take the trivial loop when they
+/// can (all inputs one shape, all C- or all F-contiguous). np.where
+/// (PyArray_Where) has no such path: it allocates its result through nditer
+/// with order K, so a 3x2x1 F-contiguous pair gives [1, 3, 1], not F's
+/// [1, 3, 6]. PyTorch's where is an ordinary TensorIterator op.
+enum class NumpyLoop { Ufunc, Where };
+
 /// Strides of the result of an elementwise op over `inputs` (in operand
 /// order: for where(c, a, b) that is c, a, b) whose broadcast shape is
 /// `outShape`. Preconditions: every input broadcasts to `outShape` (see
 /// broadcastShapes) and has as many strides as dims.
 Strides computeOutputStrides(Policy policy, const std::vector<Operand> &inputs,
-                             const Shape &outShape);
+                             const Shape &outShape,
+                             NumpyLoop loop = NumpyLoop::Ufunc);
 
 /// Strides of a cast or copy of `input` (same shape), as the eager
 /// libraries allocate one: they use their allocate-like rule, not the
@@ -111,7 +119,8 @@ struct StrideDecision {
 /// rule, the ufunc trivial loop (C or F), or nditer's order K; contiguous.
 StrideDecision explainOutputStrides(Policy policy,
                                     const std::vector<Operand> &inputs,
-                                    const Shape &outShape);
+                                    const Shape &outShape,
+                                    NumpyLoop loop = NumpyLoop::Ufunc);
 
 } // namespace stride::layout
 

@@ -13,6 +13,7 @@
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Fusion.h"
+#include "stride/Dialect/Stride/Transforms/LayoutOperands.h"
 #include "stride/Layout/Coalesce.h"
 
 namespace mlir::stride {
@@ -137,8 +138,8 @@ struct StrideExplainPass
       operands.push_back(*operand);
       positions.push_back(i);
     }
-    layout::StrideDecision decision =
-        layout::explainOutputStrides(policy, operands, result.shape);
+    layout::StrideDecision decision = layout::explainOutputStrides(
+        policy, operands, result.shape, numpyLoopOf(op));
     std::string why;
     if (decision.strides != result.strides)
       why = destinations ? "the layout of its destination (outs), written "

@@ -173,6 +173,11 @@ LayoutOperands mlir::stride::layoutOperands(layout::Policy policy,
   return result;
 }
 
+layout::NumpyLoop mlir::stride::numpyLoopOf(Operation *op) {
+  return isa<SelectOp>(op) ? layout::NumpyLoop::Where
+                           : layout::NumpyLoop::Ufunc;
+}
+
 bool mlir::stride::isCastOrCopy(Operation *op) {
   if (isa<CastOp>(op))
     return true;

@@ -49,11 +49,11 @@ layout::Strides operandStrides(Type type, ArrayRef<int64_t> sizes) {
 
 /// The layout the policy gives the result of an elementwise op over
 /// `operands` (or, with `copyLike`, of a cast or copy of its one operand),
-/// or null when some operand is unranked.
+/// run as NumPy runs `loop`, or null when some operand is unranked.
 FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
                                         const LayoutOperands &operands,
-                                        RankedTensorType result,
-                                        bool copyLike) {
+                                        RankedTensorType result, bool copyLike,
+                                        layout::NumpyLoop loop) {
   auto representative = [](ArrayRef<int64_t> shape) {
     layout::Shape sizes;
     for (int64_t s : shape)
@@ -87,7 +87,7 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
   layout::Strides strides =
       copyLike && inputs.size() == 1 && inputs[0].shape == outShape
           ? layout::copyLikeStrides(policy, inputs[0])
-          : layout::computeOutputStrides(policy, inputs, outShape);
+          : layout::computeOutputStrides(policy, inputs, outShape, loop);
   MLIRContext *context = result.getContext();
   if (result.hasStaticShape())
     return LayoutAttr::get(context, ArrayRef<int64_t>(strides));
@@ -302,7 +302,7 @@ struct StridePropagateLayoutPass
       if (!type)
         continue;
       FailureOr<LayoutAttr> layout =
-          elementwiseLayout(policy, seen, type, copyLike);
+          elementwiseLayout(policy, seen, type, copyLike, numpyLoopOf(op));
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }

@@ -66,6 +66,10 @@ LayoutOperands layoutOperands(::stride::layout::Policy policy, Operation *op,
 /// `.to()`, copy, clone), not like an elementwise op's result.
 bool isCastOrCopy(Operation *op);
 
+/// How NumPy runs `op`: stride.select is np.where, which has no trivial loop
+/// (layout::NumpyLoop); every other elementwise op is a ufunc.
+::stride::layout::NumpyLoop numpyLoopOf(Operation *op);
+
 } // namespace mlir::stride
 
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_LAYOUTOPERANDS_H

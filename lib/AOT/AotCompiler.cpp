@@ -108,9 +108,13 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
   pipeline.fuse = options.fuse;
   pipeline.threads = std::max(1u, options.threads);
   pipeline.keepResultLayouts = options.keepResultLayouts;
-  pipeline.target = options.gpu ? Target::Gpu : Target::Cpu;
+  if (options.target == Target::GpuHost) {
+    error = "a library runs on the CPU or the GPU; gpu-host is for stride-run";
+    return std::nullopt;
+  }
+  pipeline.target = options.target;
   // Without ptxas the kernels stay PTX, which the CUDA driver compiles.
-  if (options.gpu && !hasPtxas())
+  if (options.target == Target::Gpu && !hasPtxas())
     pipeline.format = "isa";
   pipeline.distribute = options.distribute;
   pipeline.distributeStrategy = options.strategy;
@@ -141,7 +145,7 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
     OwningOpRef<ModuleOp> copy;
     DistributionPlan plan;
     if (options.distribute > 0) {
-      if (options.gpu) {
+      if (options.target != Target::Cpu) {
         error = "--distribute runs on the CPU; drop --target=gpu";
         return std::nullopt;
       }
@@ -269,7 +273,7 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
     result.metadata.entries.push_back(std::move(entry));
   }
 
-  if (options.gpu) {
+  if (options.target == Target::Gpu) {
     llvm::Constant *target =
         llvm::ConstantDataArray::getString(*result.context, "gpu");
     new llvm::GlobalVariable(*result.module, target->getType(),

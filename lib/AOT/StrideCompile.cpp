@@ -147,7 +147,7 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
   options.policy = compile.policy.getValue();
   options.fuse = !compile.noFuse;
   options.threads = std::max(1u, compile.threads.getValue());
-  options.gpu = target == "gpu";
+  options.target = *parseTarget(target);
   options.symbolPrefix = symbolPrefix;
   options.distribute = distribute;
   options.strategy = strategy;
@@ -174,7 +174,8 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
       return fail("cannot create a temporary object file: " + ec.message());
     error = emitObjectFile(*compiled->module, *targetMachine, object);
     if (error.empty())
-      error = linkSharedLibrary(object, output, options.threads, options.gpu);
+      error = linkSharedLibrary(object, output, options.threads,
+                                options.target == Target::Gpu);
     llvm::sys::fs::remove(object);
   }
   if (!error.empty())

@@ -118,6 +118,25 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
 
 } // namespace
 
+const char *mlir::stride::targetName(Target target) {
+  switch (target) {
+  case Target::Gpu:
+    return "gpu";
+  case Target::GpuHost:
+    return "gpu-host";
+  case Target::Cpu:
+    break;
+  }
+  return "cpu";
+}
+
+std::optional<Target> mlir::stride::parseTarget(StringRef name) {
+  for (Target target : {Target::Cpu, Target::Gpu, Target::GpuHost})
+    if (name == targetName(target))
+      return target;
+  return std::nullopt;
+}
+
 void mlir::stride::buildStrideLoweringPipeline(
     OpPassManager &pm, const StridePipelineOptions &options) {
   switch (options.target) {

@@ -105,7 +105,7 @@ struct RunOptions {
   bool randomInputs = false, printValues = false, dynamicShapes = false,
        noFuse = false;
   // --target: cpu, gpu (device copies, CUDA-event timing) or gpu-host.
-  bool gpu = false, gpuHost = false;
+  Target target = Target::Cpu;
   uint64_t seed = 0;
   unsigned benchRuns = 0, threads = 0; // 0: $STRIDE_NUM_THREADS or the cores
   // --distribute: ranks of a 1-D grid (0: one process) and the strategy.
@@ -518,12 +518,12 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   options.noFuse = compile.noFuse;
   options.distribute = distribute;
   options.strategy = strategy;
-  if (target != "cpu" && target != "gpu-host" && target != "gpu")
+  std::optional<Target> parsedTarget = parseTarget(target);
+  if (!parsedTarget)
     return fail("unknown --target '" + target +
                 "' (expected cpu, gpu or gpu-host)");
-  options.gpuHost = target == "gpu-host";
-  options.gpu = target == "gpu";
-  if (options.gpuHost || options.gpu)
+  options.target = *parsedTarget;
+  if (options.target != Target::Cpu)
     options.threads = 1;
 
   // Kernels allocate their intermediates with malloc on every call. Keep
@@ -550,7 +550,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   if (distributeReport && options.distribute == 0)
     return fail("--distribute-report needs --distribute N");
   if (options.distribute > 0) {
-    if (options.dynamicShapes || options.gpu || options.gpuHost ||
+    if (options.dynamicShapes || options.target != Target::Cpu ||
         !options.shapeTexts.empty())
       return fail("--distribute runs static shapes on the CPU: drop "
                   "--dynamic, --shape and --target");
@@ -587,7 +587,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
 
   if (std::string bad = checkThreadsEnvironment(); !bad.empty())
     return fail(bad);
-  if (options.gpu) {
+  if (options.target == Target::Gpu) {
     if (std::string why = gpuUnavailableReason(); !why.empty()) {
       llvm::errs() << "stride-run: error: --target=gpu: no usable GPU: "
                    << why << "\n";
@@ -604,10 +604,8 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
   pipeline.policy = options.policy;
   pipeline.fuse = !options.noFuse;
   pipeline.threads = options.threads;
-  pipeline.target = options.gpu       ? Target::Gpu
-                    : options.gpuHost ? Target::GpuHost
-                                      : Target::Cpu;
-  if (options.gpuHost) {
+  pipeline.target = options.target;
+  if (options.target == Target::GpuHost) {
     // Small blocks and grids, so that the grid-stride loops of the GPU
     // kernels take several turns on test-sized arrays.
     pipeline.blockSize = 32;
@@ -631,7 +629,7 @@ int mlir::stride::strideRunMain(int argc, char **argv) {
 
   if (std::string error =
           runKernel(*kernel, entryText, args, outputs, options.benchRuns,
-                    options.gpu);
+                    options.target == Target::Gpu);
       !error.empty())
     return fail(error);
 

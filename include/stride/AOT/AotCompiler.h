@@ -11,6 +11,7 @@
 #define STRIDE_AOT_AOTCOMPILER_H
 
 #include "stride/Layout/Strides.h"
+#include "stride/Pipelines/Pipelines.h"
 #include "stride/Runtime/AotMetadata.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,10 +33,10 @@ struct AotOptions {
   unsigned threads = 1;
   /// Keep the layouts declared on results (see StridePipelineOptions).
   bool keepResultLayouts = false;
-  /// --target=gpu: kernels in an embedded GPU binary, host code calling the
+  /// Target::Gpu: kernels in an embedded GPU binary, host code calling the
   /// mgpu* runtime (libstride_gpu_runtime); the library also exports the
-  /// string kAotTargetSymbol = "gpu".
-  bool gpu = false;
+  /// string kAotTargetSymbol = "gpu". Libraries are built for Cpu or Gpu.
+  Target target = Target::Cpu;
   /// Exported C functions are named <prefix><entry>.
   std::string symbolPrefix = "stride_";
   /// --distribute N: each entry is compiled for one of N ranks (its

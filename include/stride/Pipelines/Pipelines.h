@@ -18,6 +18,8 @@
 #include "mlir/Pass/PassOptions.h"
 #include "stride/Dialect/Stride/Transforms/PolicyOption.h"
 
+#include <optional>
+
 namespace mlir::stride {
 
 /// Where the kernels run.
@@ -29,6 +31,12 @@ enum class Target {
   /// Tests: the GPU kernels, their grid and block enumerated on the host.
   GpuHost,
 };
+
+/// The spelling of `target` in `--target` and the pipeline's `target`
+/// option ("cpu", "gpu", "gpu-host"), and back (std::nullopt for any other
+/// name), so that every driver names targets as the pipeline does.
+const char *targetName(Target target);
+std::optional<Target> parseTarget(llvm::StringRef name);
 
 /// Where CMake found the CUDA toolkit and libdevice ("" when absent).
 const char *defaultCudaToolkitPath();

@@ -168,7 +168,11 @@ def _fast_call(root, policy, out):
     inputs = []
     for a, sig in zip(args, sigs):
         if sig is None:
-            inputs.append(a[0])  # a scalar; the extension converts it
+            # A scalar, as _call_args converts it: in its IR dtype, then a
+            # Python number (the extension would take an np.bool_ for an
+            # integer through __index__, which NumPy deprecates).
+            value, dtype = a
+            inputs.append(dtype.type(value).item())
             continue
         if (a.shape != sig[0] or a.strides != sig[1] or sig[2]
                 or not a.flags.aligned

@@ -135,6 +135,10 @@ def _apply(lib, kind, a, b, c, dtype):
         # laid out differently from one copy.
         return np.asarray(a).astype(dtype, copy=False)
     x = stride.lazy(a) if isinstance(a, np.ndarray) else a
+    if not isinstance(x, stride.Expr) and isinstance(b, np.ndarray):
+        # A scalar first operand: the op must still be Stride's, not
+        # NumPy's (whose result layout the torch policy would then read).
+        b = stride.lazy(b)
     fn = {"add": lambda: x + b, "mul": lambda: x * b, "lt": lambda: x < b,
           "maximum": lambda: stride.maximum(x, b),
           "minimum": lambda: stride.minimum(x, b)}

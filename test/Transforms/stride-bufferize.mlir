@@ -522,3 +522,53 @@ func.func @loop_yields_constant(%x: tensor<3xi1>, %n: index) -> tensor<3xi1> {
   %0 = stride.logical_not %r : tensor<3xi1> -> tensor<3xi1>
   return %0 : tensor<3xi1>
 }
+
+// -----
+
+// A constant that reaches the return through an scf.if (and casts) is a
+// returned constant too: the caller writes the call's result in place, so
+// each branch yields a copy (found by the grammar test, seed 104: SIGSEGV).
+// CHECK-LABEL: func.func private @if_yields_constant
+// CHECK: %[[G:.*]] = memref.get_global
+// CHECK: scf.if
+// CHECK: %[[A:.*]] = memref.alloc()
+// CHECK: linalg.copy ins(%[[G]] : {{.*}}) outs(%[[A]] : {{.*}})
+// CHECK: scf.yield %[[A]]
+// CHECK: else
+// CHECK: %[[B:.*]] = memref.alloc()
+// CHECK: linalg.copy ins(%[[G]] : {{.*}}) outs(%[[B]] : {{.*}})
+// CHECK: scf.yield %[[B]]
+// CHECK-LABEL: func.func @writes_if_result
+func.func private @if_yields_constant(%c: i1) -> tensor<*xi64> {
+  %k = arith.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %r = scf.if %c -> (tensor<3xi64>) {
+    scf.yield %k : tensor<3xi64>
+  } else {
+    %t = tensor.cast %k : tensor<3xi64> to tensor<?xi64>
+    %u = tensor.cast %t : tensor<?xi64> to tensor<3xi64>
+    scf.yield %u : tensor<3xi64>
+  }
+  %e = tensor.cast %r : tensor<3xi64> to tensor<*xi64>
+  return %e : tensor<*xi64>
+}
+func.func @writes_if_result(%c: i1, %x: tensor<1xi64>) -> tensor<3xi64> {
+  %r = func.call @if_yields_constant(%c) : (i1) -> tensor<*xi64>
+  %t = tensor.cast %r : tensor<*xi64> to tensor<3xi64>
+  %w = tensor.insert_slice %x into %t[0] [1] [1] : tensor<1xi64> into tensor<3xi64>
+  return %w : tensor<3xi64>
+}
+
+// -----
+
+// A module without Stride ops still gets stride.broadcast copies into its
+// entry's destinations (the pass loads the Stride dialect itself; it used to
+// crash building them).
+// CHECK-LABEL: func.func @no_stride_ops
+// CHECK: linalg.copy
+// CHECK: memref.subview
+// CHECK: return
+func.func @no_stride_ops(%x: tensor<1xi64>) -> tensor<3xi64> {
+  %k = arith.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %w = tensor.insert_slice %x into %k[0] [1] [1] : tensor<1xi64> into tensor<3xi64>
+  return %w : tensor<3xi64>
+}

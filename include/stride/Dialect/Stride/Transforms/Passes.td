@@ -348,7 +348,11 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect",
+                           // The copies into an entry's result destinations
+                           // are stride.broadcast ops, even in a module
+                           // with no Stride op of its own.
+                           "::mlir::stride::StrideDialect"];
 }
 
 def StrideTileMatmul : Pass<"stride-tile-matmul"> {

@@ -154,22 +154,39 @@ struct StrideBufferizePass
           !(isa<scf::YieldOp>(ret) &&
             isa<scf::ForOp, scf::WhileOp>(ret->getParentOp())))
         return;
-      for (OpOperand &operand : ret->getOpOperands()) {
-        Value value = operand.get();
-        while (auto cast = value.getDefiningOp<tensor::CastOp>())
-          value = cast.getSource();
-        auto type = dyn_cast<RankedTensorType>(value.getType());
-        if (!type || !value.getDefiningOp<arith::ConstantOp>())
-          continue;
-        OpBuilder b(ret);
-        Value copy = bufferization::AllocTensorOp::create(
-            b, ret->getLoc(), type, ValueRange(), value);
-        if (copy.getType() != operand.get().getType())
-          copy = tensor::CastOp::create(b, ret->getLoc(),
-                                        operand.get().getType(), copy);
-        operand.set(copy);
-      }
+      for (OpOperand &operand : ret->getOpOperands())
+        copyConstantReaching(operand);
     });
+  }
+
+  /// Makes `operand` (returned or carried) read a copy of the constant it
+  /// comes from, through casts and the branches of scf.if: the copy goes
+  /// where the constant leaves, before the return or the branch's yield.
+  static void copyConstantReaching(OpOperand &operand) {
+    Value value = operand.get();
+    while (auto cast = value.getDefiningOp<tensor::CastOp>())
+      value = cast.getSource();
+    if (auto result = dyn_cast<OpResult>(value)) {
+      if (auto branch = dyn_cast<scf::IfOp>(result.getOwner())) {
+        for (Region *region :
+             {&branch.getThenRegion(), &branch.getElseRegion()})
+          if (!region->empty())
+            copyConstantReaching(region->front().getTerminator()->getOpOperand(
+                result.getResultNumber()));
+        return;
+      }
+    }
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || !value.getDefiningOp<arith::ConstantOp>())
+      return;
+    Operation *user = operand.getOwner();
+    OpBuilder b(user);
+    Value copy = bufferization::AllocTensorOp::create(b, user->getLoc(), type,
+                                                      ValueRange(), value);
+    if (copy.getType() != operand.get().getType())
+      copy = tensor::CastOp::create(b, user->getLoc(), operand.get().getType(),
+                                    copy);
+    operand.set(copy);
   }
 
   /// A chain of tensor.casts that comes back to its source's type (through

@@ -221,18 +221,8 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
 
     if (options.distribute > 0) {
       entry.ranks = options.distribute;
-      for (auto [params, globals] :
-           {std::pair(&plan.inputs, &entry.globalInputs),
-            std::pair(&plan.outputs, &entry.globalOutputs)})
-        for (const rt::DistributedParam &p : *params) {
-          rt::AotParam g;
-          g.isTensor = p.isTensor;
-          g.dtype = p.dtype;
-          g.shape = p.shape;
-          g.strides = p.strides;
-          g.split = p.split;
-          globals->push_back(g);
-        }
+      entry.globalInputs = plan.inputs;
+      entry.globalOutputs = plan.outputs;
     }
     llvm::raw_string_ostream(result.loweredMlir) << *copy << "\n";
     std::unique_ptr<llvm::Module> translated =

@@ -358,43 +358,21 @@ PackedArgs packArgs(std::vector<rt::PreparedArg> &inputs,
   return packed;
 }
 
-rt::DistributedParam distributedParam(const rt::AotParam &param) {
-  rt::DistributedParam d;
-  d.isTensor = param.isTensor;
-  d.dtype = param.dtype;
-  d.shape = param.shape;
-  d.strides = param.strides;
-  d.split = param.split;
-  return d;
-}
-
 /// A library compiled with --distribute N, run as one rank of an mpirun
 /// job: as stride-run --distribute, rank 0 reads or draws the inputs in the
 /// global layouts, scatters blocks, gathers the results and reports them.
 int execDistributed(const rt::AotEntry &entry, const Options &options,
                     void (*packed)(void **)) {
-  std::string loadError;
-  if (!::stride::mpi::loadRuntime(loadError))
-    return fail("@" + entry.name + " was compiled for " +
-                std::to_string(entry.ranks) + " ranks: " + loadError);
   if (entry.globalInputs.size() != entry.inputs.size() ||
       entry.globalOutputs.size() != entry.outputs.size())
     return fail("the metadata of @" + entry.name +
                 " has global parameters that do not match its own");
-  const ::stride::mpi::Runtime &mpi = ::stride::mpi::runtime();
-  if (mpi.init() != 0)
-    return fail("MPI_Init failed");
-  rt::Ranks ranks{mpi, mpi.rank(), mpi.size()};
-  auto finish = [&](int code) {
-    mpi.finalize();
-    return code;
-  };
-  if (ranks.size != entry.ranks) {
-    fail("@" + entry.name + " was compiled for " + std::to_string(entry.ranks) +
-         " processes, but mpirun started " + std::to_string(ranks.size) +
-         " (rank " + std::to_string(ranks.rank) + ")");
-    return finish(1);
-  }
+  ::stride::mpi::Job job(int(entry.ranks),
+                         "@" + entry.name + " (compiled for " +
+                             std::to_string(entry.ranks) + " ranks)");
+  if (!job.error().empty())
+    return fail(job.error());
+  rt::Ranks ranks{::stride::mpi::runtime(), job.rank(), job.size()};
   // Rank 0 reads the inputs as the single-process entry declares them.
   rt::AotEntry global = entry;
   global.inputs = entry.globalInputs;
@@ -408,13 +386,10 @@ int execDistributed(const rt::AotEntry &entry, const Options &options,
   if (!errors.empty())
     fail(errors.back());
   if (!rt::everyRankOk(ranks, errors.empty()))
-    return finish(1);
+    return 1;
 
-  std::vector<rt::DistributedParam> inParams, outParams;
-  for (const rt::AotParam &p : entry.globalInputs)
-    inParams.push_back(distributedParam(p));
-  for (const rt::AotParam &p : entry.globalOutputs)
-    outParams.push_back(distributedParam(p));
+  const std::vector<rt::DistributedParam> &inParams = entry.globalInputs;
+  const std::vector<rt::DistributedParam> &outParams = entry.globalOutputs;
   std::vector<rt::PreparedArg> inputs, outputs, results;
   std::string error = rt::scatterInputs(ranks, inParams, globalInputs, inputs);
   globalInputs.clear();
@@ -428,7 +403,7 @@ int execDistributed(const rt::AotEntry &entry, const Options &options,
   if (!error.empty())
     fail(error);
   if (!rt::everyRankOk(ranks, error.empty()))
-    return finish(1);
+    return 1;
   PackedArgs args = packArgs(inputs, outputs);
   rt::exitOnKernelAbort("stride-exec");
   auto call = [&] { packed(args.args.data()); };
@@ -447,7 +422,7 @@ int execDistributed(const rt::AotEntry &entry, const Options &options,
   }
   if (!error.empty())
     fail(error);
-  return finish(rt::everyRankOk(ranks, error.empty()) ? 0 : 1);
+  return rt::everyRankOk(ranks, error.empty()) ? 0 : 1;
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "stride/Pipelines/Pipelines.h"
 #include "stride/Pipelines/GpuPipeline.h"
 
+#include "stride/Codegen/CPU/Passes.h"
 #include "stride/Conversion/Passes.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 

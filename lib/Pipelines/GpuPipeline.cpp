@@ -2,6 +2,7 @@
 
 #include "stride/Pipelines/GpuPipeline.h"
 
+#include "stride/Codegen/GPU/Passes.h"
 #include "stride/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

@@ -4,6 +4,8 @@
 #include "stride/InitAllPasses.h"
 #include "stride/InitAllPipelines.h"
 
+#include "stride/Codegen/CPU/Passes.h"
+#include "stride/Codegen/GPU/Passes.h"
 #include "stride/Conversion/Passes.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
@@ -31,6 +33,8 @@ void stride::registerAllPasses() {
   std::call_once(once, [] {
     mlir::stride::registerStridePasses();
     mlir::stride::registerStrideConversionPasses();
+    mlir::stride::registerStrideCodegenCPUPasses();
+    mlir::stride::registerStrideCodegenGPUPasses();
   });
 }
 

@@ -357,61 +357,62 @@ mlir::stride::JitKernel::loadLibrary(const std::string &path, StringRef entry,
 
 std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
                               ArrayRef<ScalarValue *> scalars) {
+  // Pair each parameter with its argument first: both calling conventions
+  // below need the same checks.
+  struct Arg {
+    BufferArg *buffer = nullptr;
+    ScalarValue *scalar = nullptr;
+  };
+  SmallVector<Arg> paired;
+  size_t nextBuffer = 0, nextScalar = 0;
+  for (auto *params : {&inputParams, &outputParams})
+    for (const KernelParam &param : *params) {
+      Arg &arg = paired.emplace_back();
+      if (!param.isBuffer) {
+        if (nextScalar >= scalars.size())
+          return "too few scalar arguments";
+        arg.scalar = scalars[nextScalar++];
+        continue;
+      }
+      if (nextBuffer >= buffers.size())
+        return "too few buffer arguments";
+      arg.buffer = buffers[nextBuffer++];
+      if (arg.buffer->sizes.size() != param.shape.size() ||
+          arg.buffer->strides.size() != param.shape.size())
+        return "a buffer has the wrong rank";
+    }
+
+  SmallVector<void *> packed;
   if (libraryEntry) {
     // One pointer per parameter: a descriptor {allocated, aligned, offset,
     // sizes..., strides...} or a scalar.
     SmallVector<SmallVector<int64_t, 12>, 8> descriptors;
-    SmallVector<void *> args;
-    size_t nextBuffer = 0, nextScalar = 0;
-    descriptors.reserve(buffers.size());
-    for (auto *params : {&inputParams, &outputParams})
-      for (const KernelParam &param : *params) {
-        if (!param.isBuffer) {
-          if (nextScalar >= scalars.size())
-            return "too few scalar arguments";
-          args.push_back(scalars[nextScalar++]);
-          continue;
-        }
-        if (nextBuffer >= buffers.size())
-          return "too few buffer arguments";
-        BufferArg *b = buffers[nextBuffer++];
-        if (b->sizes.size() != param.shape.size() ||
-            b->strides.size() != param.shape.size())
-          return "a buffer has the wrong rank";
-        SmallVector<int64_t, 12> &d = descriptors.emplace_back();
-        d.push_back(reinterpret_cast<int64_t>(b->allocated));
-        d.push_back(reinterpret_cast<int64_t>(b->aligned));
-        d.push_back(b->offset);
-        d.append(b->sizes.begin(), b->sizes.end());
-        d.append(b->strides.begin(), b->strides.end());
+    descriptors.reserve(paired.size());
+    for (const Arg &arg : paired) {
+      if (!arg.buffer) {
+        packed.push_back(arg.scalar);
+        continue;
       }
-    // Pointers into `descriptors` are taken once it no longer grows.
-    size_t k = 0, s = 0;
-    SmallVector<void *> packedArgs;
-    for (auto *params : {&inputParams, &outputParams})
-      for (const KernelParam &param : *params)
-        packedArgs.push_back(param.isBuffer ? descriptors[k++].data()
-                                            : args[s++]);
-    libraryEntry(packedArgs.data());
+      BufferArg *b = arg.buffer;
+      SmallVector<int64_t, 12> &d = descriptors.emplace_back();
+      d.push_back(reinterpret_cast<int64_t>(b->allocated));
+      d.push_back(reinterpret_cast<int64_t>(b->aligned));
+      d.push_back(b->offset);
+      d.append(b->sizes.begin(), b->sizes.end());
+      d.append(b->strides.begin(), b->strides.end());
+      packed.push_back(d.data()); // `descriptors` never reallocates
+    }
+    libraryEntry(packed.data());
     return "";
   }
   // The packed wrapper takes one pointer per LLVM-level argument: a memref is
   // (allocated, aligned, offset, sizes..., strides...).
-  SmallVector<void *> packed;
-  size_t nextBuffer = 0, nextScalar = 0;
-  auto addParam = [&](const KernelParam &param) -> std::string {
-    if (!param.isBuffer) {
-      if (nextScalar >= scalars.size())
-        return "too few scalar arguments";
-      packed.push_back(scalars[nextScalar++]);
-      return "";
+  for (const Arg &arg : paired) {
+    if (!arg.buffer) {
+      packed.push_back(arg.scalar);
+      continue;
     }
-    if (nextBuffer >= buffers.size())
-      return "too few buffer arguments";
-    BufferArg *buffer = buffers[nextBuffer++];
-    if (buffer->sizes.size() != param.shape.size() ||
-        buffer->strides.size() != param.shape.size())
-      return "a buffer has the wrong rank";
+    BufferArg *buffer = arg.buffer;
     packed.push_back(&buffer->allocated);
     packed.push_back(&buffer->aligned);
     packed.push_back(&buffer->offset);
@@ -419,14 +420,7 @@ std::string JitKernel::invoke(ArrayRef<BufferArg *> buffers,
       packed.push_back(&size);
     for (int64_t &stride : buffer->strides)
       packed.push_back(&stride);
-    return "";
-  };
-  for (const KernelParam &param : inputParams)
-    if (std::string e = addParam(param); !e.empty())
-      return e;
-  for (const KernelParam &param : outputParams)
-    if (std::string e = addParam(param); !e.empty())
-      return e;
+  }
   packedEntry(packed.data());
   return "";
 }

@@ -367,23 +367,11 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
 int runDistributed(const RunOptions &options, MLIRContext &context,
                    ModuleOp module, func::FuncOp entry) {
   std::string entryText = "@" + entry.getName().str();
-  std::string loadError;
-  if (!::stride::mpi::loadRuntime(loadError))
-    return fail("--distribute: " + loadError);
-  const ::stride::mpi::Runtime &mpi = ::stride::mpi::runtime();
-  if (mpi.init() != 0)
-    return fail("--distribute: MPI_Init failed");
-  rt::Ranks ranks{mpi, mpi.rank(), mpi.size()};
-  auto finish = [&](int code) {
-    mpi.finalize();
-    return code;
-  };
-  if (ranks.size != int(options.distribute)) {
-    fail("--distribute " + llvm::Twine(options.distribute) + " needs " +
-         llvm::Twine(options.distribute) + " processes, but mpirun started " +
-         llvm::Twine(ranks.size) + " (rank " + llvm::Twine(ranks.rank) + ")");
-    return finish(1);
-  }
+  ::stride::mpi::Job job(int(options.distribute),
+                         "--distribute " + std::to_string(options.distribute));
+  if (!job.error().empty())
+    return fail(job.error());
+  rt::Ranks ranks{::stride::mpi::runtime(), job.rank(), job.size()};
 
   // Every rank compiles the same program, specialized to the declared
   // (static) argument layouts, which rank 0's inputs must then match.
@@ -412,7 +400,7 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
   if (!error.empty())
     fail(error);
   if (!rt::everyRankOk(ranks, error.empty()))
-    return finish(1);
+    return 1;
 
   std::vector<rt::PreparedArg> globalArgs, args, localOutputs, outputs;
   if (ranks.rank == 0)
@@ -420,7 +408,7 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
   if (!error.empty())
     fail(error);
   if (!rt::everyRankOk(ranks, error.empty()))
-    return finish(1);
+    return 1;
   error = rt::scatterInputs(ranks, plan.inputs, globalArgs, args);
   globalArgs.clear();
   if (error.empty())
@@ -431,7 +419,7 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
   if (!error.empty())
     fail(error);
   if (!rt::everyRankOk(ranks, error.empty()))
-    return finish(1);
+    return 1;
   error = rt::gatherOutputs(ranks, plan.outputs, localOutputs, outputs);
   if (error.empty() && ranks.rank == 0) {
     std::string report;
@@ -442,7 +430,7 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
   }
   if (!error.empty())
     fail(error);
-  return finish(rt::everyRankOk(ranks, error.empty()) ? 0 : 1);
+  return rt::everyRankOk(ranks, error.empty()) ? 0 : 1;
 }
 
 } // namespace

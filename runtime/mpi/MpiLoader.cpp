@@ -218,5 +218,29 @@ void *lookup(const char *symbol) {
   return handle ? ::dlsym(handle, symbol) : nullptr;
 }
 
+Job::Job(int expectedRanks, const std::string &who) {
+  std::string loadError;
+  if (!loadRuntime(loadError)) {
+    error_ = who + ": " + loadError;
+    return;
+  }
+  if (runtime().init() != 0) {
+    error_ = who + ": MPI_Init failed";
+    return;
+  }
+  initialized_ = true;
+  rank_ = runtime().rank();
+  size_ = runtime().size();
+  if (size_ != expectedRanks)
+    error_ = who + " needs " + std::to_string(expectedRanks) +
+             " processes, but mpirun started " + std::to_string(size_) +
+             " (rank " + std::to_string(rank_) + ")";
+}
+
+Job::~Job() {
+  if (initialized_)
+    runtime().finalize();
+}
+
 } // namespace mpi
 } // namespace stride

@@ -75,6 +75,32 @@ Variant loadedVariant();
 /// a JIT symbol map); nullptr when not loaded or not found.
 void *lookup(const char *symbol);
 
+/// This process's part of an mpirun job, as stride-run --distribute and
+/// stride-exec start one: loads the runtime, calls MPI_Init and checks the
+/// job's size; MPI_Finalize when it is destroyed.
+class Job {
+public:
+  /// `who` heads the error messages ("--distribute 2", "@main (compiled
+  /// for 2 ranks)").
+  Job(int expectedRanks, const std::string &who);
+  ~Job();
+  Job(const Job &) = delete;
+  Job &operator=(const Job &) = delete;
+
+  /// Empty when this process runs in a job of `expectedRanks` ranks; else
+  /// why not: `<who>: <why the runtime did not load>`, `<who>: MPI_Init
+  /// failed` or `<who> needs N processes, but mpirun started M (rank R)`.
+  const std::string &error() const { return error_; }
+  /// This process's rank and the job's size, once MPI_Init succeeded.
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+private:
+  std::string error_;
+  bool initialized_ = false;
+  int rank_ = -1, size_ = 0;
+};
+
 } // namespace mpi
 } // namespace stride
 

@@ -23,5 +23,5 @@
 // CHECK: output #1: f64 8x4 strides [4, 1]
 // SAME: same out0.npy float64 (8, 4)
 // SAME: same out1.npy float64 (8, 4)
-// COUNT: @main was compiled for 4 processes, but mpirun started 2
-// LAUNCHER: stride-exec: error: @main was compiled for 2 ranks: not started by mpirun
+// COUNT: @main (compiled for 4 ranks) needs 4 processes, but mpirun started 2
+// LAUNCHER: stride-exec: error: @main (compiled for 2 ranks): not started by mpirun

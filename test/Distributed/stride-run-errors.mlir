@@ -8,5 +8,5 @@
 // UNEVEN-COUNT-2: no dim of the result (7x3) that strategy auto may split divides over 2 ranks; uneven shards are not supported
 // COUNT-DAG: --distribute 2 needs 2 processes, but mpirun started 3 (rank 0)
 // COUNT-DAG: --distribute 2 needs 2 processes, but mpirun started 3 (rank 2)
-// LAUNCHER: stride-run: error: --distribute: not started by mpirun
+// LAUNCHER: stride-run: error: --distribute 2: not started by mpirun
 // DYNAMIC: stride-run: error: --distribute runs static shapes on the CPU

@@ -13,6 +13,7 @@
 #ifndef STRIDE_RUNTIME_DISTRIBUTED_H
 #define STRIDE_RUNTIME_DISTRIBUTED_H
 
+#include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/RunSteps.h"
 
 #include <string>
@@ -32,13 +33,10 @@ void putBlock(Array &full, const Array &block, int64_t dim, int64_t r,
               int64_t n);
 
 /// One parameter of a distributed entry, in its global (single-process)
-/// form.
-struct DistributedParam {
-  bool isTensor = false;
-  ElementType dtype = ElementType::F32;
-  std::vector<int64_t> shape, strides; // global (the caller's layout)
-  int64_t split = -1;                  // the split dim, -1: replicated
-};
+/// form: the caller's static shape and strides, and the split dim (-1:
+/// replicated). The same record as a library's global parameters, so that
+/// stride-exec hands those over as they are.
+using DistributedParam = AotParam;
 
 /// A communicator of `size` ranks; this process is `rank`.
 struct Ranks {

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_DIALECT_STRIDE_TRANSFORMS_TILEUTILS_H
-#define STRIDE_DIALECT_STRIDE_TRANSFORMS_TILEUTILS_H
+#ifndef STRIDE_CODEGEN_CPU_TILEUTILS_H
+#define STRIDE_CODEGEN_CPU_TILEUTILS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -70,4 +70,4 @@ linalg::GenericOp dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op,
 
 } // namespace mlir::stride
 
-#endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_TILEUTILS_H
+#endif // STRIDE_CODEGEN_CPU_TILEUTILS_H

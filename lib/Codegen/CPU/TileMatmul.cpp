@@ -1,13 +1,14 @@
 //===- TileMatmul.cpp - Cache and register blocking of matmuls ------------===//
 //
-// GotoBLAS's loop nest built from upstream MLIR transformations: TilingInterface
-// for the cache and register blocks, loop peeling for static micro-tiles, the
-// linalg vectorizer for the micro-kernel and vector.contract -> outer product
+// GotoBLAS's loop nest built from upstream MLIR transformations:
+// TilingInterface for the cache and register blocks, loop peeling for static
+// micro-tiles, the linalg vectorizer for the micro-kernel and vector.contract
+// -> outer product
 // -> FMA for its body. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Codegen/CPU/Transforms.h"
 
 #include "TileUtils.h"
 
@@ -26,7 +27,7 @@
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDETILEMATMUL
-#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+#include "stride/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::stride
 
 using namespace mlir;
@@ -116,18 +117,21 @@ int64_t clampTile(int64_t size, int64_t tile) {
   return ShapedType::isDynamic(size) || size > tile ? tile : 0;
 }
 
-struct StrideTileMatmulPass
-    : mlir::stride::impl::StrideTileMatmulBase<StrideTileMatmulPass> {
-  using Base::Base;
+/// One run of tileMatmuls: the options and the root every step walks.
+struct MatmulTiler : StrideTileMatmulOptions {
+  MatmulTiler(Operation *root, const StrideTileMatmulOptions &options)
+      : StrideTileMatmulOptions(options), root(root) {}
 
-  void runOnOperation() override {
+  Operation *root;
+
+  LogicalResult run() {
     SmallVector<linalg::LinalgOp> matmuls;
-    getOperation()->walk([&](linalg::LinalgOp op) {
+    root->walk([&](linalg::LinalgOp op) {
       if (matchMatmul(op) && !ambiguousUnitBroadcast(op))
         matmuls.push_back(op);
     });
     if (matmuls.empty())
-      return;
+      return success();
     for (auto [name, value] :
          {std::pair<StringRef, int64_t>{"register-m", registerM},
           {"register-k", registerK},
@@ -137,27 +141,27 @@ struct StrideTileMatmulPass
           {"cache-k", cacheK}})
       if (value < 1) {
         matmuls.front()->emitOpError()
-            << "cannot be tiled: stride-tile-matmul option " << name
-            << " is " << value << ", it must be positive";
-        return signalPassFailure();
+            << "cannot be tiled: stride-tile-matmul option " << name << " is "
+            << value << ", it must be positive";
+        return failure();
       }
-    IRRewriter rewriter(&getContext());
+    IRRewriter rewriter(root->getContext());
     for (linalg::LinalgOp op : matmuls) {
       MatmulLoops loops = *matchMatmul(op);
       if (std::optional<unsigned> inner = matrixVectorInnerLoop(op, loops)) {
         if (failed(orderMatrixVector(rewriter, op, loops, *inner)))
-          return signalPassFailure();
+          return failure();
         continue;
       }
       if (failed(tile(rewriter, op)))
-        return signalPassFailure();
+        return failure();
     }
     simplify();
     vectorizeMicroTiles(rewriter);
     simplify();
-    getOperation()->walk(
-        [&](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    root->walk([&](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
     lowerContractions();
+    return success();
   }
 
   /// A matrix-vector product stays one loop nest, its loops reordered so
@@ -189,7 +193,7 @@ struct StrideTileMatmulPass
       return generic->emitOpError() << "could not order its loops";
     if (inner == loops.k) {
       auto flags = arith::FastMathFlagsAttr::get(
-          &getContext(),
+          root->getContext(),
           arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
       interchanged->getBody()->walk([&](Operation *bodyOp) {
         if (auto fastmath = dyn_cast<arith::ArithFastMathInterface>(bodyOp))
@@ -250,11 +254,11 @@ struct StrideTileMatmulPass
 
   /// Canonicalizes the function so that the peeled tiles' sizes become
   /// constants in the subview types and linalg operands.
-  void simplify() { canonicalizeAll(getOperation()); }
+  void simplify() { canonicalizeAll(root); }
 
   void vectorizeMicroTiles(IRRewriter &rewriter) {
     for (linalg::LinalgOp op :
-         takeStaticTiles<linalg::LinalgOp>(getOperation(), kMicroTile)) {
+         takeStaticTiles<linalg::LinalgOp>(root, kMicroTile)) {
       rewriter.setInsertionPoint(op);
       // A tile's batch loops have size 1: drop them (rank-reducing
       // subviews), so that the vectorizer sees a plain 2-D product and
@@ -289,8 +293,8 @@ struct StrideTileMatmulPass
   /// output.
   void hoistAccumulators() {
     SmallVector<scf::ForOp> loops;
-    getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    IRRewriter rewriter(&getContext());
+    root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    IRRewriter rewriter(root->getContext());
     for (scf::ForOp loop : loops) {
       vector::TransferWriteOp write;
       bool otherWrites = false;
@@ -314,13 +318,14 @@ struct StrideTileMatmulPass
           if (r.getBase() == write.getBase() &&
               r.getIndices() == write.getIndices() &&
               r.getVectorType() == write.getVectorType() &&
-              r.getPermutationMap() == write.getPermutationMap() && !r.getMask())
+              r.getPermutationMap() == write.getPermutationMap() &&
+              !r.getMask())
             accRead = r;
       if (!accRead || write.getMask() ||
           !loop.isDefinedOutsideOfLoop(write.getBase()) ||
-          !llvm::all_of(write.getIndices(), [&](Value v) {
-            return loop.isDefinedOutsideOfLoop(v);
-          }) ||
+          !llvm::all_of(
+              write.getIndices(),
+              [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }) ||
           !loop.isDefinedOutsideOfLoop(accRead.getPadding()))
         continue;
       rewriter.moveOpBefore(accRead, loop);
@@ -339,14 +344,14 @@ struct StrideTileMatmulPass
 
   /// vector.contract -> outer products -> FMAs, transfers to loads/stores.
   void lowerContractions() {
-    MLIRContext *ctx = &getContext();
+    MLIRContext *ctx = root->getContext();
     {
       RewritePatternSet patterns(ctx);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorReductionToContractPatterns(patterns);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       vector::ContractionOp::getCanonicalizationPatterns(patterns, ctx);
-      (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+      (void)applyPatternsGreedily(root, std::move(patterns));
     }
     hoistAccumulators();
     RewritePatternSet patterns(ctx);
@@ -360,7 +365,32 @@ struct StrideTileMatmulPass
                                                    /*maxTransferRank=*/1);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsGreedily(root, std::move(patterns));
+  }
+};
+} // namespace
+
+LogicalResult
+mlir::stride::tileMatmuls(Operation *root,
+                          const StrideTileMatmulOptions &options) {
+  return MatmulTiler(root, options).run();
+}
+
+namespace {
+struct StrideTileMatmulPass
+    : mlir::stride::impl::StrideTileMatmulBase<StrideTileMatmulPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    StrideTileMatmulOptions options;
+    options.registerM = registerM;
+    options.registerK = registerK;
+    options.registerNBytes = registerNBytes;
+    options.cacheM = cacheM;
+    options.cacheN = cacheN;
+    options.cacheK = cacheK;
+    if (failed(tileMatmuls(getOperation(), options)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Conversion/Passes.h"
+#include "stride/Codegen/GPU/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,7 +21,7 @@
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEMAPLINALGTOGPU
-#include "stride/Conversion/Passes.h.inc"
+#include "stride/Codegen/GPU/Passes.h.inc"
 } // namespace mlir::stride
 
 using namespace mlir;
@@ -69,9 +69,10 @@ SmallVector<unsigned> parallelLoopOrder(linalg::GenericOp op) {
   return loops;
 }
 
-struct StrideMapLinalgToGpu
-    : public stride::impl::StrideMapLinalgToGpuBase<StrideMapLinalgToGpu> {
-  using Base::Base;
+/// One run of mapLinalgToGpu with its options.
+struct LinalgGpuMapper : stride::StrideMapLinalgToGpuOptions {
+  explicit LinalgGpuMapper(const stride::StrideMapLinalgToGpuOptions &options)
+      : StrideMapLinalgToGpuOptions(options) {}
 
   LogicalResult mapOne(linalg::GenericOp op) {
     if (!op.hasPureBufferSemantics())
@@ -97,7 +98,8 @@ struct StrideMapLinalgToGpu
 
     Location loc = op.getLoc();
     OpBuilder b(op);
-    SmallVector<Range> ranges = cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
+    SmallVector<Range> ranges =
+        cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
     SmallVector<Value> sizes;
     for (Range r : ranges)
       sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
@@ -120,8 +122,8 @@ struct StrideMapLinalgToGpu
            --k) {
         unsigned p = parallel[k];
         bool inOutput = outMap.isFunctionOfDim(p);
-        bool someInputSkips = llvm::any_of(
-            op.getDpsInputOperands(), [&](OpOperand *in) {
+        bool someInputSkips =
+            llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
               return isa<MemRefType>(in->get().getType()) &&
                      !op.getMatchingIndexingMap(in).isFunctionOfDim(p);
             });
@@ -133,8 +135,8 @@ struct StrideMapLinalgToGpu
     }
     SmallVector<Value> extent(sizes);
     if (rowLoop >= 0)
-      extent[rowLoop] = arith::CeilDivUIOp::create(
-          b, loc, sizes[rowLoop], indexConst(b, loc, tile));
+      extent[rowLoop] = arith::CeilDivUIOp::create(b, loc, sizes[rowLoop],
+                                                   indexConst(b, loc, tile));
 
     Value total = indexConst(b, loc, 1);
     for (unsigned p : parallel)
@@ -217,8 +219,8 @@ struct StrideMapLinalgToGpu
       auto pointIvs = [&](OpBuilder &pb, int64_t t) {
         SmallVector<Value> at(ivs);
         if (rowLoop >= 0) {
-          Value row = arith::AddIOp::create(pb, loc, rowBase,
-                                            indexConst(pb, loc, t));
+          Value row =
+              arith::AddIOp::create(pb, loc, rowBase, indexConst(pb, loc, t));
           at[rowLoop] = arith::MinUIOp::create(pb, loc, row, lastRow);
         }
         return at;
@@ -290,29 +292,29 @@ struct StrideMapLinalgToGpu
     return success();
   }
 
-  void runOnOperation() override {
+  LogicalResult run(Operation *root) {
     if (blockSize < 1 || blockSize > 1024) {
-      getOperation().emitError("block-size must be in [1, 1024], got ")
+      root->emitError("block-size must be in [1, 1024], got ")
           << static_cast<int64_t>(blockSize);
-      return signalPassFailure();
+      return failure();
     }
     if (maxBlocks < 1) {
-      getOperation().emitError("max-blocks must be positive, got ")
+      root->emitError("max-blocks must be positive, got ")
           << static_cast<int64_t>(maxBlocks);
-      return signalPassFailure();
+      return failure();
     }
     if (registerTile < 1 || registerTile > 16) {
-      getOperation().emitError("register-tile must be in [1, 16], got ")
+      root->emitError("register-tile must be in [1, 16], got ")
           << static_cast<int64_t>(registerTile);
-      return signalPassFailure();
+      return failure();
     }
     SmallVector<linalg::GenericOp> generics;
-    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    root->walk([&](linalg::GenericOp op) { generics.push_back(op); });
     for (linalg::GenericOp op : generics)
       if (failed(mapOne(op)))
-        return signalPassFailure();
+        return failure();
     // Named structured ops must have been generalized.
-    WalkResult named = getOperation().walk([&](linalg::LinalgOp op) {
+    WalkResult named = root->walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<gpu::LaunchOp>())
         return WalkResult::advance();
       op.emitOpError("is not a linalg.generic; run "
@@ -320,9 +322,31 @@ struct StrideMapLinalgToGpu
                      "stride-map-linalg-to-gpu");
       return WalkResult::interrupt();
     });
-    if (named.wasInterrupted())
-      signalPassFailure();
+    return failure(named.wasInterrupted());
   }
 };
 
+} // namespace
+
+LogicalResult
+mlir::stride::mapLinalgToGpu(Operation *root,
+                             const StrideMapLinalgToGpuOptions &options) {
+  return LinalgGpuMapper(options).run(root);
+}
+
+namespace {
+struct StrideMapLinalgToGpu
+    : public stride::impl::StrideMapLinalgToGpuBase<StrideMapLinalgToGpu> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    stride::StrideMapLinalgToGpuOptions options;
+    options.blockSize = blockSize;
+    options.maxBlocks = maxBlocks;
+    options.registerTile = registerTile;
+    options.tiledMatmul = tiledMatmul;
+    if (failed(stride::mapLinalgToGpu(getOperation(), options)))
+      signalPassFailure();
+  }
+};
 } // namespace

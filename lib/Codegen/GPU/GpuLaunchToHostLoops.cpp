@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Conversion/Passes.h"
+#include "stride/Codegen/GPU/Transforms.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEGPULAUNCHTOHOSTLOOPS
-#include "stride/Conversion/Passes.h.inc"
+#include "stride/Codegen/GPU/Passes.h.inc"
 } // namespace mlir::stride
 
 using namespace mlir;
@@ -227,9 +227,9 @@ private:
                                     IRMapping &map) {
     gpu::BarrierOp barrier = firstBarrier(&op);
     auto refuse = [&](const Twine &why) -> InFlightDiagnostic {
-      InFlightDiagnostic diag = barrier.emitOpError(
-          "cannot run on the host: it is inside '")
-                                << op.getName() << "', " << why;
+      InFlightDiagnostic diag =
+          barrier.emitOpError("cannot run on the host: it is inside '")
+          << op.getName() << "', " << why;
       diag.attachNote(op.getLoc()) << "the enclosing control flow";
       return diag;
     };
@@ -257,8 +257,8 @@ private:
     }
     Location loc = op.getLoc();
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      auto loop = scf::ForOp::create(b, loc, operands[0], operands[1],
-                                     operands[2]);
+      auto loop =
+          scf::ForOp::create(b, loc, operands[0], operands[1], operands[2]);
       IRMapping inner = map;
       inner.map(forOp.getInductionVar(), loop.getInductionVar());
       OpBuilder ib(loop.getBody()->getTerminator());
@@ -300,8 +300,7 @@ private:
         continue;
       }
       // Values from earlier segments: rematerialized, or an error.
-      SetVector<Value> used(op->getOperands().begin(),
-                            op->getOperands().end());
+      SetVector<Value> used(op->getOperands().begin(), op->getOperands().end());
       getUsedValuesDefinedAbove(op->getRegions(), used);
       for (Value v : used) {
         Value missing = materialize(v, tb, map);
@@ -348,26 +347,34 @@ private:
   gpu::LaunchOp launch;
   Value blockIds[3], gridSize[3], blockSize[3];
   Value threadIds[3]; // set while a segment is emitted
-  Value zero, one;     // loop bounds, created once before the launch
+  Value zero, one;    // loop bounds, created once before the launch
   llvm::SmallPtrSet<Value, 4> privateBuffers;
 };
 
+} // namespace
+
+LogicalResult mlir::stride::launchesToHostLoops(Operation *root) {
+  SmallVector<gpu::LaunchOp> launches;
+  root->walk([&](gpu::LaunchOp op) { launches.push_back(op); });
+  for (gpu::LaunchOp launch : launches) {
+    if (std::string reason = unsupportedReason(launch); !reason.empty())
+      return launch.emitOpError("cannot run on the host: the kernel ")
+             << reason;
+    if (failed(LaunchLowering(launch).run()))
+      return failure();
+  }
+  return success();
+}
+
+namespace {
 struct StrideGpuLaunchToHostLoops
     : public stride::impl::StrideGpuLaunchToHostLoopsBase<
           StrideGpuLaunchToHostLoops> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<gpu::LaunchOp> launches;
-    getOperation().walk([&](gpu::LaunchOp op) { launches.push_back(op); });
-    for (gpu::LaunchOp launch : launches) {
-      if (std::string reason = unsupportedReason(launch); !reason.empty()) {
-        launch.emitOpError("cannot run on the host: the kernel ") << reason;
-        return signalPassFailure();
-      }
-      if (failed(LaunchLowering(launch).run()))
-        return signalPassFailure();
-    }
+    if (failed(stride::launchesToHostLoops(getOperation())))
+      signalPassFailure();
   }
 };
 

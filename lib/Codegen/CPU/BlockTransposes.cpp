@@ -4,16 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Codegen/CPU/Transforms.h"
 
 #include "TileUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -21,7 +21,7 @@
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEBLOCKTRANSPOSES
-#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+#include "stride/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::stride
 
 using namespace mlir;
@@ -133,7 +133,8 @@ bool elementwiseBody(linalg::GenericOp op) {
 /// The vectorizer then reads every operand along its own grain
 /// (`vector.transfer_read` with a permutation map) instead of gathering
 /// it element by element against it.
-linalg::GenericOp readAlongGrains(RewriterBase &rewriter, linalg::GenericOp op) {
+linalg::GenericOp readAlongGrains(RewriterBase &rewriter,
+                                  linalg::GenericOp op) {
   SmallVector<Value> operands;
   SmallVector<AffineMap> maps;
   bool changed = false;
@@ -194,18 +195,20 @@ struct AbsIOfMatrix : OpRewritePattern<math::AbsIOp> {
   }
 };
 
-struct StrideBlockTransposesPass
-    : mlir::stride::impl::StrideBlockTransposesBase<
-          StrideBlockTransposesPass> {
-  using Base::Base;
+/// One run of blockTransposes: the options and the root every step walks.
+struct TransposeBlocker : StrideBlockTransposesOptions {
+  TransposeBlocker(Operation *root, const StrideBlockTransposesOptions &options)
+      : StrideBlockTransposesOptions(options), root(root) {}
 
-  void runOnOperation() override {
+  Operation *root;
+
+  LogicalResult run() {
     SmallVector<linalg::GenericOp> candidates;
     // Only ops whose operands index plain loops: a mirrored operand (map
     // `n - 1 - d`, a negative stride walked backwards) decreases along its
     // loop, while tiling and linalg::splitOp slice every operand as if its
     // indices grew with the loop (the slices would start past the end).
-    getOperation()->walk([&](linalg::GenericOp op) {
+    root->walk([&](linalg::GenericOp op) {
       if (op.hasPureBufferSemantics() && op.getNumDpsInits() == 1 &&
           op.getNumLoops() >= 2 &&
           op.getNumParallelLoops() == op.getNumLoops() &&
@@ -215,7 +218,7 @@ struct StrideBlockTransposesPass
         candidates.push_back(op);
     });
     if (candidates.empty())
-      return;
+      return success();
     for (auto [name, value, least] :
          {std::tuple<StringRef, int64_t, int64_t>{"tile-bytes", tileBytes, 1},
           {"register-bytes", registerBytes, 0}})
@@ -224,18 +227,19 @@ struct StrideBlockTransposesPass
             << "cannot be blocked: stride-block-transposes option " << name
             << " is " << value << ", it must be "
             << (least ? "positive" : "zero or positive");
-        return signalPassFailure();
+        return failure();
       }
-    IRRewriter rewriter(&getContext());
+    IRRewriter rewriter(root->getContext());
     bool marked = false;
     for (linalg::GenericOp op : candidates) {
       FailureOr<bool> tiled = block(rewriter, op);
       if (failed(tiled))
-        return signalPassFailure();
+        return failure();
       marked |= *tiled;
     }
     if (marked)
       vectorizeTiles(rewriter);
+    return success();
   }
 
   /// Tiles `op`'s two mismatched loops into cache blocks and, inside them,
@@ -298,17 +302,15 @@ struct StrideBlockTransposesPass
     rewriter.setInsertionPoint(version.thenBlock()->getTerminator());
     auto aligned = cast<linalg::GenericOp>(rewriter.clone(*op));
     rewriter.moveOpBefore(op, version.elseBlock()->getTerminator());
-    FailureOr<bool> alignedTiles = blockOne(rewriter, aligned, outer, other,
-                                            cacheTile, registerTile,
-                                            vectorize, atLeast);
+    FailureOr<bool> alignedTiles =
+        blockOne(rewriter, aligned, outer, other, cacheTile, registerTile,
+                 vectorize, atLeast);
     if (failed(alignedTiles))
       return failure();
-    auto splitAt = [&](linalg::GenericOp target, unsigned loop,
-                       Value shift) {
+    auto splitAt = [&](linalg::GenericOp target, unsigned loop, Value shift) {
       rewriter.setInsertionPoint(target);
       auto [head, rest] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(target.getOperation()), loop,
-          shift);
+          rewriter, cast<TilingInterface>(target.getOperation()), loop, shift);
       return cast<linalg::GenericOp>(rest.getOperation());
     };
     linalg::GenericOp rest = splitAt(op, outer, outerShift);
@@ -316,22 +318,22 @@ struct StrideBlockTransposesPass
     // again all the same (rows need not be whole lines).
     rewriter.setInsertionPoint(rest);
     Value restShift = elementsToCacheLine(
-        rewriter, loc, rest->getOperand(transposed->getOperandNumber()),
-        bytes);
+        rewriter, loc, rest->getOperand(transposed->getOperandNumber()), bytes);
     rest = splitAt(rest, other, restShift);
-    FailureOr<bool> splitTiles = blockOne(rewriter, rest, outer, other,
-                                          cacheTile, registerTile, vectorize,
-                                          atLeast);
+    FailureOr<bool> splitTiles =
+        blockOne(rewriter, rest, outer, other, cacheTile, registerTile,
+                 vectorize, atLeast);
     if (failed(splitTiles))
       return failure();
     return *alignedTiles || *splitTiles;
   }
 
   /// Cache blocks and register tiles of `op` (see block).
-  FailureOr<bool> blockOne(IRRewriter &rewriter, linalg::GenericOp op,
-                           unsigned outer, unsigned other, int64_t cacheTile,
-                           int64_t registerTile, bool vectorize,
-                           llvm::function_ref<bool(unsigned, int64_t)> atLeast) {
+  FailureOr<bool>
+  blockOne(IRRewriter &rewriter, linalg::GenericOp op, unsigned outer,
+           unsigned other, int64_t cacheTile, int64_t registerTile,
+           bool vectorize,
+           llvm::function_ref<bool(unsigned, int64_t)> atLeast) {
     auto tile = [&](linalg::GenericOp target, ArrayRef<int64_t> sizes,
                     StringRef what) {
       return tileAndErase(rewriter, target, sizes, {}, what);
@@ -369,9 +371,9 @@ struct StrideBlockTransposesPass
   /// operands read along their grains, `linalg::vectorize`, then the
   /// transposing reads lowered to contiguous loads and shuffles.
   void vectorizeTiles(IRRewriter &rewriter) {
-    canonicalizeAll(getOperation());
+    canonicalizeAll(root);
     for (linalg::GenericOp op :
-         takeStaticTiles<linalg::GenericOp>(getOperation(), kRegisterTile)) {
+         takeStaticTiles<linalg::GenericOp>(root, kRegisterTile)) {
       rewriter.setInsertionPoint(op);
       llvm::SmallBitVector unit(op.getNumLoops());
       for (auto [loop, size] : llvm::enumerate(op.getStaticLoopRanges()))
@@ -383,13 +385,38 @@ struct StrideBlockTransposesPass
       if (succeeded(linalg::vectorize(rewriter, op)))
         rewriter.eraseOp(op);
     }
-    MLIRContext *ctx = &getContext();
+    MLIRContext *ctx = root->getContext();
     RewritePatternSet patterns(ctx);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorTransposeLoweringPatterns(
         patterns, vector::VectorTransposeLowering::Shuffle16x16);
-    patterns.add<AbsIOfMatrix>(ctx);
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    populateMatrixAbsIPatterns(patterns);
+    (void)applyPatternsGreedily(root, std::move(patterns));
+  }
+};
+} // namespace
+
+void mlir::stride::populateMatrixAbsIPatterns(RewritePatternSet &patterns) {
+  patterns.add<AbsIOfMatrix>(patterns.getContext());
+}
+
+LogicalResult
+mlir::stride::blockTransposes(Operation *root,
+                              const StrideBlockTransposesOptions &options) {
+  return TransposeBlocker(root, options).run();
+}
+
+namespace {
+struct StrideBlockTransposesPass
+    : mlir::stride::impl::StrideBlockTransposesBase<StrideBlockTransposesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    StrideBlockTransposesOptions options;
+    options.tileBytes = tileBytes;
+    options.registerBytes = registerBytes;
+    if (failed(blockTransposes(getOperation(), options)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -51,8 +51,8 @@ std::optional<int64_t> loopStride(linalg::GenericOp op, OpOperand &operand,
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
     return std::nullopt;
-  for (auto [r, e] : llvm::enumerate(op.getMatchingIndexingMap(&operand)
-                                         .getResults()))
+  for (auto [r, e] :
+       llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults()))
     if (auto d = dyn_cast<AffineDimExpr>(e);
         d && d.getPosition() == loop && !ShapedType::isDynamic(strides[r]))
       return std::abs(strides[r]);
@@ -72,8 +72,8 @@ Value guardedLoad(OpBuilder &b, Location loc, Value cond, Value memref,
   auto ifOp = scf::IfOp::create(
       b, loc, cond,
       [&](OpBuilder &tb, Location l) {
-        Value v = memref::LoadOp::create(tb, l, memref,
-                                         applyMap(tb, l, map, ivs));
+        Value v =
+            memref::LoadOp::create(tb, l, memref, applyMap(tb, l, map, ivs));
         scf::YieldOp::create(tb, l, v);
       },
       [&](OpBuilder &eb, Location l) {
@@ -157,9 +157,9 @@ void mlir::stride::gpu_mapping::buildTiledMatmul(linalg::GenericOp op,
   int64_t ty, tm, tx, tn;
   std::tie(ty, tm) = dimTiling(staticSizes[loops.m]);
   std::tie(tx, tn) = dimTiling(staticSizes[loops.n]);
-  unsigned widest = std::max({elemA.getIntOrFloatBitWidth(),
-                              elemB.getIntOrFloatBitWidth(),
-                              elemC.getIntOrFloatBitWidth()});
+  unsigned widest =
+      std::max({elemA.getIntOrFloatBitWidth(), elemB.getIntOrFloatBitWidth(),
+                elemC.getIntOrFloatBitWidth()});
   int64_t bk = widest > 32 ? 8 : 16;
   int64_t staticK = staticSizes[loops.k];
   if (!ShapedType::isDynamic(staticK))
@@ -180,7 +180,8 @@ void mlir::stride::gpu_mapping::buildTiledMatmul(linalg::GenericOp op,
   };
   bool aKFast = kFastest(opA, loops.m, /*dflt=*/true);
   bool bKFast = kFastest(opB, loops.n, /*dflt=*/false);
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto priv = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Private);
   auto tileA = MemRefType::get({bk, bm + (aKFast ? 1 : 0)}, elemA,
                                MemRefLayoutAttrInterface{}, workgroup);
@@ -192,8 +193,10 @@ void mlir::stride::gpu_mapping::buildTiledMatmul(linalg::GenericOp op,
   // Grid: one block per (batch..., tile row, tile column), capped at
   // max-blocks; blocks walk the rest with a block-uniform grid-stride loop.
   Value one = indexConst(b, loc, 1);
-  Value tilesM = arith::CeilDivUIOp::create(b, loc, sizeM, indexConst(b, loc, bm));
-  Value tilesN = arith::CeilDivUIOp::create(b, loc, sizeN, indexConst(b, loc, bn));
+  Value tilesM =
+      arith::CeilDivUIOp::create(b, loc, sizeM, indexConst(b, loc, bm));
+  Value tilesN =
+      arith::CeilDivUIOp::create(b, loc, sizeN, indexConst(b, loc, bn));
   SmallVector<Value> tileBasis;
   for (unsigned l : loops.batch)
     tileBasis.push_back(sizes[l]);
@@ -203,7 +206,8 @@ void mlir::stride::gpu_mapping::buildTiledMatmul(linalg::GenericOp op,
   for (Value v : tileBasis)
     total = arith::MulIOp::create(b, loc, total, v);
   Value blocks = arith::MaxUIOp::create(b, loc, total, one);
-  blocks = arith::MinUIOp::create(b, loc, blocks, indexConst(b, loc, maxBlocks));
+  blocks =
+      arith::MinUIOp::create(b, loc, blocks, indexConst(b, loc, maxBlocks));
   auto launch = gpu::LaunchOp::create(
       b, loc, blocks, one, one, indexConst(b, loc, tx), indexConst(b, loc, ty),
       one, /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
@@ -345,8 +349,8 @@ void mlir::stride::gpu_mapping::buildTiledMatmul(linalg::GenericOp op,
     // A full step has a constant trip count (unrolled by LLVM); only the
     // last step of a K that is not a multiple of BK is shorter.
     Value left = arith::SubIOp::create(kb, loc, sizeK, k0);
-    Value full = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::uge,
-                                       left, bkValue);
+    Value full = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::uge, left,
+                                       bkValue);
     scf::IfOp::create(
         kb, loc, full,
         [&](OpBuilder &tb, Location l) {

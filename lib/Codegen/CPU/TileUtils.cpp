@@ -15,13 +15,21 @@ FailureOr<scf::SCFTilingResult>
 mlir::stride::tileAndErase(RewriterBase &rewriter, linalg::LinalgOp op,
                            ArrayRef<int64_t> sizes,
                            ArrayRef<int64_t> interchange, StringRef what) {
+  // The interface is an external model of linalg's; a caller of the
+  // Transforms.h functions may not have registered it.
+  auto tileable = dyn_cast<TilingInterface>(op.getOperation());
+  if (!tileable)
+    return op->emitOpError()
+           << "could not be tiled into " << what
+           << ": linalg's TilingInterface models are not registered "
+              "(linalg::registerTilingInterfaceExternalModels)";
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
   if (!interchange.empty())
     options.setInterchange(interchange);
   rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, tileable, options);
   if (failed(result))
     return op->emitOpError() << "could not be tiled into " << what;
   rewriter.eraseOp(op);
@@ -75,9 +83,9 @@ static Value dropDims(RewriterBase &rewriter, Location loc, Value buffer,
                                    sizes, ones);
 }
 
-linalg::GenericOp mlir::stride::dropUnitLoops(RewriterBase &rewriter,
-                                              linalg::GenericOp op,
-                                              const llvm::SmallBitVector &drop) {
+linalg::GenericOp
+mlir::stride::dropUnitLoops(RewriterBase &rewriter, linalg::GenericOp op,
+                            const llvm::SmallBitVector &drop) {
   Location loc = op.getLoc();
   SmallVector<Value> operands;
   SmallVector<AffineMap> maps;
@@ -116,9 +124,7 @@ linalg::GenericOp mlir::stride::dropUnitLoops(RewriterBase &rewriter,
     uint64_t before = 0;
     for (uint64_t d = 0; d < dim; ++d)
       before += drop.test(d);
-    rewriter.modifyOpInPlace(index, [&] {
-      index.setDim(dim - before);
-    });
+    rewriter.modifyOpInPlace(index, [&] { index.setDim(dim - before); });
   }
   rewriter.inlineRegionBefore(op.getRegion(), reduced.getRegion(),
                               reduced.getRegion().end());

@@ -1,0 +1,43 @@
+//===- Transforms.h - Stride's CPU codegen as functions ---------*- C++ -*-===//
+//
+// What stride-tile-matmul and stride-block-transposes do, callable on any
+// op without a pass manager (as upstream's linalg transforms are). The
+// passes are thin wrappers over these; Passes.td describes the algorithms.
+// The options structs are the passes' own (generated from Passes.td), so the
+// defaults are written once. As for upstream's tiling, the context must have
+// linalg's TilingInterface models registered
+// (linalg::registerTilingInterfaceExternalModels; registerAllDialects in
+// stride/InitAllDialects.h does it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_CODEGEN_CPU_TRANSFORMS_H
+#define STRIDE_CODEGEN_CPU_TRANSFORMS_H
+
+#include "stride/Codegen/CPU/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::stride {
+
+/// Cache-blocks, register-blocks and vectorizes every (batched) matrix
+/// product on buffers under `root`; orders the loops of matrix-vector
+/// products for LLVM's vectorizer. Fails, with an error on the op, on an
+/// option out of range or a product that could not be tiled.
+LogicalResult tileMatmuls(Operation *root,
+                          const StrideTileMatmulOptions &options = {});
+
+/// Cache-blocks (and, where the body allows, vectorizes register tiles of)
+/// every elementwise linalg.generic on buffers under `root` whose operands
+/// disagree on their contiguous loop. Fails, with an error on the op, on an
+/// option out of range or an op that could not be tiled.
+LogicalResult blockTransposes(Operation *root,
+                              const StrideBlockTransposesOptions &options = {});
+
+/// `math.absi` of an n-D vector (n >= 2) as `x < 0 ? 0 - x : x`, which the
+/// LLVM lowering takes (it takes only scalars and 1-D vectors).
+void populateMatrixAbsIPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::stride
+
+#endif // STRIDE_CODEGEN_CPU_TRANSFORMS_H

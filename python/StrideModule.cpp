@@ -15,8 +15,10 @@
 #include "stride/Layout/Strides.h"
 #include "stride/Layout/Views.h"
 #include "stride/Pipelines/Pipelines.h"
+#include "stride/Runner/CompileEntry.h"
 #include "stride/Runner/JitKernel.h"
 #include "stride/Runner/Threads.h"
+#include "stride/Support/GuardedParse.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -296,7 +298,7 @@ compileKernel(const std::string &text, const std::string &entry,
 
   std::unique_ptr<JitKernel> kernel;
   {
-    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    OwningOpRef<ModuleOp> module = parseStrideSource(sourceMgr, context);
     if (!module)
       fail("the IR does not parse or verify");
     auto func = module->lookupSymbol<func::FuncOp>(entry);
@@ -423,7 +425,10 @@ py::dict explainKernel(const std::string &text, const std::string &entry,
     }
     return success();
   });
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, "<ir>"),
+                               llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseStrideSource(sourceMgr, context);
   if (!module)
     throw py::value_error("the IR does not parse:\n" + diagnostics);
   auto func = module->lookupSymbol<func::FuncOp>(entry);

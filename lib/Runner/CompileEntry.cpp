@@ -1,6 +1,7 @@
 //===- CompileEntry.cpp - Entry selection and lowering to LLVM ------------===//
 
 #include "stride/Runner/CompileEntry.h"
+#include "stride/Support/GuardedParse.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Parser/Parser.h"
@@ -148,7 +149,7 @@ OwningOpRef<ModuleOp> mlir::stride::parseProgramFile(StringRef path,
   if (!file)
     return nullptr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseStrideSource(sourceMgr, context);
   if (!module)
     error = "cannot parse '" + path.str() + "'";
   return module;

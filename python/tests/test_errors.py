@@ -129,6 +129,27 @@ def test_verifier_errors_are_compile_errors():
         stride.compile(ir, "f")(np.ones(3, np.float32))
 
 
+@pytest.mark.parametrize("op", [
+    "linalg.transpose ins(%a : tensor<3x2xf32>) outs(%e : tensor<2x3xf32>)"
+    " permutation = [,1, 0]",
+    "linalg.transpose ins(%a : tensor<3x2xf32>) outs(%e : tensor<2x3xf32>)"
+    " permutation = 3",
+])
+def test_malformed_linalg_lists_are_compile_errors(op):
+    # MLIR 22's own parser crashes on these (a null attribute); Stride's
+    # front door reports the list instead.
+    ir = f"""func.func @f(%a: tensor<3x2xf32>) -> tensor<2x3xf32> {{
+      %e = tensor.empty() : tensor<2x3xf32>
+      %t = {op}
+      return %t : tensor<2x3xf32>
+    }}"""
+    with pytest.raises(stride.CompileError,
+                       match="expected a list of integers after 'permutation ='"):
+        stride.compile(ir, "f")(np.ones((3, 2), np.float32))
+    with pytest.raises(ValueError, match="expected a list of integers"):
+        stride.explain(stride.compile(ir, "f"), np.ones((3, 2), np.float32))
+
+
 def test_astype_to_an_unsupported_dtype():
     with pytest.raises(TypeError, match="astype target has unsupported dtype"):
         stride.lazy(np.ones(3, np.float32)).astype(np.complex64)

@@ -13,7 +13,9 @@
 
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Pipelines/Pipelines.h"
+#include "stride/Runner/CompileEntry.h"
 #include "stride/Runner/JitKernel.h"
+#include "stride/Support/GuardedParse.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -47,7 +49,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                 [](Diagnostic &) { return success(); });
   // The MLIR lexer reads up to a terminating NUL, which fuzzer data lacks.
   std::string text(reinterpret_cast<const char *>(data), size);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  // Parsed as Stride's front doors parse (stride-run, stride-compile,
+  // Python): with the guard against MLIR 22's linalg list parsers.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, "<fuzz>"),
+                               llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      mlir::stride::parseStrideSource(sourceMgr, context);
   if (!module || failed(verify(*module)) || !isStrideProgram(*module))
     return 0;
   // The input's size picks the policy, fusion and threading, so that every

@@ -557,6 +557,10 @@ class _Trace:
                              + line) from None
         if mem.pos is not None:
             _check_target(_target(self.arrays[mem.pos], keys), construct, line)
+        if self._same_region(value, mem, keys):
+            # x[k] = x[k] copies the region onto itself; Python ends every
+            # x[k] op= v with that store, after the in-place write.
+            return
         if region is None:
             self._written(mem, keys, construct, line)
             return  # nothing is written
@@ -581,6 +585,15 @@ class _Trace:
         if all(r != region for r, _ in mem.regions):
             mem.regions.append((region, keys))
         self.keep.append(node)
+
+    def _same_region(self, value, mem, keys):
+        """Whether `value` is a view of `mem` selecting what `keys` select,
+        the same elements in the same order."""
+        if type(value) is not _expr.Local and not self.is_memory(value):
+            return False
+        vmem, vkeys = self._memory(value)
+        return vmem is mem and _region(mem.shape, vkeys) == \
+            _region(mem.shape, keys)
 
     def _masked_value(self, target, mem, mask, key, value, line):
         """The new contents of `target` for target[mask] = value: NumPy

@@ -469,3 +469,55 @@ def test_unwritable_and_self_overlapping_arguments():
     b = np.lib.stride_tricks.as_strided(np.ones(1), (3,), (0,), writeable=True)
     with pytest.raises(ValueError, match="overlap"):
         stride.jit(fn)(b)
+
+
+def _plan_text(f):
+    (plan,) = f._plans.values()
+    return plan.text
+
+
+def test_augmented_assignment_into_a_view_stores_once():
+    # Python ends x[k] op= v with x[k] = (the updated view): a store of the
+    # region onto itself, which must not chain a second insert (One-Shot
+    # Bufferize's analysis time grows steeply with the chain).
+    def fn(c, a):
+        for i in range(4):
+            c[i, :i + 1] += 0.5 * a[:i + 1, i]
+        return c
+
+    c, a = np.random.rand(4, 4), np.random.rand(4, 4)
+    f = stride.jit(fn)
+    got = f(c.copy(), a)
+    np.testing.assert_allclose(got, fn(c.copy(), a))
+    assert _plan_text(f).count("tensor.insert_slice") == 4
+
+
+@pytest.mark.parametrize("assign", [
+    lambda x: x.__setitem__((slice(None), slice(None)), x.T),
+    lambda x: x.__setitem__(slice(1, 3), x[2:0:-1]),
+    lambda x: x.__setitem__((Ellipsis, slice(None, None, -1)), x),
+])
+def test_stores_of_the_same_memory_in_another_order_are_writes(assign):
+    # Only the same elements in the same order are a no-op store.
+    def fn(x):
+        assign(x)
+        return x * 1
+
+    x = np.arange(16.0).reshape(4, 4)
+    want = x.copy()
+    assign(want)
+    got_x = x.copy()
+    np.testing.assert_array_equal(stride.jit(fn)(got_x), want)
+    np.testing.assert_array_equal(got_x, want)
+
+
+def test_a_store_of_a_region_onto_itself_writes_nothing():
+    def fn(x):
+        x[1:3] = x[1:3]
+        x[::2] = x[::2]
+        return x + 1
+
+    x = np.arange(6.0)
+    f = stride.jit(fn)
+    np.testing.assert_array_equal(f(x.copy()), x + 1)
+    assert "tensor.insert_slice" not in _plan_text(f)

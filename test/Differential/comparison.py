@@ -27,6 +27,12 @@ def compare_values(got, want, bound, dtype):
         nan = np.isnan(w)
         inf = np.isinf(w)
         ok = np.where(nan, np.isnan(g), np.where(inf, g == w, close))
+        if bound is not None:
+            # A finite value whose rounding error has no bound (a division
+            # by a difference that rounding can make zero) can come out as
+            # anything, NaN included, from a correct compiler: it is not
+            # compared.
+            ok |= np.isposinf(bound) & np.isfinite(w)
         bad = ~ok
     if not np.any(bad):
         return None

@@ -112,17 +112,28 @@ def bound_apply(n, xs):
     times = lambda a, b: np.where((a == 0) | (b == 0), 0.0, a * b)
     if op in ("add", "sub"): err = e[0] + e[1] + u * rf
     elif op == "mul":
-        err = times(np.abs(v[0]), e[1]) + times(np.abs(v[1]), e[0]) + u * rf
+        err = (times(np.abs(v[0]), e[1]) + times(np.abs(v[1]), e[0])
+               + times(e[0], e[1]) + u * rf)
     elif op == "div":
-        err = (e[0] + times(rf, e[1])) / np.abs(v[1]) + u * rf
+        # |x/y - (x+d)/(y+f)| <= (|d| + |x/y| |f|) / (|y| - |f|): unbounded
+        # once the divisor's error can reach zero (cancellation before a
+        # division, as in 1 / (0.5 x - y / z) iterated in a loop).
+        room = np.abs(v[1]) - e[1]
+        err = np.where(room > 0, (e[0] + times(rf, e[1])) / room, np.inf) \
+            + u * rf
         # x / inf is exactly 0 for a finite x.
         err = np.where(np.isinf(v[1]) & np.isfinite(v[0]) & np.isfinite(e[0]),
                        0.0, err)
     elif op in ("maximum", "minimum"): err = np.maximum(e[0], e[1])
     elif op in ("neg", "abs"): err = e[0]
-    elif op == "exp": err = rf * e[0] + 8 * u * rf
-    elif op == "tanh": err = (1 - rf * rf) * e[0] + 8 * u * rf
-    elif op == "sigmoid": err = rf * (1 - rf) * e[0] + 8 * u * rf
+    # exp(x + d) - exp(x) = exp(x) (exp(d) - 1): not first order, so a large
+    # input error (after cancellation) is not understated.
+    elif op == "exp": err = times(rf, np.expm1(e[0])) + 8 * u * rf
+    # tanh and sigmoid move by at most 2 and 1 whatever their input's error.
+    elif op == "tanh":
+        err = np.minimum(2.0, times(1 - rf * rf, e[0])) + 8 * u * rf
+    elif op == "sigmoid":
+        err = np.minimum(1.0, times(rf * (1 - rf), e[0])) + 8 * u * rf
     elif op == "cmp": err = np.zeros(n.shape)
     elif op == "select": err = np.where(v[0] != 0, e[1], e[2])
     elif op == "matmul":
@@ -134,6 +145,14 @@ def bound_apply(n, xs):
                + n.k * u * np.matmul(a, b) + u * rf)
         err = np.where(err >= 1e290, np.inf, err)
     else: raise AssertionError(op)
+    if op in ("add", "sub", "mul", "div"):
+        # An exactly rounded op on exact operands gives the same bits in
+        # every correct implementation, an overflow or x / 0 included: the
+        # infinite result is exact, not unbounded.
+        exact = np.asarray(e[0]) == 0
+        for x in e[1:]:
+            exact = exact & (np.asarray(x) == 0)
+        err = np.where(exact & ~np.isfinite(rf), 0.0, err)
     return r, r.astype(np.float64), np.broadcast_to(
         np.asarray(err, np.float64), n.shape)
 

@@ -153,7 +153,11 @@ def emit_call(g, scope, func, operands, predict=True):
         args.append(v if v.ty == p.ty else g.cast_to(scope, v, p.ty))
     outs = []
     for rv, dty in func.results:
-        outs.append(Val(g.fresh(), dty, rv.shape, exact=rv.exact, terminal=rv.terminal,
+        # The helper's exactness was decided for its first call's operands;
+        # another call's inexact operand (the second call of a helper) makes
+        # its results inexact too.
+        exact = rv.exact and all(v.exact for v in operands)
+        outs.append(Val(g.fresh(), dty, rv.shape, exact=exact, terminal=rv.terminal,
                         sim=own(g, g.returned_sim(rv), rv.dt) if predict else None, how="call",
                         depth=rv.depth + 1 + max([v.depth for v in operands] + [0])))
         outs[-1].rdims = g.returned_rdims(rv)

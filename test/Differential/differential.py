@@ -123,14 +123,18 @@ Oracles
   `div` truncates toward zero (C), sigmoid is `1 / (1 + exp(-x))`. Integers
   must match exactly, i1 too. Floats pass where
   `|got - want| <= 1e-6 + 1e-5 * |want| + 4 * bound`, NaN matching NaN and
-  infinities matching exactly, where `bound` is a first-order bound on the
-  rounding error of the expression (unit roundoff per exactly rounded op,
-  8 ulps per exp/tanh/sigmoid, k*u*sum|a||b| per matmul, propagated through
-  the ops' derivatives; an exact zero times an unbounded error adds nothing,
-  and x / inf of a finite x is exact). Without it, cancellation after exp
-  or a matmul (for example exp(exp(x)) - y) makes plain
-  `allclose(rtol=1e-5, atol=1e-6)` fail on correct results; where the bound
-  is 0 (or unbounded) the test is exactly that allclose.
+  infinities matching exactly, where `bound` is a bound on the rounding
+  error of the expression (unit roundoff per exactly rounded op, 8 ulps per
+  exp/tanh/sigmoid, k*u*sum|a||b| per matmul, propagated through the ops:
+  products add e_x*e_y, exp multiplies by exp(e)-1, tanh and sigmoid move
+  at most 2 and 1, a division by y with error e_y >= |y| is unbounded; an
+  exact zero times an unbounded error adds nothing, x / inf of a finite x
+  is exact, and an exactly rounded op on exact operands is exact even when
+  it overflows). Without it, cancellation after exp or a matmul (for
+  example exp(exp(x)) - y) makes plain `allclose(rtol=1e-5, atol=1e-6)`
+  fail on correct results; where the bound is 0 the test is exactly that
+  allclose, and a finite expected value with an unbounded error (1 / (x -
+  y) after cancellation in a loop) is not compared.
   `stride.cmp` operands never contain exp/tanh/sigmoid or a matmul, so both
   sides compute bit-identical conditions.
 * Strides, policy torch: torch ops one by one (torch.add, torch.div with

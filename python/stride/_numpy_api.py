@@ -125,6 +125,57 @@ def _stack(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
                         dtype, casting)
 
 
+def _atleast(ndim):
+    """np.atleast_1d/2d/3d, as NumPy writes them: a 0-d value is reshaped
+    to (1,)*ndim; a 1-d value (N,) is x[None, :] in 2-d and x[None, :, None]
+    in 3-d; a 2-d (M, N) is x[:, :, None] in 3-d (new axes of stride 0)."""
+    full = slice(None)
+
+    def grow(a):
+        o = _expr.as_root(a)
+        rank = len(o.shape)
+        if rank >= ndim:
+            return o
+        if rank == 0:
+            return _expr.reshape(o, (1,) * ndim)
+        if rank == 1:
+            return o[(None, full, None)[:ndim]]
+        return o[full, full, None]
+
+    def fn(*arys):
+        res = [grow(a) for a in arys]
+        return res[0] if len(res) == 1 else res
+    return fn
+
+
+def _stacking(name, ndim, axis_of):
+    """np.hstack / vstack / dstack: concatenate after atleast_{ndim}d, along
+    the axis NumPy picks for the first part."""
+    grow = _atleast(ndim)
+
+    def fn(tup, dtype=None, casting="same_kind"):
+        if not isinstance(tup, (list, tuple)):
+            raise TypeError(f"arrays to {name} must be passed as a sequence "
+                            "type such as list or tuple" + user_line())
+        parts = [grow(a) for a in tup]
+        if not parts:
+            raise ValueError("need at least one array to concatenate")
+        return _concatenate(parts, axis_of(parts[0]), dtype=dtype,
+                            casting=casting)
+    return fn
+
+
+def _column_stack(tup):
+    """np.column_stack: 1-d (and 0-d) parts become columns (N, 1)."""
+    parts = []
+    for a in tup:
+        o = _expr.as_root(a)
+        if len(o.shape) < 2:
+            o = _expr.reshape(o, (int(np.prod(o.shape)), 1))
+        parts.append(o)
+    return _concatenate(parts, 1)
+
+
 # numpy function __name__ -> a function taking the same positional arguments.
 FUNCTIONS = {
     "where": _expr.where, "clip": _expr.clip, "matmul": _expr.matmul,
@@ -323,7 +374,13 @@ KEYWORD_FUNCTIONS = {"shape": lambda a: _expr.operand(a).shape,
             "ndim": lambda a: len(_expr.operand(a).shape), "size": _size,
             "triu": _triangle(True), "tril": _triangle(False),
             "diag": _diag, "trace": _trace_of, "dot": _dot, "outer": _outer, "concatenate": _concatenate,
-            "stack": _stack, "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
+            "stack": _stack, "hstack": _stacking(
+                "hstack", 1, lambda p: 0 if len(p.shape) == 1 else 1),
+            "vstack": _stacking("vstack", 2, lambda p: 0),
+            "dstack": _stacking("dstack", 3, lambda p: 2),
+            "column_stack": _column_stack, "atleast_1d": _atleast(1),
+            "atleast_2d": _atleast(2), "atleast_3d": _atleast(3),
+            "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,
             "copy": _copy}
 

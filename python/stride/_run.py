@@ -8,6 +8,10 @@ import numpy as np
 from . import _codegen, _dtypes, _expr, _stride, _table, _torch
 from ._cache import CACHE, compile_kernel
 
+# NumPy's class itself: a trace replaces np.ndarray by a subclass for its
+# duration (_trace._TracedNdarray).
+_NDARRAY = np.ndarray
+
 
 
 def element_strides(a):
@@ -255,7 +259,7 @@ def materialize(expr, policy="torch", out=None):
     """Compiles the whole expression into one kernel (cached), runs it, and
     returns the result: a new array with the policy's strides, or `out`
     written in place with its own strides."""
-    if type(expr) is _expr.Op and (out is None or type(out) is np.ndarray):
+    if type(expr) is _expr.Op and (out is None or type(out) is _NDARRAY):
         result = _fast_call(expr, policy, out)
         if result is not None:
             return result

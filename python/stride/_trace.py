@@ -346,30 +346,58 @@ def _region(shape, keys):
 # (shapes, dtypes, Python ints), make arrays the traced function may write:
 # while a trace runs on this thread they return a Local over the array they
 # made (a constant of the plan; writes replace the Local's node, never the
-# array). np.ndarray(...) is a class and is not wrapped.
+# array). np.ndarray(shape, dtype) is one of them (npbench's vadv allocates
+# with it): the class is replaced by a subclass whose constructor does the
+# same and which isinstance/issubclass treat as np.ndarray itself.
 _CREATION = ("zeros", "ones", "empty", "full", "arange", "linspace", "eye",
              "identity", "zeros_like", "ones_like", "empty_like", "full_like")
+_NDARRAY = np.ndarray
 _originals = {}
 _installed = [0]
 _install_lock = threading.Lock()
 
 
+def _traced_local(a, depth):
+    """A Local over `a`, made by the traced function's creation call
+    `depth` frames up; `a` itself where the package or NumPy made it, or
+    where Stride does not compute its dtype."""
+    if current() is None or type(a) is not _NDARRAY:
+        return a
+    caller = sys._getframe(depth + 1).f_globals.get("__name__", "")
+    if caller.startswith(("stride.", "numpy.")) or caller in ("stride", "numpy"):
+        return a  # the package's own (or NumPy's) arrays
+    try:
+        _dtypes.check(a.dtype)
+    except TypeError:
+        return a  # a dtype Stride does not compute: NumPy's array
+    return make_local(_expr.Leaf(a), fresh=True)
+
+
 def _creation(name, original):
     @functools.wraps(original)
     def fn(*args, **kwargs):
-        a = original(*args, **kwargs)
-        if current() is None or type(a) is not np.ndarray:
-            return a
-        caller = sys._getframe(1).f_globals.get("__name__", "")
-        if caller.startswith(("stride.", "numpy.")) or caller in ("stride", "numpy"):
-            return a  # the package's own (or NumPy's) arrays
-        try:
-            _dtypes.check(a.dtype)
-        except TypeError:
-            return a  # a dtype Stride does not compute: NumPy's array
-        return make_local(_expr.Leaf(a), fresh=True)
+        return _traced_local(original(*args, **kwargs), 1)
     fn.__stride_creation__ = True
     return fn
+
+
+class _NdarrayClass(type):
+    """np.ndarray while a trace runs: every check against it is a check
+    against NumPy's class."""
+
+    def __instancecheck__(cls, x):
+        return isinstance(x, _NDARRAY)
+
+    def __subclasscheck__(cls, c):
+        return issubclass(c, _NDARRAY)
+
+
+class _TracedNdarray(_NDARRAY, metaclass=_NdarrayClass):
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None,
+                order=None):
+        a = _NDARRAY(shape, dtype, buffer, offset, strides, order)
+        # An array over a given buffer shares the buffer's memory: NumPy's.
+        return a if buffer is not None else _traced_local(a, 1)
 
 
 def _install():
@@ -383,6 +411,9 @@ def _install():
                     continue
                 _originals[name] = f
                 setattr(np, name, _creation(name, f))
+            if np.ndarray is _NDARRAY:
+                _originals["ndarray"] = _NDARRAY
+                np.ndarray = _TracedNdarray
         _installed[0] += 1
 
 
@@ -1218,7 +1249,7 @@ class _Guards:
                     v = a
                 else:
                     v = args[a]
-                    if type(v) is not np.ndarray:
+                    if type(v) is not _NDARRAY:
                         v = _to_array(v, a)
                     for k in b:
                         v = v[k]

@@ -162,6 +162,81 @@ def concat(x, y):
         np.concatenate([x[0], y[1]])
 
 
+def stacks(v, w, a):
+    return (np.hstack((v, 2 * w)), np.hstack([a, a[:, :2] + 1]),
+            np.vstack((v, w, v * w)), np.dstack((a, -a)), np.dstack((v, w)),
+            np.column_stack((v, w)), np.column_stack((a, v[:3])),
+            np.atleast_2d(v * 2) + 1, np.atleast_3d(a + 1), np.atleast_1d(a[0, 0] + 1))
+
+
+def nbody_acc(pos, mass, G, softening):
+    # npbench's nbody getAcc, as written there: hstack of three products,
+    # and a boolean-mask update.
+    x = pos[:, 0:1]
+    y = pos[:, 1:2]
+    z = pos[:, 2:3]
+    dx = x.T - x
+    dy = y.T - y
+    dz = z.T - z
+    inv_r3 = (dx**2 + dy**2 + dz**2 + softening**2)
+    inv_r3[inv_r3 > 0] = inv_r3[inv_r3 > 0]**(-1.5)
+    ax = G * (dx * inv_r3) @ mass
+    ay = G * (dy * inv_r3) @ mass
+    az = G * (dz * inv_r3) @ mass
+    return np.hstack((ax, ay, az))
+
+
+def vadv_step(utens_stage, u_stage, wcon, dtr_stage):
+    # npbench's vadv allocates its columns with the np.ndarray constructor.
+    I, J, K = utens_stage.shape
+    ccol = np.ndarray((I, J, K), dtype=utens_stage.dtype)
+    dcol = np.ndarray((I, J, K), dtype=utens_stage.dtype)
+    for k in range(K - 1):
+        gcv = 0.25 * (wcon[1:, :, k + 1] + wcon[:-1, :, k + 1])
+        ccol[:, :, k] = gcv * 0.5
+        bcol = dtr_stage - ccol[:, :, k]
+        dcol[:, :, k] = (dtr_stage * u_stage[:, :, k] + utens_stage[:, :, k]
+                         - gcv * (u_stage[:, :, k + 1] - u_stage[:, :, k])) / bcol
+    return ccol[:, :, :K - 1], dcol[:, :, :K - 1]
+
+
+def test_stacks():
+    _check(stacks, (rand(5), rand(5), rand(3, 4)), (rand(5), rand(5), rand(3, 4)))
+
+
+def test_stacks_of_mixed_dtypes_and_errors():
+    _check(lambda v, w: np.hstack((v, w)), (rand(4, dtype=np.float32),
+                                            np.arange(3, dtype=np.int32)))
+    with pytest.raises(ValueError, match="dimension"):
+        stride.jit(lambda a, b: np.vstack((a, b)))(rand(2, 3), rand(2, 4))
+    with pytest.raises(TypeError, match="sequence"):
+        stride.jit(lambda a: np.hstack(a + 1))(rand(2, 3))
+
+
+def test_nbody_acceleration():
+    _check(nbody_acc, (rand(20, 3), rand(20, 1), 1.0, 0.1),
+           (rand(33, 3), rand(33, 1), 2.0, 0.05), rtol=1e-10)
+
+
+def test_arrays_made_with_the_ndarray_constructor():
+    # Each call's values, not the first trace's (a stale constant would
+    # repeat the first call's result).
+    shape = (6, 5, 4)
+    _check(vadv_step, (rand(*shape), rand(*shape), rand(7, 5, 4), 2.0),
+           (rand(*shape), rand(*shape), rand(7, 5, 4), 3.0), rtol=1e-10)
+    # Outside the traced function np.ndarray is NumPy's class again, and
+    # isinstance checks inside it hold for NumPy's arrays.
+    seen, real = [], np.ones(2)
+
+    def f(x):
+        seen.append((isinstance(real, np.ndarray), issubclass(type(real), np.ndarray)))
+        buf = np.ndarray((3,), np.float64, bytes(24))
+        return x * 2 + buf
+    _check(f, (rand(3),))
+    assert np.ndarray is type(np.zeros(1))
+    assert all(all(s) for s in seen)
+
+
 def test_softmax():
     _check(softmax, (rand(7, 130),), (rand(64, 513, dtype=np.float32),),
            rtol=1e-5)

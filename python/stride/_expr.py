@@ -66,6 +66,19 @@ class Expr:
     def ndim(self):
         return len(self.shape)
 
+    # Shape facts are trace-time constants (Python ints), as np.size(x) is.
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def itemsize(self):
+        return np.dtype(self.dtype).itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.itemsize
+
     def __bool__(self):
         raise TypeError("the truth value of a lazy stride expression is "
                         "undefined (data-dependent Python control flow "

@@ -563,3 +563,15 @@ def test_python_values_returned_as_they_are():
     got = stride.jit(fn)(rand(3, 2))
     assert got[1:] == ((3, 2), 2, "done")
     assert stride.jit(lambda x: x.shape)(rand(4)) == (4,)
+
+
+def test_shape_facts_are_python_ints():
+    # x.size, x.itemsize and x.nbytes of arguments and intermediates steer
+    # Python code (array sizes, range()) as in NumPy.
+    def fn(x):
+        y = x[1:] * 2
+        out = np.zeros(y.size - 1 + x.itemsize // 4, x.dtype)
+        for i in range(y.size // 2):
+            out[i] = y[2 * i]
+        return out, y.nbytes + np.zeros(2, np.int64)
+    _check(fn, (rand(7),), (rand(9, dtype=np.float32),))

@@ -148,3 +148,41 @@ def test_mean_of_integers_is_an_error_under_torch():
     assert stride.materialize(x.mean(), policy="numpy") == 2.5
     with pytest.raises(ValueError, match="mean"):
         stride.materialize(x.mean(), policy="torch")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64,
+                                   np.bool_])
+@pytest.mark.parametrize("n", [33, 128, 129, 300, 1031])
+def test_argmax_and_argmin_along_long_rows(dtype, n):
+    """Rows long enough for the lane accumulators (i32 lane indices, index 0
+    with the identity value, no sentinel): rows that are all the identity
+    (-inf, +inf, the integer extremes, all False), ties across lanes and
+    the tail, and NaN anywhere, against NumPy."""
+    rng = np.random.default_rng(n)
+    rows = []
+    if np.dtype(dtype).kind == "f":
+        info = np.finfo(dtype)
+        rows += [np.full(n, -np.inf), np.full(n, np.inf), np.full(n, np.nan)]
+        r = rng.standard_normal(n); r[[5, n - 1]] = np.nan; rows.append(r)
+        r = rng.standard_normal(n); r[n - 1] = np.nan; rows.append(r)
+        r = np.full(n, -np.inf); r[n - 1] = 1.0; rows.append(r)
+        r = np.full(n, info.max); r[0] = -np.inf; rows.append(r)
+    elif dtype is np.bool_:
+        rows += [np.zeros(n), np.ones(n)]
+        r = np.zeros(n); r[n - 1] = 1; rows.append(r)
+        r = np.ones(n); r[n // 2] = 0; rows.append(r)
+    else:
+        info = np.iinfo(dtype)
+        rows += [np.full(n, info.min), np.full(n, info.max)]
+        r = np.full(n, info.min); r[n - 1] = info.max; rows.append(r)
+    r = np.zeros(n); r[[3, min(64, n - 3), n - 2]] = 1; rows.append(r)  # ties
+    r = np.zeros(n); r[[n - 1, n // 3]] = -1; rows.append(r)
+    rows.append(rng.integers(-3, 4, n))
+    with np.errstate(invalid="ignore"):
+        x = np.array(rows).astype(dtype)
+    for fn in (np.argmax, np.argmin):
+        for a in (x, x[::-1], x[:, ::-1], np.ascontiguousarray(x.T).T):
+            got = stride.materialize(fn(stride.lazy(a), axis=1), policy="numpy")
+            np.testing.assert_array_equal(got, fn(a, axis=1), err_msg=fn.__name__)
+        got = stride.materialize(fn(stride.lazy(x)), policy="numpy")
+        assert got == fn(x), fn.__name__

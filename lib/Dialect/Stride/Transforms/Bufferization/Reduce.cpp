@@ -303,11 +303,14 @@ LogicalResult KernelBuilder::emitReduction(
   SmallVector<Value> identities;
   if (index) {
     accTypes = {element, resultElement};
-    identities = {identityOf(b, loc, kind, element),
-                  arith::ConstantOp::create(
-                      b, loc, resultElement,
-                      b.getIntegerAttr(resultElement,
-                                       std::numeric_limits<int64_t>::max()))};
+    // Index 0 with the identity value: an element beats it unless it
+    // equals the identity, and where every element does (all -inf for a
+    // float argmax) 0 is the first index NumPy gives; so no element has to
+    // test for a sentinel index.
+    identities = {
+        identityOf(b, loc, kind, element),
+        arith::ConstantOp::create(b, loc, resultElement,
+                                  b.getIntegerAttr(resultElement, 0))};
   } else {
     accTypes = {accType};
     identities = {identityOf(b, loc, kind, accType)};
@@ -338,8 +341,8 @@ LogicalResult KernelBuilder::emitReduction(
   // argmax/argmin) into `acc`; returns the new accumulators.
   // With `inOrder`, every element an accumulator meets has a larger index
   // than the ones before it, so an index reduction keeps the earlier one on
-  // a tie without comparing indices (only the identity's sentinel index
-  // gives way to an equal element).
+  // a tie without comparing indices: x replaces v when x > v unordered
+  // (x NaN, or greater) and v is a number, two compares per element.
   auto step = [&](OpBuilder &nb, Location nl, Value x, Value i, ValueRange acc,
                   bool inOrder = false) -> SmallVector<Value> {
     switch (kind) {
@@ -392,6 +395,39 @@ LogicalResult KernelBuilder::emitReduction(
       // than any number (NumPy's first NaN).
       bool max = kind == ReduceKind::Argmax;
       Value v = acc[0], idx = acc[1];
+      if (inOrder) {
+        Value take;
+        if (isFloat) {
+          take = arith::AndIOp::create(
+              nb, nl,
+              arith::CmpFOp::create(nb, nl,
+                                    max ? arith::CmpFPredicate::UGT
+                                        : arith::CmpFPredicate::ULT,
+                                    x, v),
+              arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::ORD, v, v));
+        } else {
+          arith::CmpIPredicate pred = isBool
+                                          ? (max ? arith::CmpIPredicate::ugt
+                                                 : arith::CmpIPredicate::ult)
+                                          : (max ? arith::CmpIPredicate::sgt
+                                                 : arith::CmpIPredicate::slt);
+          take = arith::CmpIOp::create(nb, nl, pred, x, v);
+        }
+        // The value as a NaN-propagating max (min), not a select: the
+        // same value up to the sign of a zero (which compares equal), so
+        // the index is the same, and the value no longer waits on `take`.
+        Value value;
+        if (isFloat)
+          value = max ? arith::MaximumFOp::create(nb, nl, v, x).getResult()
+                      : arith::MinimumFOp::create(nb, nl, v, x).getResult();
+        else if (isBool)
+          value = max ? arith::MaxUIOp::create(nb, nl, v, x).getResult()
+                      : arith::MinUIOp::create(nb, nl, v, x).getResult();
+        else
+          value = max ? arith::MaxSIOp::create(nb, nl, v, x).getResult()
+                      : arith::MinSIOp::create(nb, nl, v, x).getResult();
+        return {value, arith::SelectOp::create(nb, nl, take, i, idx)};
+      }
       Value better, equal;
       if (isFloat) {
         better = arith::CmpFOp::create(
@@ -415,22 +451,10 @@ LogicalResult KernelBuilder::emitReduction(
         better = arith::CmpIOp::create(nb, nl, pred, x, v);
         equal = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, x, v);
       }
-      Value take;
-      if (inOrder) {
-        Value sentinel = arith::ConstantOp::create(
-            nb, nl, idx.getType(),
-            nb.getIntegerAttr(idx.getType(),
-                              std::numeric_limits<int64_t>::max()));
-        take = arith::OrIOp::create(
-            nb, nl, better,
-            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, idx,
-                                  sentinel));
-      } else {
-        Value earlier =
-            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, idx);
-        take = arith::OrIOp::create(
-            nb, nl, better, arith::AndIOp::create(nb, nl, equal, earlier));
-      }
+      Value earlier =
+          arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, idx);
+      Value take = arith::OrIOp::create(
+          nb, nl, better, arith::AndIOp::create(nb, nl, equal, earlier));
       return {arith::SelectOp::create(nb, nl, take, x, v),
               arith::SelectOp::create(nb, nl, take, i, idx)};
     }
@@ -444,7 +468,8 @@ LogicalResult KernelBuilder::emitReduction(
   // The logical index, within the reduced axes (row-major over them), of a
   // loop point; `position(d)` is the element's position along dim d.
   auto logicalIndex = [&](OpBuilder &nb, Location nl,
-                          function_ref<Value(int64_t)> position) -> Value {
+                          function_ref<Value(int64_t)> position,
+                          Type type = {}) -> Value {
     Value flat = arith::ConstantIndexOp::create(nb, nl, 0);
     for (int64_t d = 0; d < rank; ++d) {
       if (!reduced[d])
@@ -458,7 +483,8 @@ LogicalResult KernelBuilder::emitReduction(
       flat = arith::AddIOp::create(
           nb, nl, arith::MulIOp::create(nb, nl, flat, sizeValues[d]), i);
     }
-    return arith::IndexCastOp::create(nb, nl, nb.getI64Type(), flat);
+    return arith::IndexCastOp::create(nb, nl, type ? type : nb.getI64Type(),
+                                      flat);
   };
   auto plainIndex = [&](OpBuilder &nb, Location nl) {
     return logicalIndex(nb, nl, [&](int64_t d) -> Value {
@@ -473,9 +499,26 @@ LogicalResult KernelBuilder::emitReduction(
   // Four 64-byte vectors of lanes, so that four dependency chains (a Kahan
   // step is five dependent operations) overlap; 16 when the accumulated
   // values are wider than 4 bytes or the dim is short.
-  unsigned accBytes = accType.isIntOrFloat()
-                          ? std::max(1u, accType.getIntOrFloatBitWidth() / 8)
-                          : 8;
+  // An index reduction's lanes hold i32 indices when every index fits:
+  // twice the lanes per vector, and half the index traffic, of i64 ones.
+  Type laneIndexType = resultElement;
+  if (index) {
+    int64_t count = 1;
+    for (int64_t d = 0; d < rank && count > 0; ++d)
+      if (reduced[d]) {
+        std::optional<int64_t> n = getConstantIntValue(in.sizes[d]);
+        count = n && *n < (int64_t(1) << 31) ? count * *n : 0;
+      }
+    if (count > 0 && count < (int64_t(1) << 31))
+      laneIndexType = b.getI32Type();
+  }
+  Type laneAccType = index ? element : accType;
+  unsigned accBytes =
+      laneAccType.isIntOrFloat()
+          ? std::max(1u, laneAccType.getIntOrFloatBitWidth() / 8)
+          : 8;
+  if (index)
+    accBytes = std::max(accBytes, laneIndexType.getIntOrFloatBitWidth() / 8);
   int64_t kLanes = std::max<int64_t>(16, 256 / accBytes);
   int64_t inner = rank ? order.back() : -1;
   int64_t innerSize = 0, innerStride = 0; // 0: not static
@@ -594,8 +637,16 @@ LogicalResult KernelBuilder::emitReduction(
     laneExprs.push_back(b.getAffineDimExpr(laneLoop));
     SmallVector<Value> laneBuffers;
     for (auto [k, type] : llvm::enumerate(accTypes)) {
-      laneBuffers.push_back(scratch(type, laneSizes));
-      linalg::FillOp::create(b, loc, identities[k], laneBuffers.back());
+      bool laneIndex = index && k == 1;
+      laneBuffers.push_back(
+          scratch(laneIndex ? laneIndexType : type, laneSizes));
+      Value identity =
+          laneIndex
+              ? arith::ConstantOp::create(b, loc, laneIndexType,
+                                          b.getIntegerAttr(laneIndexType, 0))
+                    .getResult()
+              : identities[k];
+      linalg::FillOp::create(b, loc, identity, laneBuffers.back());
     }
     // Every source viewed with the inner dim split into blocks and lanes
     // (the main blocks) or as the last partial block (`tail`); scalars as
@@ -665,18 +716,21 @@ LogicalResult KernelBuilder::emitReduction(
           Value x = prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
           Value i;
           if (index)
-            i = logicalIndex(nb, nl, [&](int64_t d) -> Value {
-              if (d != inner)
-                return linalg::IndexOp::create(nb, nl, loopOf[d]);
-              Value block = linalg::IndexOp::create(nb, nl, blockLoop);
-              Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
-              return arith::AddIOp::create(
-                  nb, nl,
-                  arith::MulIOp::create(
-                      nb, nl, block,
-                      arith::ConstantIndexOp::create(nb, nl, kLanes)),
-                  lane);
-            });
+            i = logicalIndex(
+                nb, nl,
+                [&](int64_t d) -> Value {
+                  if (d != inner)
+                    return linalg::IndexOp::create(nb, nl, loopOf[d]);
+                  Value block = linalg::IndexOp::create(nb, nl, blockLoop);
+                  Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
+                  return arith::AddIOp::create(
+                      nb, nl,
+                      arith::MulIOp::create(
+                          nb, nl, block,
+                          arith::ConstantIndexOp::create(nb, nl, kLanes)),
+                      lane);
+                },
+                laneIndexType);
           linalg::YieldOp::create(
               nb, nl, step(nb, nl, x, i, args.drop_front(numIns), inOrder));
         });
@@ -713,13 +767,17 @@ LogicalResult KernelBuilder::emitReduction(
                 prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
             Value i;
             if (index)
-              i = logicalIndex(nb, nl, [&](int64_t d) -> Value {
-                if (d != inner)
-                  return linalg::IndexOp::create(nb, nl, loopOf[d]);
-                return arith::AddIOp::create(
-                    nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
-                    arith::ConstantIndexOp::create(nb, nl, blocks * kLanes));
-              });
+              i = logicalIndex(
+                  nb, nl,
+                  [&](int64_t d) -> Value {
+                    if (d != inner)
+                      return linalg::IndexOp::create(nb, nl, loopOf[d]);
+                    return arith::AddIOp::create(
+                        nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
+                        arith::ConstantIndexOp::create(nb, nl,
+                                                       blocks * kLanes));
+                  },
+                  laneIndexType);
             linalg::YieldOp::create(
                 nb, nl, step(nb, nl, x, i, args.drop_front(numIns), inOrder));
           });
@@ -842,8 +900,11 @@ LogicalResult KernelBuilder::emitReduction(
           Value x = lane[0], i;
           if (kahan) // a lane's compensated estimate
             x = arith::SubFOp::create(nb, nl, lane[0], lane[1]);
-          if (index)
+          if (index) {
             i = lane[1];
+            if (i.getType() != resultElement)
+              i = arith::ExtSIOp::create(nb, nl, resultElement, i);
+          }
           linalg::YieldOp::create(nb, nl, step(nb, nl, x, i, acc));
         });
   }

@@ -41,6 +41,8 @@ typedef enum StrideElementKind {
   StrideElementI32,
   StrideElementI64,
   StrideElementI1,
+  StrideElementI8,
+  StrideElementI16,
   StrideElementUnsupported
 } StrideElementKind;
 
@@ -62,6 +64,8 @@ typedef union StrideScalar {
   int32_t i32;
   int64_t i64;
   bool i1;
+  int8_t i8;
+  int16_t i16;
 } StrideScalar;
 
 /* One parameter of a compiled kernel. Sizes and strides are

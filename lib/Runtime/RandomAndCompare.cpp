@@ -59,7 +59,11 @@ Array randomArray(ElementType dtype, const std::vector<int64_t> &shape,
                       std::ldexp(T(1), -(digits - 2)) -
                   T(2));
       } else {
-        store(out, i, static_cast<T>(((bits >> 32) * 11) >> 32) - T(5));
+        // Cast after the subtraction: int8/int16 arithmetic promotes to
+        // int, and store() writes the type it is given.
+        store(out, i,
+              static_cast<T>(static_cast<int64_t>(((bits >> 32) * 11) >> 32) -
+                             5));
       }
     }
   });

@@ -68,7 +68,8 @@ def test_tablegen_only_op_under_jit(op):
     np.testing.assert_allclose(got, want, rtol=1e-14)  # a fused multiply-add
 
 
-DTYPES = [np.dtype(t) for t in ("bool", "int32", "int64", "float32", "float64")]
+DTYPES = [np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64",
+                                 "float32", "float64")]
 
 
 @pytest.mark.parametrize("name", sorted(_table.UFUNC_OPS))

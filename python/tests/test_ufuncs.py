@@ -8,7 +8,7 @@ import pytest
 
 import stride
 
-DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_]
+DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_, np.int8, np.int16]
 SUPPORTED = {np.dtype(d) for d in DTYPES}
 
 
@@ -22,7 +22,8 @@ def values(dtype, which):
         info = np.iinfo(dtype)
         a = [-7, 7, -7, 7, 0, info.min, info.min, 5, 1, -1, 123456, info.max]
         b = [2, -2, 0, 3, 5, -1, 1, -3, 31, info.bits, 40, -1]
-        return np.array(b if which else a, dtype=dtype)
+        # 123456 wraps in int8 and int16, as NumPy's cast does.
+        return np.array(b if which else a, dtype=np.int64).astype(dtype)
     a = [-0.75, 0.5, -0.0, 0.0, 0.9, -0.3, np.nan, np.inf, -np.inf, 7.5, -7.5, 1e-9]
     b = [2.0, -2.0, 0.0, -0.0, 0.25, np.nan, 1.0, 3.0, np.inf, -2.0, 2.0, 0.7]
     return np.array(b if which else a, dtype=dtype)
@@ -202,8 +203,15 @@ def test_scalar_power_is_numpys_fast_power(dtype):
                                        "float32" else 1e-15, err_msg=f"{e!r}")
 
 
-def test_bool_power_is_refused_where_numpy_gives_int8():
-    b = np.array([True, False])
-    assert (b ** 2).dtype == np.int8
-    with pytest.raises(TypeError, match="int8"):
-        stride.lazy(b) ** 2
+def test_bool_power_shifts_and_floor_divide_give_numpys_int8():
+    b = np.array([True, False, True])
+    c = np.array([True, True, False])
+    with np.errstate(all="ignore"):
+        for f in (lambda x, y: x ** 2, lambda x, y: x ** y,
+                  lambda x, y: x << y, lambda x, y: x // y,
+                  lambda x, y: np.square(x), lambda x, y: x % y):
+            want = f(b, c)
+            assert want.dtype == np.int8
+            got = stride.materialize(f(stride.lazy(b), stride.lazy(c)))
+            assert got.dtype == np.int8
+            np.testing.assert_array_equal(got, want)

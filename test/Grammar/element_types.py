@@ -1,21 +1,22 @@
-"""Stride's element types (f32 f64 i32 i64 i1): NumPy and PyTorch dtypes,
+"""Stride's element types (f32 f64 i32 i64 i1 i8 i16): NumPy and PyTorch dtypes,
 MLIR spelling of types and constants, and the bounds that keep values tame."""
 
 import numpy as np
 
 FLOATS = ("f32", "f64")
-INTS = ("i32", "i64")
+INTS = ("i32", "i64", "i8", "i16")
 ALL = FLOATS + INTS + ("i1",)
 
 NUMPY = {"f32": np.float32, "f64": np.float64, "i32": np.int32,
-         "i64": np.int64, "i1": np.bool_}
+         "i64": np.int64, "i1": np.bool_, "i8": np.int8, "i16": np.int16}
 NPY_NAME = {"f32": "float32", "f64": "float64", "i32": "int32",
-            "i64": "int64", "i1": "bool"}
-BITS = {"i32": 32, "i64": 64, "i1": 1}
+            "i64": "int64", "i1": "bool", "i8": "int8", "i16": "int16"}
+BITS = {"i32": 32, "i64": 64, "i1": 1, "i8": 8, "i16": 16}
 
 # Values beyond these are not used as operands (no overflow, no inf).
 TAME_FLOAT = 1.0e4
-TAME_INT = {"i32": 1 << 24, "i64": 1 << 40, "i1": 1}
+TAME_INT = {"i32": 1 << 24, "i64": 1 << 40, "i1": 1, "i8": 1 << 5,
+            "i16": 1 << 11}
 
 
 def is_float(dt):
@@ -29,7 +30,8 @@ def is_int(dt):
 def torch_dtype(dt):
     import torch
     return {"f32": torch.float32, "f64": torch.float64, "i32": torch.int32,
-            "i64": torch.int64, "i1": torch.bool}[dt]
+            "i64": torch.int64, "i1": torch.bool, "i8": torch.int8,
+            "i16": torch.int16}[dt]
 
 
 def dtype_of_numpy(np_dtype):

@@ -143,6 +143,8 @@ UNARY_FOR = {
     "f64": ["neg", "abs", "arctan", "cos", "sub", "mul", "minimum", "isnan"],
     "i32": ["neg", "abs", "add", "maximum", "bitwise_xor", "sign"],
     "i64": ["neg", "abs", "sub", "minimum", "bitwise_and", "square"],
+    "i8": ["neg", "abs", "sub", "maximum", "bitwise_or", "sign"],
+    "i16": ["neg", "abs", "add", "minimum", "bitwise_xor", "square"],
     "i1": ["logical_not", "bitwise_or", "logical_xor", "abs"],
 }
 

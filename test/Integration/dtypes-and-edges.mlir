@@ -32,6 +32,16 @@
 // RUN: %npytool check %t "u + v" %t/out0.npy
 // RUN: %npytool check %t "u * v" %t/out1.npy
 // RUN: %npytool check %t "u @ v" %t/out2.npy
+// int8 and int16 wrap on overflow, divide with NumPy's rules (x // 0 is 0,
+// MIN // -1 wraps), widen to i64 in sums and cast from f32 by truncation;
+// .npy files of both are read and written ('|i1', '<i2').
+// RUN: %npytool make %t a8="np.array([[127, -128, 100, -7], [0, 1, -1, 64]], np.int8)" b8="np.array([1, -1, 100, 0], np.int8)" c16="np.array([[32767, -32768], [300, -300], [7, 0]], np.int16).T" f="np.array([-2.7, 100.9, 3.5, -128.2], np.float32)"
+// RUN: stride-run %s --entry narrow --input %t/a8.npy --input %t/b8.npy --input %t/c16.npy --input %t/f.npy --output-dir %t | FileCheck %s --check-prefix=NARROW
+// RUN: %npytool check %t "a8 + b8" %t/out0.npy
+// RUN: %npytool check %t "a8 // b8" %t/out1.npy
+// RUN: %npytool check %t "c16 * np.int16(3)" %t/out2.npy
+// RUN: %npytool check %t "np.sum(c16, axis=0)" %t/out3.npy
+// RUN: %npytool check %t "f.astype(np.int8).astype(np.int16) - b8.astype(np.int16)" %t/out4.npy
 
 // select with a cmp condition; the i1 result is saved as a NumPy bool array.
 // WHERE: output #0: f32 3x4 strides [4, 1]
@@ -104,4 +114,23 @@ func.func @bools(%u: tensor<2x2xi1>, %v: tensor<2x2xi1>) -> (tensor<*xi1>, tenso
   %p = stride.mul %u, %v : tensor<2x2xi1>, tensor<2x2xi1> -> tensor<*xi1>
   %m = stride.matmul %u, %v : tensor<2x2xi1>, tensor<2x2xi1> -> tensor<*xi1>
   return %s, %p, %m : tensor<*xi1>, tensor<*xi1>, tensor<*xi1>
+}
+
+// NARROW: output #0: i8 2x4 strides [4, 1]
+// NARROW: output #1: i8 2x4 strides [4, 1]
+// NARROW: output #2: i16 2x3 strides [3, 1]
+// NARROW: output #3: i64 3 strides [1]
+// NARROW: output #4: i16 4 strides [1]
+func.func @narrow(%a: tensor<2x4xi8>, %b: tensor<4xi8>, %c: tensor<2x3xi16>, %f: tensor<4xf32>)
+    -> (tensor<*xi8>, tensor<*xi8>, tensor<*xi16>, tensor<*xi64>, tensor<*xi16>) {
+  %s = stride.add %a, %b : tensor<2x4xi8>, tensor<4xi8> -> tensor<*xi8>
+  %q = stride.floor_divide %a, %b : tensor<2x4xi8>, tensor<4xi8> -> tensor<*xi8>
+  %three = arith.constant 3 : i16
+  %m = stride.mul %c, %three : tensor<2x3xi16>, i16 -> tensor<*xi16>
+  %t = stride.sum %c axes [0] : tensor<2x3xi16> -> tensor<*xi64>
+  %fi = stride.cast %f : tensor<4xf32> -> tensor<*xi8>
+  %fw = stride.cast %fi : tensor<*xi8> -> tensor<*xi16>
+  %rw = stride.cast %b : tensor<4xi8> -> tensor<*xi16>
+  %d = stride.sub %fw, %rw : tensor<*xi16>, tensor<*xi16> -> tensor<*xi16>
+  return %s, %q, %m, %t, %d : tensor<*xi8>, tensor<*xi8>, tensor<*xi16>, tensor<*xi64>, tensor<*xi16>
 }

@@ -349,8 +349,8 @@ TEST(NpyFixtures, MalformedFilesGiveClearErrors) {
                    "'<f4', 'fortran_order': False, 'shape': (2, 3},");
   path = fixture("complex_c8.npy");
   EXPECT_EQ(loadError(path), path + ": unsupported dtype '<c8' (expected "
-                                    "float32, float64, int32, int64 or "
-                                    "bool)");
+                                    "float32, float64, int32, int64, "
+                                    "bool, int8 or int16)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -431,14 +431,14 @@ TEST(NpyHeaders, Errors) {
       {"{'descr': '<f2', 'fortran_order': False, 'shape': "
        "(2,)}",
        "abcd",
-       "unsupported dtype '<f2' (expected float32, float64, int32, int64 "
-       "or bool)",
+       "unsupported dtype '<f2' (expected float32, float64, int32, int64, "
+       "bool, int8 or int16)",
        false},
       {"{'descr': [('a', '<f4'), ('b', '<i4')], "
        "'fortran_order': False, 'shape': (1,)}",
        eight,
        "unsupported dtype [('a', '<f4'), ('b', '<i4')] (expected "
-       "float32, float64, int32, int64 or bool)",
+       "float32, float64, int32, int64, bool, int8 or int16)",
        false},
   };
   for (const HeaderCase &c : cases) {
@@ -524,37 +524,19 @@ TEST(NpyInterop, NumpyLoadsOurFiles) {
   const std::vector<Case> cases = {
       {ElementType::F32, {2, 3}, "<f4"},    {ElementType::F64, {4}, "<f8"},
       {ElementType::I32, {2, 1, 3}, "<i4"}, {ElementType::I64, {}, "<i8"},
-      {ElementType::I1, {3, 2}, "|b1"},     {ElementType::F32, {0, 2}, "<f4"}};
+      {ElementType::I1, {3, 2}, "|b1"},     {ElementType::F32, {0, 2}, "<f4"},
+      {ElementType::I8, {2, 3}, "|i1"},     {ElementType::I16, {5}, "<i2"}};
   std::string script = "import numpy as np, sys\nok = True\n";
   std::vector<std::string> paths;
   for (size_t c = 0; c < cases.size(); ++c) {
     Array array = zeros(cases[c].dtype, cases[c].shape);
     for (int64_t i = 0; i < array.numel(); ++i) {
-      switch (array.dtype) {
-      case ElementType::F32: {
-        float v = static_cast<float>(i - 3);
-        std::memcpy(&array.data[i * 4], &v, 4);
-        break;
-      }
-      case ElementType::F64: {
-        double v = static_cast<double>(i - 3);
-        std::memcpy(&array.data[i * 8], &v, 8);
-        break;
-      }
-      case ElementType::I32: {
-        int32_t v = static_cast<int32_t>(i - 3);
-        std::memcpy(&array.data[i * 4], &v, 4);
-        break;
-      }
-      case ElementType::I64: {
-        int64_t v = i - 3;
-        std::memcpy(&array.data[i * 8], &v, 8);
-        break;
-      }
-      case ElementType::I1:
-        array.data[i] = static_cast<uint8_t>(i % 2);
-        break;
-      }
+      visitElementType(array.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T v = std::is_same_v<T, bool> ? static_cast<T>(i % 2)
+                                      : static_cast<T>(i - 3);
+        std::memcpy(&array.data[i * sizeof(T)], &v, sizeof(T));
+      });
     }
     std::string path = tempPath("interop" + std::to_string(c) + ".npy");
     ASSERT_EQ(writeNpy(path, array), "");

@@ -108,9 +108,9 @@ TEST(ElementTypeTable, NamesRoundTrip) {
 
 TEST(ElementTypeTable, ListsForMessages) {
   EXPECT_EQ(::stride::elementTypeList(&ElementTypeInfo::name),
-            "f32, f64, i32, i64, i1");
+            "f32, f64, i32, i64, i1, i8, i16");
   EXPECT_EQ(::stride::elementTypeList(&ElementTypeInfo::numpyName, " or "),
-            "float32, float64, int32, int64 or bool");
+            "float32, float64, int32, int64, bool, int8 or int16");
 }
 
 TEST(ElementTypeTable, ScalarValueMembersAreTheRowsTypes) {
@@ -155,7 +155,7 @@ TEST_F(MLIRElementTypeTest, EachRowIsTheMLIRTypeItNames) {
 
 TEST_F(MLIRElementTypeTest, OtherTypesHaveNoRow) {
   for (const char *text :
-       {"f16", "bf16", "f80", "i8", "i16", "si32", "ui32", "si64", "index",
+       {"f16", "bf16", "f80", "i4", "ui8", "si32", "ui32", "si64", "index",
         "complex<f32>", "vector<4xf32>", "tensor<4xf32>", "none"}) {
     mlir::Type type = mlir::parseType(text, &context);
     ASSERT_TRUE(type) << text;

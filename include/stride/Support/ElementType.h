@@ -44,7 +44,9 @@
   X(F64, f64, double, "<f8", "float64", Float, getF64Type)                     \
   X(I32, i32, int32_t, "<i4", "int32", Integer, getI32Type)                    \
   X(I64, i64, int64_t, "<i8", "int64", Integer, getI64Type)                    \
-  X(I1, i1, bool, "|b1", "bool", Bool, getI1Type)
+  X(I1, i1, bool, "|b1", "bool", Bool, getI1Type)                              \
+  X(I8, i8, int8_t, "|i1", "int8", Integer, getI8Type)                         \
+  X(I16, i16, int16_t, "<i2", "int16", Integer, getI16Type)
 
 namespace stride {
 
@@ -90,7 +92,7 @@ inline constexpr ElementType kAllElementTypes[] = {
 constexpr const ElementTypeInfo &elementTypeInfo(ElementType type) {
   return kElementTypes[static_cast<size_t>(type)];
 }
-/// Bytes per element: 4, 8, 4, 8, 1.
+/// Bytes per element: 4, 8, 4, 8, 1, 1, 2.
 constexpr size_t elementSize(ElementType type) {
   return elementTypeInfo(type).size;
 }
@@ -123,9 +125,9 @@ constexpr std::optional<ElementType> parseNpyTypeCode(std::string_view code) {
 }
 
 /// One text column joined for messages, every row in table order:
-/// elementTypeList(&ElementTypeInfo::name) is "f32, f64, i32, i64, i1";
-/// elementTypeList(&ElementTypeInfo::numpyName, " or ") is "float32,
-/// float64, int32, int64 or bool".
+/// elementTypeList(&ElementTypeInfo::name) is "f32, f64, i32, i64, i1, i8,
+/// i16"; elementTypeList(&ElementTypeInfo::numpyName, " or ") is "float32,
+/// float64, int32, int64, bool, int8 or int16".
 inline std::string elementTypeList(const char *ElementTypeInfo::*column,
                                    const char *lastSeparator = ", ") {
   std::string list;

@@ -155,7 +155,8 @@ Value mlir::stride::buildSign(OpBuilder &b, Location loc, Value x) {
 }
 
 // NumPy computes an integer reciprocal as 1.0 / x converted back, so 1 / 0
-// is the most negative value (the x86 conversion of infinity).
+// is the x86 conversion of infinity: the most negative int32 or int64, and
+// for int8 and int16 that int32 truncated, 0.
 Value mlir::stride::buildReciprocal(OpBuilder &b, Location loc, Value x) {
   Type t = x.getType();
   if (isa<FloatType>(t))
@@ -166,9 +167,11 @@ Value mlir::stride::buildReciprocal(OpBuilder &b, Location loc, Value x) {
   Value isZero = cmpi(b, loc, arith::CmpIPredicate::eq, x, zero);
   Value divisor = select(b, loc, isZero, one, x);
   Value q = arith::DivSIOp::create(b, loc, one, divisor);
-  Value minValue = arith::ConstantOp::create(
-      b, loc, t, b.getIntegerAttr(t, APInt::getSignedMinValue(width)));
-  return select(b, loc, isZero, minValue, q);
+  Value ofZero = arith::ConstantOp::create(
+      b, loc, t,
+      b.getIntegerAttr(t, width >= 32 ? APInt::getSignedMinValue(width)
+                                      : APInt::getZero(width)));
+  return select(b, loc, isZero, ofZero, q);
 }
 
 // max(|x|, |y|) * sqrt(1 + (min/max)^2): no overflow or underflow in the

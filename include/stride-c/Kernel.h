@@ -43,6 +43,10 @@ typedef enum StrideElementKind {
   StrideElementI1,
   StrideElementI8,
   StrideElementI16,
+  StrideElementU8,
+  StrideElementU16,
+  StrideElementU32,
+  StrideElementU64,
   StrideElementUnsupported
 } StrideElementKind;
 
@@ -66,6 +70,10 @@ typedef union StrideScalar {
   bool i1;
   int8_t i8;
   int16_t i16;
+  uint8_t ui8;
+  uint16_t ui16;
+  uint32_t ui32;
+  uint64_t ui64;
 } StrideScalar;
 
 /* One parameter of a compiled kernel. Sizes and strides are

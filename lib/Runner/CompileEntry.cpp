@@ -41,10 +41,17 @@ func::FuncOp mlir::stride::selectEntry(ModuleOp module, StringRef wanted,
   return nullptr;
 }
 
-static KernelParam paramFor(Type type) {
+/// `isUnsigned`: stride-bufferize made the argument's unsigned integers
+/// signless (the `stride.unsigned` argument attribute); the host's arrays
+/// keep their dtype.
+static KernelParam paramFor(Type type, bool isUnsigned) {
   KernelParam param;
   auto memref = dyn_cast<MemRefType>(type);
   Type element = memref ? memref.getElementType() : type;
+  if (isUnsigned)
+    element =
+        IntegerType::get(type.getContext(), element.getIntOrFloatBitWidth(),
+                         IntegerType::Unsigned);
   param.element = elementTypeOf(element);
   llvm::raw_string_ostream(param.typeName) << element;
   if (!memref)
@@ -101,7 +108,7 @@ mlir::stride::lowerEntryToLLVM(ModuleOp module, StringRef entry,
   size_t numInputs = argTypes.size() - numOutputs;
   for (auto [i, type] : llvm::enumerate(argTypes))
     (i < numInputs ? lowered.inputs : lowered.outputs)
-        .push_back(paramFor(type));
+        .push_back(paramFor(type, bool(func.getArgAttr(i, "stride.unsigned"))));
   if (emitCInterface)
     func->setAttr("llvm.emit_c_interface", UnitAttr::get(func.getContext()));
 

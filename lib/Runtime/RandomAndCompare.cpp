@@ -58,6 +58,8 @@ Array randomArray(ElementType dtype, const std::vector<int64_t> &shape,
               static_cast<T>(bits >> (64 - digits)) *
                       std::ldexp(T(1), -(digits - 2)) -
                   T(2));
+      } else if constexpr (std::is_unsigned_v<T>) {
+        store(out, i, static_cast<T>(((bits >> 32) * 11) >> 32));
       } else {
         // Cast after the subtraction: int8/int16 arithmetic promotes to
         // int, and store() writes the type it is given.

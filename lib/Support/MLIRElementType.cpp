@@ -8,8 +8,19 @@
 using namespace mlir;
 using namespace mlir::stride;
 
+namespace {
+/// The builder's getters, and the unsigned integer types it has none for.
+struct ElementTypeBuilder : Builder {
+  using Builder::Builder;
+  Type getUI8Type() { return getIntegerType(8, /*isSigned=*/false); }
+  Type getUI16Type() { return getIntegerType(16, /*isSigned=*/false); }
+  Type getUI32Type() { return getIntegerType(32, /*isSigned=*/false); }
+  Type getUI64Type() { return getIntegerType(64, /*isSigned=*/false); }
+};
+} // namespace
+
 Type mlir::stride::getMLIRElementType(ElementType type, MLIRContext *context) {
-  Builder builder(context);
+  ElementTypeBuilder builder(context);
   switch (type) {
 #define STRIDE_ELEMENT_MLIR(E, id, T, descr, numpy, cls, getter)               \
   case ElementType::E:                                                         \

@@ -11,7 +11,8 @@ ROWS = _stride.element_types()
 
 def test_the_table_has_the_documented_rows():
     # docs/README.md lists these; a new row must be added there too.
-    assert [row["name"] for row in ROWS] == ["f32", "f64", "i32", "i64", "i1"]
+    assert [row["name"] for row in ROWS] == ["f32", "f64", "i32", "i64", "i1", "i8",
+                                             "i16", "ui8", "ui16", "ui32", "ui64"]
 
 
 def test_python_maps_equal_the_extension_table():

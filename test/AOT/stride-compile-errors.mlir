@@ -32,7 +32,7 @@
 // POLICY: for the --policy option: Cannot find option named 'fortran'!
 // NO-ENTRY: stride-compile: error: no function @nope with a body in '{{.*}}stride-compile-errors.mlir' (functions: @neg, @half, @odd.name, @scalar_result, @unranked, @dynamic, @neg_metadata, @neg_packed)
 // NO-FILE: stride-compile: error: cannot open input file '{{.*}}absent.mlir'
-// HALF: stride-compile: error: argument #0 of @half has element type f16, which the runtime does not support (f32, f64, i32, i64, i1, i8, i16)
+// HALF: stride-compile: error: argument #0 of @half has element type f16, which the runtime does not support (f32, f64, i32, i64, i1, i8, i16, ui8, ui16, ui32, ui64)
 // IDENTIFIER: stride-compile: error: cannot export @odd.name: 'stride_odd.name' is not a C identifier
 // SCALAR-RESULT: stride-compile: error: cannot compile @scalar_result: the entry function returns non-tensor values; only tensor results can be handed back (as output buffers)
 // UNRANKED: stride-compile: error: argument #0 of @unranked is unranked; give its rank

@@ -42,6 +42,18 @@
 // RUN: %npytool check %t "c16 * np.int16(3)" %t/out2.npy
 // RUN: %npytool check %t "np.sum(c16, axis=0)" %t/out3.npy
 // RUN: %npytool check %t "f.astype(np.int8).astype(np.int16) - b8.astype(np.int16)" %t/out4.npy
+// Unsigned integers divide, compare, shift, take maxima and widen without a
+// sign on the same bits; sums are uint64, means float64; .npy files of
+// every width are read and written ('|u1', '<u2', '<u4', '<u8').
+// RUN: %npytool make %t u8="np.array([[0, 1, 127, 128], [200, 254, 255, 3]], np.uint8)" v8="np.array([0, 2, 129, 7], np.uint8)" u16="np.array([[65535, 32768, 1], [0, 40000, 9]], np.uint16)" u32="np.array([4294967295, 2147483648, 5], np.uint32)" u64="np.array([18446744073709551615, 9223372036854775808, 12], np.uint64)" one="np.array(1, np.uint64)"
+// RUN: stride-run %s --entry unsigned --input %t/u8.npy --input %t/v8.npy --input %t/u16.npy --input %t/u32.npy --input %t/u64.npy --input %t/one.npy --output-dir %t | FileCheck %s --check-prefix=UNSIGNED
+// RUN: %npytool check %t "u8 // v8" %t/out0.npy
+// RUN: %npytool check %t "u8 > v8" %t/out1.npy
+// RUN: %npytool check %t "np.max(u16, axis=1)" %t/out2.npy
+// RUN: %npytool check %t "np.sum(u16, axis=0)" %t/out3.npy
+// RUN: %npytool check %t "u32.astype(np.float64) + u64.astype(np.float64)" %t/out4.npy
+// RUN: %npytool check %t "u64 >> np.uint64(1)" %t/out5.npy
+// RUN: %npytool check %t "np.argmax(u8, axis=1)" %t/out6.npy
 
 // select with a cmp condition; the i1 result is saved as a NumPy bool array.
 // WHERE: output #0: f32 3x4 strides [4, 1]
@@ -121,6 +133,13 @@ func.func @bools(%u: tensor<2x2xi1>, %v: tensor<2x2xi1>) -> (tensor<*xi1>, tenso
 // NARROW: output #2: i16 2x3 strides [3, 1]
 // NARROW: output #3: i64 3 strides [1]
 // NARROW: output #4: i16 4 strides [1]
+// UNSIGNED: output #0: ui8 2x4 strides [4, 1]
+// UNSIGNED: output #1: i1 2x4 strides [4, 1]
+// UNSIGNED: output #2: ui16 2 strides [1]
+// UNSIGNED: output #3: ui64 3 strides [1]
+// UNSIGNED: output #4: f64 3 strides [1]
+// UNSIGNED: output #5: ui64 3 strides [1]
+// UNSIGNED: output #6: i64 2 strides [1]
 func.func @narrow(%a: tensor<2x4xi8>, %b: tensor<4xi8>, %c: tensor<2x3xi16>, %f: tensor<4xf32>)
     -> (tensor<*xi8>, tensor<*xi8>, tensor<*xi16>, tensor<*xi64>, tensor<*xi16>) {
   %s = stride.add %a, %b : tensor<2x4xi8>, tensor<4xi8> -> tensor<*xi8>
@@ -133,4 +152,18 @@ func.func @narrow(%a: tensor<2x4xi8>, %b: tensor<4xi8>, %c: tensor<2x3xi16>, %f:
   %rw = stride.cast %b : tensor<4xi8> -> tensor<*xi16>
   %d = stride.sub %fw, %rw : tensor<*xi16>, tensor<*xi16> -> tensor<*xi16>
   return %s, %q, %m, %t, %d : tensor<*xi8>, tensor<*xi8>, tensor<*xi16>, tensor<*xi64>, tensor<*xi16>
+}
+
+func.func @unsigned(%a: tensor<2x4xui8>, %b: tensor<4xui8>, %c: tensor<2x3xui16>, %d: tensor<3xui32>, %e: tensor<3xui64>, %one: ui64)
+    -> (tensor<*xui8>, tensor<*xi1>, tensor<*xui16>, tensor<*xui64>, tensor<*xf64>, tensor<*xui64>, tensor<*xi64>) {
+  %q = stride.floor_divide %a, %b : tensor<2x4xui8>, tensor<4xui8> -> tensor<*xui8>
+  %g = stride.cmp gt, %a, %b : tensor<2x4xui8>, tensor<4xui8> -> tensor<*xi1>
+  %m = stride.amax %c axes [1] : tensor<2x3xui16> -> tensor<*xui16>
+  %s = stride.sum %c axes [0] : tensor<2x3xui16> -> tensor<*xui64>
+  %df = stride.cast %d : tensor<3xui32> -> tensor<*xf64>
+  %ef = stride.cast %e : tensor<3xui64> -> tensor<*xf64>
+  %f = stride.add %df, %ef : tensor<*xf64>, tensor<*xf64> -> tensor<*xf64>
+  %h = stride.right_shift %e, %one : tensor<3xui64>, ui64 -> tensor<*xui64>
+  %i = stride.argmax %a axes [1] : tensor<2x4xui8> -> tensor<*xi64>
+  return %q, %g, %m, %s, %f, %h, %i : tensor<*xui8>, tensor<*xi1>, tensor<*xui16>, tensor<*xui64>, tensor<*xf64>, tensor<*xui64>, tensor<*xi64>
 }

@@ -38,7 +38,7 @@
 // BOTH: stride-run: error: give either --input files or --random-inputs, not both
 // NEEDS-SHAPE: stride-run: error: argument #0 of @dynamic has dynamic dims; give its shape with --shape
 // UNRANKED: stride-run: error: argument #0 of @unranked is unranked; give its rank
-// HALF: stride-run: error: argument #0 of @half has element type f16, which stride-run does not support (f32, f64, i32, i64, i1, i8, i16)
+// HALF: stride-run: error: argument #0 of @half has element type f16, which stride-run does not support (f32, f64, i32, i64, i1, i8, i16, ui8, ui16, ui32, ui64)
 // NO-FILE: stride-run: error: {{.*}}absent.mlir
 // BAD-IR: error: custom op 'stride.oops' is unknown
 // BAD-IR: stride-run: error: cannot parse

@@ -143,6 +143,9 @@ TEST(RandomArray, DeterministicAndInRange) {
         EXPECT_LT(v, 2.0);
       } else if (dtype == ElementType::I1) {
         EXPECT_TRUE(a.data[i] == 0 || a.data[i] == 1);
+      } else if (isUnsigned(dtype)) { // 0 ... 10: no wrapped negatives
+        EXPECT_LE(v, 10.0);
+        EXPECT_EQ(v, std::floor(v));
       } else {
         EXPECT_GE(v, -5.0);
         EXPECT_LE(v, 5.0);
@@ -150,7 +153,8 @@ TEST(RandomArray, DeterministicAndInRange) {
       }
       sawNegative |= v < 0;
     }
-    EXPECT_EQ(sawNegative, dtype != ElementType::I1) << elementTypeName(dtype);
+    EXPECT_EQ(sawNegative, dtype != ElementType::I1 && !isUnsigned(dtype))
+        << elementTypeName(dtype);
   }
   // Pinned values: a change to the generator changes every benchmark input
   // and reference file, so it should be deliberate.
@@ -348,9 +352,10 @@ TEST(NpyFixtures, MalformedFilesGiveClearErrors) {
             path + ": bad header (expected ',' or ')' in 'shape'): {'descr': "
                    "'<f4', 'fortran_order': False, 'shape': (2, 3},");
   path = fixture("complex_c8.npy");
-  EXPECT_EQ(loadError(path), path + ": unsupported dtype '<c8' (expected "
-                                    "float32, float64, int32, int64, "
-                                    "bool, int8 or int16)");
+  EXPECT_EQ(loadError(path),
+            path + ": unsupported dtype '<c8' (expected "
+                   "float32, float64, int32, int64, "
+                   "bool, int8, int16, uint8, uint16, uint32 or uint64)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -432,13 +437,14 @@ TEST(NpyHeaders, Errors) {
        "(2,)}",
        "abcd",
        "unsupported dtype '<f2' (expected float32, float64, int32, int64, "
-       "bool, int8 or int16)",
+       "bool, int8, int16, uint8, uint16, uint32 or uint64)",
        false},
       {"{'descr': [('a', '<f4'), ('b', '<i4')], "
        "'fortran_order': False, 'shape': (1,)}",
        eight,
        "unsupported dtype [('a', '<f4'), ('b', '<i4')] (expected "
-       "float32, float64, int32, int64, bool, int8 or int16)",
+       "float32, float64, int32, int64, bool, int8, int16, uint8, uint16, "
+       "uint32 or uint64)",
        false},
   };
   for (const HeaderCase &c : cases) {
@@ -525,7 +531,9 @@ TEST(NpyInterop, NumpyLoadsOurFiles) {
       {ElementType::F32, {2, 3}, "<f4"},    {ElementType::F64, {4}, "<f8"},
       {ElementType::I32, {2, 1, 3}, "<i4"}, {ElementType::I64, {}, "<i8"},
       {ElementType::I1, {3, 2}, "|b1"},     {ElementType::F32, {0, 2}, "<f4"},
-      {ElementType::I8, {2, 3}, "|i1"},     {ElementType::I16, {5}, "<i2"}};
+      {ElementType::I8, {2, 3}, "|i1"},     {ElementType::I16, {5}, "<i2"},
+      {ElementType::U8, {2, 2}, "|u1"},     {ElementType::U16, {3}, "<u2"},
+      {ElementType::U32, {1, 2}, "<u4"},    {ElementType::U64, {4}, "<u8"}};
   std::string script = "import numpy as np, sys\nok = True\n";
   std::vector<std::string> paths;
   for (size_t c = 0; c < cases.size(); ++c) {

@@ -61,17 +61,17 @@ TEST(ElementTypeTable, SizesAreTheCTypesAndTheNpyDescrs) {
     ASSERT_EQ(descr.size(), 3u) << info.name;
     EXPECT_EQ(descr[0], info.size == 1 ? '|' : '<') << info.name;
     EXPECT_EQ(std::string(1, descr[2]), std::to_string(info.size)) << info.name;
-    char kind = info.cls == ElementClass::Float     ? 'f'
-                : info.cls == ElementClass::Integer ? 'i'
-                                                    : 'b';
+    char kind = info.cls == ElementClass::Float      ? 'f'
+                : info.cls == ElementClass::Integer  ? 'i'
+                : info.cls == ElementClass::Unsigned ? 'u'
+                                                     : 'b';
     EXPECT_EQ(descr[1], kind) << info.name;
   }
 }
 
 TEST(ElementTypeTable, ClassesMatchTheCTypes) {
   for (const ElementTypeInfo &info : kElementTypes) {
-    // Integer rows are signed two's complement; an unsigned C type has no
-    // class yet.
+    // Integer rows are signed two's complement, Unsigned rows unsigned.
     std::optional<ElementClass> fromType =
         ::stride::visitElementType(info.type, [](auto tag) {
           using T = typename decltype(tag)::type;
@@ -82,11 +82,13 @@ TEST(ElementTypeTable, ClassesMatchTheCTypes) {
           else if constexpr (std::is_signed_v<T>)
             return std::optional(ElementClass::Integer);
           else
-            return std::optional<ElementClass>();
+            return std::optional(ElementClass::Unsigned);
         });
     EXPECT_EQ(info.cls, fromType) << info.name;
     EXPECT_EQ(::stride::isFloat(info.type), info.cls == ElementClass::Float);
     EXPECT_EQ(::stride::isBool(info.type), info.cls == ElementClass::Bool);
+    EXPECT_EQ(::stride::isUnsigned(info.type),
+              info.cls == ElementClass::Unsigned);
   }
 }
 
@@ -103,14 +105,15 @@ TEST(ElementTypeTable, NamesRoundTrip) {
   EXPECT_EQ(::stride::parseElementType(""), std::nullopt);
   EXPECT_EQ(::stride::parseNpyTypeCode("<f4"), std::nullopt); // code only
   EXPECT_EQ(::stride::parseNpyTypeCode("f2"), std::nullopt);
-  EXPECT_EQ(::stride::parseNpyTypeCode("u4"), std::nullopt);
+  EXPECT_EQ(::stride::parseNpyTypeCode("c8"), std::nullopt);
 }
 
 TEST(ElementTypeTable, ListsForMessages) {
   EXPECT_EQ(::stride::elementTypeList(&ElementTypeInfo::name),
-            "f32, f64, i32, i64, i1, i8, i16");
+            "f32, f64, i32, i64, i1, i8, i16, ui8, ui16, ui32, ui64");
   EXPECT_EQ(::stride::elementTypeList(&ElementTypeInfo::numpyName, " or "),
-            "float32, float64, int32, int64, bool, int8 or int16");
+            "float32, float64, int32, int64, bool, int8, int16, uint8, uint16, "
+            "uint32 or uint64");
 }
 
 TEST(ElementTypeTable, ScalarValueMembersAreTheRowsTypes) {
@@ -150,13 +153,15 @@ TEST_F(MLIRElementTypeTest, EachRowIsTheMLIRTypeItNames) {
         << info.name;
     EXPECT_EQ(type.isSignlessInteger(1), info.cls == ElementClass::Bool)
         << info.name;
+    EXPECT_EQ(type.isUnsignedInteger(), info.cls == ElementClass::Unsigned)
+        << info.name;
   }
 }
 
 TEST_F(MLIRElementTypeTest, OtherTypesHaveNoRow) {
   for (const char *text :
-       {"f16", "bf16", "f80", "i4", "ui8", "si32", "ui32", "si64", "index",
-        "complex<f32>", "vector<4xf32>", "tensor<4xf32>", "none"}) {
+       {"f16", "bf16", "f80", "i4", "ui4", "si8", "si32", "ui1", "si64",
+        "index", "complex<f32>", "vector<4xf32>", "tensor<4xf32>", "none"}) {
     mlir::Type type = mlir::parseType(text, &context);
     ASSERT_TRUE(type) << text;
     EXPECT_EQ(mlir::stride::elementTypeOf(type), std::nullopt) << text;

@@ -35,8 +35,8 @@
 ///    size and its spelling the type in generated C headers.
 ///  - npyDescr: NumPy's little-endian `dtype.str`, the .npy header's 'descr'.
 ///  - numpyName: NumPy's dtype name (`np.dtype(name)`).
-///  - Class: ElementClass: Float, Integer (signed, two's complement) or Bool
-///    (one byte holding 0 or 1).
+///  - Class: ElementClass: Float, Integer (signed, two's complement),
+///    Unsigned or Bool (one byte holding 0 or 1).
 ///  - BuilderGetter: the mlir::Builder method that makes the MLIR type; only
 ///    a token here, used by MLIRElementType.cpp.
 #define STRIDE_ELEMENT_TYPES(X)                                                \
@@ -46,7 +46,11 @@
   X(I64, i64, int64_t, "<i8", "int64", Integer, getI64Type)                    \
   X(I1, i1, bool, "|b1", "bool", Bool, getI1Type)                              \
   X(I8, i8, int8_t, "|i1", "int8", Integer, getI8Type)                         \
-  X(I16, i16, int16_t, "<i2", "int16", Integer, getI16Type)
+  X(I16, i16, int16_t, "<i2", "int16", Integer, getI16Type)                    \
+  X(U8, ui8, uint8_t, "|u1", "uint8", Unsigned, getUI8Type)                    \
+  X(U16, ui16, uint16_t, "<u2", "uint16", Unsigned, getUI16Type)               \
+  X(U32, ui32, uint32_t, "<u4", "uint32", Unsigned, getUI32Type)               \
+  X(U64, ui64, uint64_t, "<u8", "uint64", Unsigned, getUI64Type)
 
 namespace stride {
 
@@ -58,7 +62,7 @@ enum class ElementType : uint8_t {
 
 /// What kind of values an element type holds; decides how elements are
 /// compared, drawn at random and printed.
-enum class ElementClass : uint8_t { Float, Integer, Bool };
+enum class ElementClass : uint8_t { Float, Integer, Unsigned, Bool };
 
 struct ElementTypeInfo {
   ElementType type;
@@ -92,7 +96,7 @@ inline constexpr ElementType kAllElementTypes[] = {
 constexpr const ElementTypeInfo &elementTypeInfo(ElementType type) {
   return kElementTypes[static_cast<size_t>(type)];
 }
-/// Bytes per element: 4, 8, 4, 8, 1, 1, 2.
+/// Bytes per element: 4, 8, 4, 8, 1, 1, 2, 1, 2, 4, 8.
 constexpr size_t elementSize(ElementType type) {
   return elementTypeInfo(type).size;
 }
@@ -105,6 +109,9 @@ constexpr bool isFloat(ElementType type) {
 }
 constexpr bool isBool(ElementType type) {
   return elementTypeInfo(type).cls == ElementClass::Bool;
+}
+constexpr bool isUnsigned(ElementType type) {
+  return elementTypeInfo(type).cls == ElementClass::Unsigned;
 }
 
 /// Inverse of elementTypeName; anything else gives std::nullopt.
@@ -126,8 +133,8 @@ constexpr std::optional<ElementType> parseNpyTypeCode(std::string_view code) {
 
 /// One text column joined for messages, every row in table order:
 /// elementTypeList(&ElementTypeInfo::name) is "f32, f64, i32, i64, i1, i8,
-/// i16"; elementTypeList(&ElementTypeInfo::numpyName, " or ") is "float32,
-/// float64, int32, int64, bool, int8 or int16".
+/// i16, ui8, ui16, ui32, ui64"; elementTypeList(&ElementTypeInfo::numpyName,
+/// " or ") is "float32, ..., uint32 or uint64".
 inline std::string elementTypeList(const char *ElementTypeInfo::*column,
                                    const char *lastSeparator = ", ") {
   std::string list;

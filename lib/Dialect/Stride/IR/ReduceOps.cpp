@@ -46,7 +46,13 @@ Type mlir::stride::reduceResultElementType(ReduceKind kind, Type input) {
   switch (kind) {
   case ReduceKind::Sum:
   case ReduceKind::Prod:
-    return isa<FloatType>(input) ? input : IntegerType::get(context, 64);
+    // NumPy's add/multiply.reduce take integers to the platform's int or
+    // uint: int64 for signed ones and bool, uint64 for unsigned ones.
+    if (isa<FloatType>(input))
+      return input;
+    return IntegerType::get(context, 64,
+                            input.isUnsignedInteger() ? IntegerType::Unsigned
+                                                      : IntegerType::Signless);
   case ReduceKind::Mean:
     return isa<FloatType>(input) ? input : Float64Type::get(context);
   case ReduceKind::Argmax:

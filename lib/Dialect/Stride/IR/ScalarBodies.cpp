@@ -27,12 +27,38 @@ Value cmpi(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value x,
 Value select(OpBuilder &b, Location loc, Value c, Value t, Value f) {
   return arith::SelectOp::create(b, loc, c, t, f);
 }
+
+/// Booleans and unsigned integers order and widen without a sign.
+bool isUnsignedOrBool(Type t) {
+  return t.isUnsignedInteger() || t.isInteger(1);
+}
 } // namespace
 
+Value mlir::stride::toSignless(OpBuilder &b, Location loc, Value x) {
+  auto type = dyn_cast<IntegerType>(x.getType());
+  if (!type || type.isSignless())
+    return x;
+  Type signless = IntegerType::get(b.getContext(), type.getWidth());
+  return UnrealizedConversionCastOp::create(b, loc, signless, x).getResult(0);
+}
+
+Value mlir::stride::fromSignless(OpBuilder &b, Location loc, Value x,
+                                 Type type) {
+  if (x.getType() == type || !type.isUnsignedInteger() ||
+      x.getType().getIntOrFloatBitWidth() != type.getIntOrFloatBitWidth())
+    return x;
+  return UnrealizedConversionCastOp::create(b, loc, type, x).getResult(0);
+}
+
 Value mlir::stride::buildNegate(OpBuilder &b, Location loc, Value x) {
-  if (isa<FloatType>(x.getType()))
+  Type type = x.getType();
+  if (isa<FloatType>(type))
     return arith::NegFOp::create(b, loc, x);
-  return arith::SubIOp::create(b, loc, constantInt(b, loc, x.getType(), 0), x);
+  // Unsigned values wrap (NumPy's negative of uint8 1 is 255).
+  x = toSignless(b, loc, x);
+  Value r =
+      arith::SubIOp::create(b, loc, constantInt(b, loc, x.getType(), 0), x);
+  return fromSignless(b, loc, r, type);
 }
 
 Value mlir::stride::buildSigmoid(OpBuilder &b, Location loc, Value x) {
@@ -47,14 +73,20 @@ Value mlir::stride::buildCast(OpBuilder &b, Location loc, Value x, Type to) {
   Type from = x.getType();
   if (from == to)
     return x;
+  bool fromUnsigned = isUnsignedOrBool(from);
+  x = toSignless(b, loc, x);
+  Type target = to;
+  if (to.isUnsignedInteger())
+    target = IntegerType::get(b.getContext(), to.getIntOrFloatBitWidth());
   auto zeroOf = [&](Type t) {
     return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t)).getResult();
   };
+  Value r;
   if (to.isInteger(1)) {
     // Conversion to bool is a test for nonzero, as in NumPy.
     if (isa<FloatType>(from))
       return cmpf(b, loc, arith::CmpFPredicate::UNE, x, zeroOf(from));
-    return cmpi(b, loc, arith::CmpIPredicate::ne, x, zeroOf(from));
+    return cmpi(b, loc, arith::CmpIPredicate::ne, x, zeroOf(x.getType()));
   }
   if (auto toFloat = dyn_cast<FloatType>(to)) {
     if (auto fromFloat = dyn_cast<FloatType>(from)) {
@@ -63,20 +95,26 @@ Value mlir::stride::buildCast(OpBuilder &b, Location loc, Value x, Type to) {
       return arith::TruncFOp::create(b, loc, to, x);
     }
     // i1 is unsigned: true converts to 1, not -1.
-    if (from.isInteger(1))
+    if (fromUnsigned)
       return arith::UIToFPOp::create(b, loc, to, x);
     return arith::SIToFPOp::create(b, loc, to, x);
   }
-  if (isa<FloatType>(from))
-    return arith::FPToSIOp::create(b, loc, to, x);
+  if (isa<FloatType>(from)) {
+    r = to.isUnsignedInteger()
+            ? arith::FPToUIOp::create(b, loc, target, x).getResult()
+            : arith::FPToSIOp::create(b, loc, target, x).getResult();
+    return fromSignless(b, loc, r, to);
+  }
   unsigned fromWidth = from.getIntOrFloatBitWidth();
   unsigned toWidth = to.getIntOrFloatBitWidth();
-  if (fromWidth < toWidth) {
-    if (from.isInteger(1))
-      return arith::ExtUIOp::create(b, loc, to, x);
-    return arith::ExtSIOp::create(b, loc, to, x);
-  }
-  return arith::TruncIOp::create(b, loc, to, x);
+  if (fromWidth < toWidth)
+    r = fromUnsigned ? arith::ExtUIOp::create(b, loc, target, x).getResult()
+                     : arith::ExtSIOp::create(b, loc, target, x).getResult();
+  else if (fromWidth > toWidth)
+    r = arith::TruncIOp::create(b, loc, target, x);
+  else
+    r = x; // int8 <-> uint8: the same bits.
+  return fromSignless(b, loc, r, to);
 }
 
 Value mlir::stride::buildCompare(OpBuilder &b, Location loc, CmpPredicate pred,
@@ -95,8 +133,11 @@ Value mlir::stride::buildCompare(OpBuilder &b, Location loc, CmpPredicate pred,
     }
     return cmpf(b, loc, p, lhs, rhs);
   }
-  // Booleans order false < true, so i1 compares unsigned.
-  bool isBool = lhs.getType().isInteger(1);
+  // Booleans order false < true, so i1 compares unsigned, as unsigned
+  // integers do.
+  bool isBool = isUnsignedOrBool(lhs.getType());
+  lhs = toSignless(b, loc, lhs);
+  rhs = toSignless(b, loc, rhs);
   arith::CmpIPredicate p = arith::CmpIPredicate::eq;
   switch (pred) {
   case CmpPredicate::eq: p = arith::CmpIPredicate::eq; break;
@@ -147,21 +188,39 @@ Value mlir::stride::buildSign(OpBuilder &b, Location loc, Value x) {
     return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OGT, x, zero),
                   constantFloat(b, loc, t, 1.0), r);
   }
-  Value zero = constantInt(b, loc, t, 0);
+  x = toSignless(b, loc, x);
+  Type bits = x.getType();
+  Value zero = constantInt(b, loc, bits, 0);
+  Value one = constantInt(b, loc, bits, 1);
+  if (t.isUnsignedInteger())
+    return fromSignless(b, loc,
+                        select(b, loc,
+                               cmpi(b, loc, arith::CmpIPredicate::ne, x, zero),
+                               one, zero),
+                        t);
   Value r = select(b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, x, zero),
-                   constantInt(b, loc, t, -1), zero);
-  return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::sgt, x, zero),
-                constantInt(b, loc, t, 1), r);
+                   constantInt(b, loc, bits, -1), zero);
+  return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::sgt, x, zero), one,
+                r);
 }
 
 // NumPy computes an integer reciprocal as 1.0 / x converted back, so 1 / 0
 // is the x86 conversion of infinity: the most negative int32 or int64, and
-// for int8 and int16 that int32 truncated, 0.
+// for int8 and int16 that int32 truncated, 0; for unsigned integers 0.
 Value mlir::stride::buildReciprocal(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  if (isa<FloatType>(type))
+    return arith::DivFOp::create(b, loc, constantFloat(b, loc, type, 1.0), x);
+  x = toSignless(b, loc, x);
   Type t = x.getType();
-  if (isa<FloatType>(t))
-    return arith::DivFOp::create(b, loc, constantFloat(b, loc, t, 1.0), x);
   unsigned width = t.getIntOrFloatBitWidth();
+  if (type.isUnsignedInteger()) {
+    // 1 / x is 1 for x = 1 and 0 for every other x, 0 included.
+    Value one = constantInt(b, loc, t, 1);
+    Value isOne = cmpi(b, loc, arith::CmpIPredicate::eq, x, one);
+    return fromSignless(
+        b, loc, select(b, loc, isOne, one, constantInt(b, loc, t, 0)), type);
+  }
   Value zero = constantInt(b, loc, t, 0);
   Value one = constantInt(b, loc, t, 1);
   Value isZero = cmpi(b, loc, arith::CmpIPredicate::eq, x, zero);
@@ -226,6 +285,18 @@ Value mlir::stride::buildFloatClass(OpBuilder &b, Location loc, Value x,
 Value mlir::stride::buildFloorDivMod(OpBuilder &b, Location loc, Value x,
                                      Value y, bool quotient) {
   Type t = x.getType();
+  if (t.isUnsignedInteger()) {
+    // Truncation is the floor; a divisor 0 gives 0 for both.
+    x = toSignless(b, loc, x);
+    y = toSignless(b, loc, y);
+    Value zero = constantInt(b, loc, x.getType(), 0);
+    Value yIsZero = cmpi(b, loc, arith::CmpIPredicate::eq, y, zero);
+    Value divisor =
+        select(b, loc, yIsZero, constantInt(b, loc, x.getType(), 1), y);
+    Value r = quotient ? arith::DivUIOp::create(b, loc, x, divisor).getResult()
+                       : arith::RemUIOp::create(b, loc, x, divisor).getResult();
+    return fromSignless(b, loc, select(b, loc, yIsZero, zero, r), t);
+  }
   if (!isa<FloatType>(t)) {
     Value zero = constantInt(b, loc, t, 0);
     Value one = constantInt(b, loc, t, 1);
@@ -284,16 +355,34 @@ Value mlir::stride::buildFloorDivMod(OpBuilder &b, Location loc, Value x,
 }
 
 Value mlir::stride::buildNot(OpBuilder &b, Location loc, Value x) {
-  return arith::XOrIOp::create(b, loc, x, constantInt(b, loc, x.getType(), -1));
+  Type type = x.getType();
+  x = toSignless(b, loc, x);
+  Value r =
+      arith::XOrIOp::create(b, loc, x, constantInt(b, loc, x.getType(), -1));
+  return fromSignless(b, loc, r, type);
 }
 
 // NumPy 1.24 takes the shift amount as unsigned: a negative amount or one of
 // at least the bit width shifts every bit out (0 to the left, the sign to
-// the right). LLVM's shifts would be poison there.
+// the right; unsigned integers shift in zeros). LLVM's shifts would be
+// poison there.
 Value mlir::stride::buildShift(OpBuilder &b, Location loc, Value x,
                                Value amount, bool left) {
+  Type type = x.getType();
+  x = toSignless(b, loc, x);
+  amount = toSignless(b, loc, amount);
   Type t = x.getType();
   unsigned width = t.getIntOrFloatBitWidth();
+  if (type.isUnsignedInteger()) {
+    Value zero = constantInt(b, loc, t, 0);
+    Value outOfRange = cmpi(b, loc, arith::CmpIPredicate::uge, amount,
+                            constantInt(b, loc, t, width));
+    Value safe = select(b, loc, outOfRange, zero, amount);
+    Value shifted = left ? arith::ShLIOp::create(b, loc, x, safe).getResult()
+                         : arith::ShRUIOp::create(b, loc, x, safe).getResult();
+    return fromSignless(b, loc, select(b, loc, outOfRange, zero, shifted),
+                        type);
+  }
   Value limit = constantInt(b, loc, t, width);
   Value outOfRange = cmpi(b, loc, arith::CmpIPredicate::uge, amount, limit);
   if (left) {
@@ -324,9 +413,16 @@ Value mlir::stride::buildClip(OpBuilder &b, Location loc, Value x, Value low,
     return pick(raised, high, arith::CmpFPredicate::OLT);
   }
   // Booleans order false < true: unsigned for i1.
-  if (x.getType().isInteger(1))
-    return arith::MinUIOp::create(
-        b, loc, arith::MaxUIOp::create(b, loc, x, low), high);
+  Type type = x.getType();
+  x = toSignless(b, loc, x);
+  low = toSignless(b, loc, low);
+  high = toSignless(b, loc, high);
+  if (isUnsignedOrBool(type))
+    return fromSignless(
+        b, loc,
+        arith::MinUIOp::create(b, loc, arith::MaxUIOp::create(b, loc, x, low),
+                               high),
+        type);
   return arith::MinSIOp::create(b, loc,
                                 arith::MaxSIOp::create(b, loc, x, low), high);
 }
@@ -343,6 +439,8 @@ Value mlir::stride::buildDivide(OpBuilder &b, Location loc, Value x, Value y) {
   unsigned width = t.getIntOrFloatBitWidth();
   if (width == 1)
     return arith::AndIOp::create(b, loc, x, y);
+  if (t.isUnsignedInteger())
+    return buildFloorDivMod(b, loc, x, y, /*quotient=*/true);
   Value zero = constantInt(b, loc, t, 0);
   Value one = constantInt(b, loc, t, 1);
   Value minValue = arith::ConstantOp::create(
@@ -378,15 +476,41 @@ Value mlir::stride::buildMaxMin(OpBuilder &b, Location loc, Value x, Value y,
   if (t.isInteger(1))
     return max ? arith::OrIOp::create(b, loc, x, y).getResult()
                : arith::AndIOp::create(b, loc, x, y).getResult();
+  if (t.isUnsignedInteger())
+    return fromSignless(
+        b, loc,
+        max ? arith::MaxUIOp::create(b, loc, toSignless(b, loc, x),
+                                     toSignless(b, loc, y))
+                  .getResult()
+            : arith::MinUIOp::create(b, loc, toSignless(b, loc, x),
+                                     toSignless(b, loc, y))
+                  .getResult(),
+        t);
   return max ? arith::MaxSIOp::create(b, loc, x, y).getResult()
              : arith::MinSIOp::create(b, loc, x, y).getResult();
+}
+
+Value mlir::stride::buildPower(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  if (isa<FloatType>(t))
+    return math::PowFOp::create(b, loc, x, y);
+  if (!t.isUnsignedInteger() || t.getIntOrFloatBitWidth() == 64)
+    return buildInt<math::IPowIOp>(b, loc, {x, y});
+  Type wide = b.getI64Type();
+  Value base = arith::ExtUIOp::create(b, loc, wide, toSignless(b, loc, x));
+  Value exponent = arith::ExtUIOp::create(b, loc, wide, toSignless(b, loc, y));
+  Value power = math::IPowIOp::create(b, loc, base, exponent);
+  Value narrow = arith::TruncIOp::create(
+      b, loc, IntegerType::get(b.getContext(), t.getIntOrFloatBitWidth()),
+      power);
+  return fromSignless(b, loc, narrow, t);
 }
 
 Value mlir::stride::buildAbs(OpBuilder &b, Location loc, Value x) {
   Type t = x.getType();
   if (isa<FloatType>(t))
     return math::AbsFOp::create(b, loc, x);
-  if (t.isInteger(1))
+  if (isUnsignedOrBool(t))
     return x;
   Value zero = constantInt(b, loc, t, 0);
   Value negative = cmpi(b, loc, arith::CmpIPredicate::slt, x, zero);

@@ -17,12 +17,32 @@
 
 namespace mlir::stride {
 
+/// `x` as the signless integer of its width when it is unsigned (ui8 ...
+/// ui64), else `x` itself. arith computes on signless integers only: a body
+/// casts its unsigned operands (builtin.unrealized_conversion_cast, an
+/// identity once stride-signless-integers has made every type signless),
+/// picks the unsigned ops by the original type, and casts its result back.
+Value toSignless(OpBuilder &b, Location loc, Value x);
+/// `x`, a signless integer, as `type` when that is unsigned; else `x`.
+Value fromSignless(OpBuilder &b, Location loc, Value x, Type type);
+
+/// IntOp on all of `s` (integers, unsigned ones as their signless bits):
+/// for the ops whose result does not depend on the signedness.
+template <typename IntOp>
+Value buildInt(OpBuilder &b, Location loc, ValueRange s) {
+  SmallVector<Value> operands;
+  for (Value v : s)
+    operands.push_back(toSignless(b, loc, v));
+  Value r = IntOp::create(b, loc, operands)->getResult(0);
+  return fromSignless(b, loc, r, s[0].getType());
+}
+
 /// FloatOp for float operands and IntOp otherwise, on all of `s`.
 template <typename FloatOp, typename IntOp>
 Value buildFloatOrInt(OpBuilder &b, Location loc, ValueRange s) {
   if (isa<FloatType>(s[0].getType()))
     return FloatOp::create(b, loc, s)->getResult(0);
-  return IntOp::create(b, loc, s)->getResult(0);
+  return buildInt<IntOp>(b, loc, s);
 }
 
 /// Like buildFloatOrInt, with BoolOp for i1 operands: NumPy's bool + and *
@@ -62,6 +82,10 @@ Value buildDivide(OpBuilder &b, Location loc, Value x, Value y);
 /// NumPy's maximum (`max`) or minimum: NaN in either operand propagates, and
 /// a tie (-0 against +0) gives the second operand, as NumPy's loops do.
 Value buildMaxMin(OpBuilder &b, Location loc, Value x, Value y, bool max);
+/// NumPy's power: math.powf for floats, math.ipowi for integers (unsigned
+/// ones narrower than 64 bits in i64, so that an exponent of 128 or more is
+/// not read as negative; the product's low bits are the same).
+Value buildPower(OpBuilder &b, Location loc, Value x, Value y);
 
 } // namespace mlir::stride
 

@@ -14,11 +14,14 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-// Signless integers only: arith, which the ops lower to, has no signed or
-// unsigned integer types.
-def Stride_Scalar : AnyTypeOf<[AnySignlessInteger, AnyFloat],
-                              "signless integer or float scalar">;
-def Stride_Tensor : TensorOf<[AnySignlessInteger, AnyFloat]>;
+// Signless integers are NumPy's signed integers (i1 its bool); unsigned
+// integers (ui8 ... ui64) its unsigned ones. arith has no unsigned types:
+// the scalar bodies compute on the signless integer of the same width with
+// the unsigned ops, and stride-signless-integers rewrites every type to
+// signless before bufferization.
+def Stride_Scalar : AnyTypeOf<[AnySignlessInteger, AnyUnsignedInteger, AnyFloat],
+                              "signless or unsigned integer or float scalar">;
+def Stride_Tensor : TensorOf<[AnySignlessInteger, AnyUnsignedInteger, AnyFloat]>;
 def Stride_TensorOrScalar : AnyTypeOf<[Stride_Tensor, Stride_Scalar],
                                       "tensor or scalar">;
 
@@ -43,9 +46,10 @@ def Stride_FloatElement : Stride_ElementRule<
 def Stride_NumberElement : Stride_ElementRule<
     "!t.isInteger(1)", "a non-boolean">;
 def Stride_IntegerElement : Stride_ElementRule<
-    "t.isSignlessInteger()", "an integer">;
+    "t.isSignlessInteger() || t.isUnsignedInteger()", "an integer">;
 def Stride_NonBoolIntegerElement : Stride_ElementRule<
-    "t.isSignlessInteger() && !t.isInteger(1)", "a non-boolean integer">;
+    "(t.isSignlessInteger() || t.isUnsignedInteger()) && !t.isInteger(1)",
+    "a non-boolean integer">;
 def Stride_BoolElement : Stride_ElementRule<"t.isInteger(1)", "an i1">;
 
 // Named elementwise ops: sugar for a one-op stride.broadcast. Each op class
@@ -153,7 +157,7 @@ class Stride_ArithBinaryOp<string mnemonic, string meaning, string numpy,
 class Stride_IntegerBinaryOp<string mnemonic, string meaning, string numpy,
                              string intOp, Stride_ElementRule rule>
     : Stride_BinaryOp<mnemonic, meaning, numpy, rule,
-                      "return " # intOp # "::create(b, loc, s[0], s[1]);">;
+                      "return buildInt<" # intOp # ">(b, loc, s);">;
 
 // A test of every element, yielding i1.
 class Stride_PredicateOp<string mnemonic, string meaning, string numpy,
@@ -218,9 +222,8 @@ def Stride_MinimumOp : Stride_BinaryOp<"minimum",
     "the smaller value, propagating NaN (a tie of -0 and +0 gives the rhs, "
     "as NumPy)", "numpy.minimum", Stride_AnyElement,
     "return buildMaxMin(b, loc, s[0], s[1], /*max=*/false);">;
-def Stride_PowOp : Stride_ArithBinaryOp<"pow", "the power", "numpy.power",
-                                        "math::PowFOp", "math::IPowIOp",
-                                        Stride_NumberElement>;
+def Stride_PowOp : Stride_BinaryOp<"pow", "the power", "numpy.power",
+    Stride_NumberElement, "return buildPower(b, loc, s[0], s[1]);">;
 
 //===----------------------------------------------------------------------===//
 // NumPy's floating-point ufuncs

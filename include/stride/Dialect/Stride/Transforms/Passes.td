@@ -247,9 +247,21 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
     It is upstream One-Shot Bufferize over the whole module (function
     boundaries, calls, `scf`, `tensor`, `linalg` on tensors and every other
     dialect with bufferization models), with Stride ops taking part through
-    their `BufferizableOpInterface` models, plus two tensor-level steps that
-    fix the calling convention of the functions the host calls:
+    their `BufferizableOpInterface` models, plus tensor-level steps: one for
+    the element types, then those that fix the calling convention of the
+    functions the host calls:
 
+    0. Unsigned integer types (`ui8` ... `ui64`, NumPy's unsigned dtypes)
+       become the signless integers of their width everywhere in the module
+       (tensors, scalars, function types, type attributes): linalg, arith
+       and the LLVM lowering compute on signless integers only, and the
+       bits are the same. The unsigned meaning is already spelled out by
+       then: the scalar bodies chose unsigned division, comparison, shifts,
+       extension and conversion and cast their operands
+       (`builtin.unrealized_conversion_cast`, dropped here as identities);
+       reductions of unsigned elements, whose kernels are built during
+       bufferization, are marked `stride.unsigned` first, so that they
+       compare, widen and convert without a sign.
     1. Every public function with a body and no caller in the module gets one
        trailing argument per tensor result (the attribute
        `stride.num_outputs` counts them). The returned value is computed into

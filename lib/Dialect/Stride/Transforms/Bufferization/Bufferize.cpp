@@ -65,6 +65,8 @@ struct StrideBufferizePass
     // After the entries' results became destinations, which they copy into.
     copyReturnedConstants(module);
     annotateArgumentBufferLayouts(module);
+    // Last: the steps above build Stride ops, which still take ui8.
+    makeIntegersSignless(module);
 
     bufferization::OneShotBufferizationOptions options;
     options.bufferizeFunctionBoundaries = true;

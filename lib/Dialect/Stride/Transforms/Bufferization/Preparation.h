@@ -22,6 +22,21 @@ constexpr llvm::StringLiteral kNumOutputsAttr = "stride.num_outputs";
 /// tell, since an unranked tensor may bufferize to a ranked memref).
 constexpr llvm::StringLiteral kOutputResultsAttr = "stride.output_results";
 
+/// Discardable attribute on a reduction (stride.sum, ..., stride.map_reduce)
+/// whose reduced elements were unsigned integers before
+/// makeIntegersSignless: its kernel compares, widens and converts them
+/// without a sign. As an argument attribute of a function: the argument's
+/// elements were unsigned (stride/Runner reads it back).
+constexpr llvm::StringLiteral kUnsignedAttr = "stride.unsigned";
+
+/// Rewrites every unsigned integer type in `module` (ui8 ... ui64, inside
+/// tensors, memrefs, function types and type attributes) to the signless
+/// integer of its width, after marking the reductions of unsigned elements
+/// with kUnsignedAttr, and drops the scalar bodies' casts between the two
+/// that became identities. One-Shot Bufferize and the kernels it builds
+/// (linalg, arith) then see signless types only.
+void makeIntegersSignless(ModuleOp module);
+
 /// Sets `bufferization.buffer_layout` on every ranked tensor argument of the
 /// functions with a body (see stride-buffer-layouts).
 void annotateArgumentBufferLayouts(ModuleOp module);

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "Preparation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -41,9 +42,10 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
-/// The identity (initial accumulator) of `kind` in type `type`.
+/// The identity (initial accumulator) of `kind` in type `type`; an
+/// `isUnsigned` integer orders from 0 to all ones.
 Value identityOf(OpBuilder &b, Location loc, ReduceKind kind, Type type,
-                 bool forIndexValue = false) {
+                 bool isUnsigned) {
   auto floatConst = [&](double v) {
     return arith::ConstantOp::create(b, loc, type,
                                      b.getFloatAttr(type, v))
@@ -69,24 +71,28 @@ Value identityOf(OpBuilder &b, Location loc, ReduceKind kind, Type type,
   case ReduceKind::Argmax:
     if (isFloat)
       return floatConst(-inf);
-    return intConst(isBool ? APInt(1, 0) : APInt::getSignedMinValue(width));
+    if (isBool || isUnsigned)
+      return intConst(APInt::getZero(width));
+    return intConst(APInt::getSignedMinValue(width));
   case ReduceKind::Min:
   case ReduceKind::Argmin:
     if (isFloat)
       return floatConst(inf);
-    return intConst(isBool ? APInt(1, 1) : APInt::getSignedMaxValue(width));
+    if (isBool || isUnsigned)
+      return intConst(APInt::getMaxValue(width));
+    return intConst(APInt::getSignedMaxValue(width));
   }
-  (void)forIndexValue;
   return {};
 }
 
 /// `x` converted to the accumulator type `to` (sum/prod/mean): integers
-/// sign-extend (i1 zero-extends), integers to floats convert.
-Value convert(OpBuilder &b, Location loc, Value x, Type to) {
+/// sign-extend (i1 and `isUnsigned` ones zero-extend), integers to floats
+/// convert.
+Value convert(OpBuilder &b, Location loc, Value x, Type to, bool isUnsigned) {
   Type from = x.getType();
   if (from == to)
     return x;
-  bool boolean = from.isInteger(1);
+  bool boolean = from.isInteger(1) || isUnsigned;
   if (isa<FloatType>(to)) {
     if (isa<FloatType>(from))
       return arith::ExtFOp::create(b, loc, to, x);
@@ -278,6 +284,9 @@ LogicalResult KernelBuilder::emitReduction(
 
   bool isFloat = isa<FloatType>(element);
   bool isBool = element.isInteger(1);
+  // Unsigned integers (signless bits by now) order as booleans do.
+  bool isUnsigned = op->hasAttr(kUnsignedAttr);
+  bool unsignedOrder = isBool || isUnsigned;
   Type accType = resultElement;
   bool kahan = (kind == ReduceKind::Sum || kind == ReduceKind::Mean) &&
                isa<FloatType>(resultElement);
@@ -308,12 +317,12 @@ LogicalResult KernelBuilder::emitReduction(
     // float argmax) 0 is the first index NumPy gives; so no element has to
     // test for a sentinel index.
     identities = {
-        identityOf(b, loc, kind, element),
+        identityOf(b, loc, kind, element, isUnsigned),
         arith::ConstantOp::create(b, loc, resultElement,
                                   b.getIntegerAttr(resultElement, 0))};
   } else {
     accTypes = {accType};
-    identities = {identityOf(b, loc, kind, accType)};
+    identities = {identityOf(b, loc, kind, accType, isUnsigned)};
     if (kahan) {
       accTypes.push_back(accType);
       identities.push_back(
@@ -329,7 +338,7 @@ LogicalResult KernelBuilder::emitReduction(
     case ReduceKind::Sum:
     case ReduceKind::Mean:
     case ReduceKind::Prod:
-      return convert(nb, nl, x, accType);
+      return convert(nb, nl, x, accType, isUnsigned);
     case ReduceKind::Any:
     case ReduceKind::All:
       return truth(nb, nl, x);
@@ -382,6 +391,9 @@ LogicalResult KernelBuilder::emitReduction(
       if (isBool)
         return {max ? arith::OrIOp::create(nb, nl, a, x).getResult()
                     : arith::AndIOp::create(nb, nl, a, x).getResult()};
+      if (isUnsigned)
+        return {max ? arith::MaxUIOp::create(nb, nl, a, x).getResult()
+                    : arith::MinUIOp::create(nb, nl, a, x).getResult()};
       return {max ? arith::MaxSIOp::create(nb, nl, a, x).getResult()
                   : arith::MinSIOp::create(nb, nl, a, x).getResult()};
     }
@@ -406,7 +418,7 @@ LogicalResult KernelBuilder::emitReduction(
                                     x, v),
               arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::ORD, v, v));
         } else {
-          arith::CmpIPredicate pred = isBool
+          arith::CmpIPredicate pred = unsignedOrder
                                           ? (max ? arith::CmpIPredicate::ugt
                                                  : arith::CmpIPredicate::ult)
                                           : (max ? arith::CmpIPredicate::sgt
@@ -420,7 +432,7 @@ LogicalResult KernelBuilder::emitReduction(
         if (isFloat)
           value = max ? arith::MaximumFOp::create(nb, nl, v, x).getResult()
                       : arith::MinimumFOp::create(nb, nl, v, x).getResult();
-        else if (isBool)
+        else if (unsignedOrder)
           value = max ? arith::MaxUIOp::create(nb, nl, v, x).getResult()
                       : arith::MinUIOp::create(nb, nl, v, x).getResult();
         else
@@ -445,7 +457,7 @@ LogicalResult KernelBuilder::emitReduction(
             arith::AndIOp::create(nb, nl, xNaN, vNaN));
       } else {
         arith::CmpIPredicate pred =
-            isBool
+            unsignedOrder
                 ? (max ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult)
                 : (max ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt);
         better = arith::CmpIOp::create(nb, nl, pred, x, v);

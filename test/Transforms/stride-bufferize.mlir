@@ -572,3 +572,23 @@ func.func @no_stride_ops(%x: tensor<1xi64>) -> tensor<3xi64> {
   %w = tensor.insert_slice %x into %k[0] [1] [1] : tensor<1xi64> into tensor<3xi64>
   return %w : tensor<3xi64>
 }
+
+// -----
+
+// Unsigned integers become signless bits of the same width everywhere: the
+// body's unsigned division keeps its meaning (divui), its casts between ui8
+// and i8 are gone, both arguments are marked `stride.unsigned` for the
+// drivers, and the reduction of ui16 elements compares without a sign.
+// CHECK-LABEL: func.func @unsigned
+// CHECK-SAME: (%{{.*}}: memref<4xi8{{.*}}> {stride.unsigned}, %{{.*}}: memref<3xi16{{.*}}> {stride.unsigned}, %{{.*}}: memref<4xi8{{.*}}> {stride.unsigned}, %{{.*}}: memref<i16{{.*}}> {stride.unsigned})
+// CHECK-NOT: ui8
+// CHECK-NOT: ui16
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: arith.divui
+// CHECK: arith.maxui
+// CHECK: return
+func.func @unsigned(%a: tensor<4xui8>, %c: tensor<3xui16>) -> (tensor<4xui8>, tensor<ui16>) {
+  %q = stride.floor_divide %a, %a : tensor<4xui8>, tensor<4xui8> -> tensor<4xui8>
+  %m = stride.amax %c : tensor<3xui16> -> tensor<ui16>
+  return %q, %m : tensor<4xui8>, tensor<ui16>
+}

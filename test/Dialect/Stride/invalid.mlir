@@ -489,10 +489,11 @@ func.func @bool_pow(%b: tensor<3xi1>) {
 
 // -----
 
-// Signed and unsigned integer types have no arith lowering: refused up
-// front instead of failing in stride-generalize.
-func.func @unsigned(%u: tensor<3xui32>) {
-  // expected-error @+1 {{'stride.add' op operand #0 must be tensor or scalar, but got 'tensor<3xui32>'}}
-  %0 = stride.add %u, %u : tensor<3xui32>, tensor<3xui32> -> tensor<3xui32>
+// Explicitly signed integer types (si32) are no NumPy dtype: refused up
+// front instead of failing in stride-generalize (unsigned ones are NumPy's
+// uint dtypes, and signless ones its signed dtypes).
+func.func @explicitly_signed(%u: tensor<3xsi32>) {
+  // expected-error @+1 {{'stride.add' op operand #0 must be tensor or scalar, but got 'tensor<3xsi32>'}}
+  %0 = stride.add %u, %u : tensor<3xsi32>, tensor<3xsi32> -> tensor<3xsi32>
   return
 }

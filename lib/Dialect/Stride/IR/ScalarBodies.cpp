@@ -477,15 +477,8 @@ Value mlir::stride::buildMaxMin(OpBuilder &b, Location loc, Value x, Value y,
     return max ? arith::OrIOp::create(b, loc, x, y).getResult()
                : arith::AndIOp::create(b, loc, x, y).getResult();
   if (t.isUnsignedInteger())
-    return fromSignless(
-        b, loc,
-        max ? arith::MaxUIOp::create(b, loc, toSignless(b, loc, x),
-                                     toSignless(b, loc, y))
-                  .getResult()
-            : arith::MinUIOp::create(b, loc, toSignless(b, loc, x),
-                                     toSignless(b, loc, y))
-                  .getResult(),
-        t);
+    return max ? buildInt<arith::MaxUIOp>(b, loc, {x, y})
+               : buildInt<arith::MinUIOp>(b, loc, {x, y});
   return max ? arith::MaxSIOp::create(b, loc, x, y).getResult()
              : arith::MinSIOp::create(b, loc, x, y).getResult();
 }

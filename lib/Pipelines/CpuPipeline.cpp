@@ -54,6 +54,11 @@ void mlir::stride::buildStrideToLinalgPipeline(
   }
   if (options.fuse)
     pm.addPass(createStrideFuse());
+  // The loops over rows hold linalg kernels that only the CPU lowering
+  // runs; a partitioned program's blocks are already each rank's.
+  if (options.fuse && options.fuseRows && options.target == Target::Cpu &&
+      options.distribute == 0)
+    pm.addPass(createStrideFuseRows());
   pm.addPass(createStrideCoalesce());
   // The pipeline is a function of its options alone: threads=0 is one thread
   // here, and drivers resolve $STRIDE_NUM_THREADS and the cores (JitKernel).

@@ -3,8 +3,9 @@
 // (stride/Runtime/TemporaryCache.h); the default stays on malloc and free,
 // as libraries that run without Stride's runtime need. stride-run (a JIT
 // driver) runs such a kernel, with its 64-lane buffers, against NumPy.
-// RUN: stride-opt %s --stride-cpu-pipeline=cached-temporaries=true | FileCheck %s --check-prefix=CACHED
-// RUN: stride-opt %s --stride-cpu-pipeline | FileCheck %s --check-prefix=MALLOC
+// fuse-rows=false: a row loop would keep its temporaries on the stack.
+// RUN: stride-opt %s --stride-cpu-pipeline="cached-temporaries=true fuse-rows=false" | FileCheck %s --check-prefix=CACHED
+// RUN: stride-opt %s --stride-cpu-pipeline=fuse-rows=false | FileCheck %s --check-prefix=MALLOC
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %npytool make %t x="rand(300, 1000)"
 // RUN: stride-run %s --input %t/x.npy --output-dir %t --bench 3

@@ -64,6 +64,12 @@ struct StridePipelineOptions
       llvm::cl::desc("Fuse elementwise expressions into one kernel "
                      "(stride-fuse)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseRows{
+      *this, "fuse-rows",
+      llvm::cl::desc("target=cpu: run a reduction, its producers and the "
+                     "ops that broadcast it back as one loop over blocks of "
+                     "rows (stride-fuse-rows)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> keepResultLayouts{
       *this, "keep-result-layouts",
       llvm::cl::desc("Keep the layouts declared on function results (the "

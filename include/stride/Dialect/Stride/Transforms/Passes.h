@@ -21,6 +21,11 @@
 #include "stride/Dialect/Stride/Transforms/PolicyOption.h"
 
 namespace mlir::stride {
+/// Discardable attribute on the scf.forall that stride-fuse-rows builds: its
+/// block of rows. stride-bufferize gives such a loop's temporaries stack
+/// space and makes it an scf.parallel or an scf.for.
+constexpr llvm::StringLiteral kRowBlockAttr = "stride.row_block";
+
 #define GEN_PASS_DECL
 #include "stride/Dialect/Stride/Transforms/Passes.h.inc"
 

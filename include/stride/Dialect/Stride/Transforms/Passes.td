@@ -194,6 +194,68 @@ def StrideFuse : Pass<"stride-fuse"> {
   let dependentDialects = ["::mlir::stride::StrideDialect"];
 }
 
+def StrideFuseRows : Pass<"stride-fuse-rows"> {
+  let summary = "Fuse a reduction with its producers and the consumers that "
+                "broadcast it back: one loop over blocks of rows";
+  let description = [{
+    Softmax (`exp(x - max(x, -1, keepdims)) / sum(...)`) and layer norm are
+    a few kernels after `stride-fuse`: a reduction over the last axes, an
+    elementwise op that reads the reduced values broadcast back, another
+    reduction, another broadcast. Each kernel streams the whole array
+    through memory. This pass puts such a group into one `scf.forall` over
+    blocks of the leading dim: every op runs on a block of rows (about
+    `block-bytes` of the largest operand), so the input is read from memory
+    once, the intermediates stay in the cache, and the output is written
+    once, as PyTorch's fused CPU softmax and layer norm do.
+
+    A group has a root: a `stride.broadcast` with one result of static shape
+    `S` (rank 2 or more) and no destinations. Going backwards from the root
+    through the block, a producer joins the group when all its users are in
+    the group and it is
+    - a `stride.broadcast` with one result and no destinations whose shape
+      is `S`, or `S` with the reduced dims set to 1;
+    - a reduction (`stride.sum`, `prod`, `amax`, `amin`, `mean`, `any`,
+      `all`, `stride.map_reduce`) with `keepdims`, input (or `mapped`) shape
+      `S`, over a set of trailing dims that leaves dim 0 kept; every
+      reduction of a group reduces the same dims.
+    The group is fused when it holds a reduction. Values from outside the
+    group (arguments, other ops' results, scalars) are read as slices of
+    the block's rows where they have the leading dim, whole otherwise
+    (broadcast operands such as layer norm's weights).
+
+    Layouts never change: the pass fuses only groups whose root result and
+    whose operands from outside are row-major (no `#stride.layout`
+    encoding), so a block of rows is a contiguous slice of each. The ops
+    inside the loop compute on row-major blocks; the root writes its block
+    straight into a slice of the result (a destination). Values are the
+    same as unfused: every op computes each of its elements as before, and
+    a reduction of a block reduces each row in the same order.
+
+    The block size is the largest divisor of the leading dim whose block of
+    `S` takes at most `block-bytes`, so shapes stay static; a group is left
+    alone when a row of `S` takes more than `max-row-bytes` (a block would
+    not stay in the cache) or when the loop would have one iteration.
+    `stride-bufferize` then runs the loop on threads when the group moves
+    at least 2 MiB and `threads` > 1, and keeps the blocks' temporaries on
+    the stack.
+  }];
+  let options = [
+    Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"32768",
+           "Largest block of the group's full shape, in bytes, that one "
+           "iteration computes">,
+    Option<"maxRowBytes", "max-row-bytes", "int64_t", /*default=*/"262144",
+           "Groups whose one row (all dims but the leading one) takes more "
+           "bytes stay unfused">,
+  ];
+  let statistics = [
+    Statistic<"numGroups", "groups", "Groups fused into a loop over rows">,
+    Statistic<"numOpsFused", "ops", "Ops moved into those loops">,
+  ];
+  let dependentDialects = ["::mlir::stride::StrideDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def StrideCoalesce : Pass<"stride-coalesce"> {
   let summary = "Choose the loop order and merge contiguous dimensions";
   let description = [{

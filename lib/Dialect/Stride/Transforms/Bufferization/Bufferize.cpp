@@ -47,7 +47,10 @@ struct StrideBufferizePass
     Builder builder(module.getContext());
     if (threads > 1)
       module.walk([&](Operation *op) {
-        if (isa<BroadcastOp, MatmulOp>(op) || isReduction(op))
+        // A row loop's blocks are small, and the loop itself is what
+        // threads split.
+        if ((isa<BroadcastOp, MatmulOp>(op) || isReduction(op)) &&
+            !op->getParentOp()->hasAttr(kRowBlockAttr))
           op->setAttr(kThreadsAttr, builder.getI64IntegerAttr(threads));
       });
     foldCastRoundTrips(module);
@@ -92,6 +95,8 @@ struct StrideBufferizePass
     if (failed(bufferization::dropEquivalentBufferResults(module)))
       return signalPassFailure();
     module.walk([](linalg::CopyOp copy) { eraseSelfCopy(copy); });
+    if (failed(lowerRowBlockLoops(module, threads)))
+      return signalPassFailure();
   }
 
   /// One-Shot's own allocations (copies for a call operand, a loop's

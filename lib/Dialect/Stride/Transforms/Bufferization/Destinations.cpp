@@ -14,6 +14,9 @@
 #include "Kernels.h"
 #include "Preparation.h"
 
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -69,6 +72,20 @@ void mlir::stride::resultsToDestinations(func::FuncOp func) {
       if (ret->getBlock() == &entry && canRetarget(producer, &entry)) {
         producer.getInitsMutable().assign(dest);
         continue;
+      }
+      // A row loop of stride-fuse-rows writes its blocks into its shared
+      // output: that may as well be the output argument.
+      if (auto loop = value.getDefiningOp<scf::ForallOp>();
+          loop && ret->getBlock() == &entry && loop->getBlock() == &entry &&
+          loop->hasAttr(kRowBlockAttr) && loop.getNumResults() == 1 &&
+          value.hasOneUse() && value.getType() == dest.getType()) {
+        OpOperand &shared = loop.getOutputsMutable()[0];
+        if (auto empty = shared.get().getDefiningOp<tensor::EmptyOp>();
+            empty && empty->hasOneUse()) {
+          shared.set(dest);
+          empty.erase();
+          continue;
+        }
       }
       Value copy = copyInto(b, ret.getLoc(), value, dest);
       copy.getDefiningOp()->setAttr(kOutputCopyAttr, b.getUnitAttr());

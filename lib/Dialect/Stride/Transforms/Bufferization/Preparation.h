@@ -49,6 +49,11 @@ void resultsToDestinations(func::FuncOp func);
 /// routed into output arguments.
 void dropOutputResults(func::FuncOp func);
 
+/// After One-Shot: the row loops of stride-fuse-rows (kRowBlockAttr) keep
+/// their temporaries on the stack, one alloca scope per iteration, and
+/// become scf.parallel loops (threads > 1, enough bytes) or scf.for loops.
+LogicalResult lowerRowBlockLoops(ModuleOp module, unsigned threads);
+
 /// Rewrites every view op marked `copy` (the library copies) into a copy
 /// (a one-op stride.broadcast into a tensor.empty) and a view, so that
 /// One-Shot Bufferize sees only real views (ViewBufferization.cpp).

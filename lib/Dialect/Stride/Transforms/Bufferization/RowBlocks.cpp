@@ -1,0 +1,129 @@
+//===- RowBlocks.cpp - The loops of stride-fuse-rows after One-Shot -------===//
+//
+// stride-fuse-rows leaves an scf.forall over blocks of rows whose body
+// allocates a few block-sized temporaries per iteration. After One-Shot they
+// go on the stack inside a memref.alloca_scope (a heap allocation per block
+// would cost more than a block's arithmetic, and a scope keeps the stack
+// from growing with the iterations), and the loop becomes an scf.parallel
+// for the OpenMP lowering when it moves enough bytes for threads to pay,
+// an scf.for otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Preparation.h"
+
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::stride;
+
+/// Below this, a loop runs on one thread (as stride-bufferize's kernels).
+static constexpr int64_t kMinParallelBytes = 2 << 20;
+/// The most one iteration puts on the stack: OpenMP's worker threads have
+/// a few MiB of it.
+static constexpr int64_t kMaxStackBytes = 512 << 10;
+
+/// The bytes `alloc` takes when every size is a constant, else nullopt.
+static std::optional<int64_t> constantBytes(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  int64_t elements = 1;
+  unsigned next = 0;
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      std::optional<int64_t> value =
+          getConstantIntValue(alloc.getDynamicSizes()[next++]);
+      if (!value)
+        return std::nullopt;
+      size = *value;
+    }
+    elements *= size;
+  }
+  unsigned bits = type.getElementTypeBitWidth();
+  return elements * int64_t(std::max(1u, bits / 8));
+}
+
+/// Moves the temporaries of `loop`'s body to the stack; false when one has
+/// a size unknown here or they would not fit, and they stay on the heap.
+static bool temporariesToStack(scf::ForallOp loop) {
+  Block *body = loop.getBody();
+  SmallVector<memref::AllocOp> allocs;
+  int64_t total = 0;
+  for (Operation &op : *body)
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      std::optional<int64_t> bytes = constantBytes(alloc);
+      if (!bytes)
+        return false;
+      total += *bytes;
+      allocs.push_back(alloc);
+    }
+  if (total > kMaxStackBytes)
+    return false;
+  for (memref::AllocOp alloc : allocs) {
+    OpBuilder b(alloc);
+    auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), alloc.getType(),
+                                           alloc.getDynamicSizes(),
+                                           alloc.getAlignmentAttr());
+    alloc.replaceAllUsesWith(alloca.getResult());
+    alloc.erase();
+  }
+  // One scope per iteration: its stack is released when the body ends.
+  OpBuilder b(loop.getContext());
+  b.setInsertionPointToStart(body);
+  auto scope = memref::AllocaScopeOp::create(b, loop.getLoc(), TypeRange{});
+  Block *inner = b.createBlock(&scope.getBodyRegion());
+  Operation *terminator = body->getTerminator();
+  inner->getOperations().splice(inner->end(), body->getOperations(),
+                                std::next(Block::iterator(scope)),
+                                Block::iterator(terminator));
+  b.setInsertionPointToEnd(inner);
+  memref::AllocaScopeReturnOp::create(b, loop.getLoc(), ValueRange{});
+  return true;
+}
+
+/// The bytes the loop's body reads and writes through its buffers from
+/// outside: an estimate of what threads would split.
+static int64_t bytesMoved(scf::ForallOp loop) {
+  int64_t bytes = 0;
+  llvm::SmallPtrSet<Value, 8> seen;
+  loop.getBody()->walk([&](memref::SubViewOp view) {
+    Value source = view.getSource();
+    if (!seen.insert(source).second ||
+        loop->isProperAncestor(source.getParentBlock()->getParentOp()))
+      return;
+    auto type = cast<MemRefType>(source.getType());
+    if (type.hasStaticShape())
+      bytes += type.getNumElements() *
+               int64_t(std::max(1u, type.getElementTypeBitWidth() / 8));
+  });
+  return bytes;
+}
+
+LogicalResult mlir::stride::lowerRowBlockLoops(ModuleOp module,
+                                               unsigned threads) {
+  SmallVector<scf::ForallOp> loops;
+  module.walk([&](scf::ForallOp loop) {
+    if (loop->hasAttr(kRowBlockAttr))
+      loops.push_back(loop);
+  });
+  IRRewriter rewriter(module.getContext());
+  for (scf::ForallOp loop : loops) {
+    bool onStack = temporariesToStack(loop);
+    rewriter.setInsertionPoint(loop);
+    // Heap temporaries stay on one thread: the deallocation pipeline runs
+    // next and handles scf.for bodies.
+    if (threads > 1 && onStack && bytesMoved(loop) >= kMinParallelBytes) {
+      if (failed(scf::forallToParallelLoop(rewriter, loop)))
+        return loop.emitOpError("could not become an scf.parallel");
+      continue;
+    }
+    if (failed(scf::forallToForLoop(rewriter, loop)))
+      return loop.emitOpError("could not become an scf.for");
+  }
+  return success();
+}

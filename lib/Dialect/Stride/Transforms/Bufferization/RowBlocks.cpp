@@ -2,11 +2,10 @@
 //
 // stride-fuse-rows leaves an scf.forall over blocks of rows whose body
 // allocates a few block-sized temporaries per iteration. After One-Shot they
-// go on the stack inside a memref.alloca_scope (a heap allocation per block
-// would cost more than a block's arithmetic, and a scope keeps the stack
-// from growing with the iterations), and the loop becomes an scf.parallel
-// for the OpenMP lowering when it moves enough bytes for threads to pay,
-// an scf.for otherwise.
+// go on the stack (a heap allocation per block would cost more than a
+// block's arithmetic), and the loop becomes an scf.parallel for the OpenMP
+// lowering when it moves enough bytes for threads to pay, an scf.for
+// otherwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,9 +47,12 @@ static std::optional<int64_t> constantBytes(memref::AllocOp alloc) {
   return elements * int64_t(std::max(1u, bits / 8));
 }
 
-/// Moves the temporaries of `loop`'s body to the stack; false when one has
-/// a size unknown here or they would not fit, and they stay on the heap.
-static bool temporariesToStack(scf::ForallOp loop) {
+/// Moves the temporaries of `loop`'s body to the stack: before the loop
+/// when it runs on one thread (every iteration writes them before reading
+/// them, so one set serves all), else in the body, which the OpenMP
+/// lowering wraps in a memref.alloca_scope per iteration. False when one
+/// has a size unknown here or they would not fit; they stay on the heap.
+static bool temporariesToStack(scf::ForallOp loop, bool hoist) {
   Block *body = loop.getBody();
   SmallVector<memref::AllocOp> allocs;
   int64_t total = 0;
@@ -66,23 +68,18 @@ static bool temporariesToStack(scf::ForallOp loop) {
     return false;
   for (memref::AllocOp alloc : allocs) {
     OpBuilder b(alloc);
+    SmallVector<Value> sizes(alloc.getDynamicSizes());
+    if (hoist) {
+      b.setInsertionPoint(loop);
+      for (Value &size : sizes)
+        size = arith::ConstantIndexOp::create(b, alloc.getLoc(),
+                                              *getConstantIntValue(size));
+    }
     auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), alloc.getType(),
-                                           alloc.getDynamicSizes(),
-                                           alloc.getAlignmentAttr());
+                                           sizes, alloc.getAlignmentAttr());
     alloc.replaceAllUsesWith(alloca.getResult());
     alloc.erase();
   }
-  // One scope per iteration: its stack is released when the body ends.
-  OpBuilder b(loop.getContext());
-  b.setInsertionPointToStart(body);
-  auto scope = memref::AllocaScopeOp::create(b, loop.getLoc(), TypeRange{});
-  Block *inner = b.createBlock(&scope.getBodyRegion());
-  Operation *terminator = body->getTerminator();
-  inner->getOperations().splice(inner->end(), body->getOperations(),
-                                std::next(Block::iterator(scope)),
-                                Block::iterator(terminator));
-  b.setInsertionPointToEnd(inner);
-  memref::AllocaScopeReturnOp::create(b, loop.getLoc(), ValueRange{});
   return true;
 }
 
@@ -113,11 +110,12 @@ LogicalResult mlir::stride::lowerRowBlockLoops(ModuleOp module,
   });
   IRRewriter rewriter(module.getContext());
   for (scf::ForallOp loop : loops) {
-    bool onStack = temporariesToStack(loop);
+    bool parallel = threads > 1 && bytesMoved(loop) >= kMinParallelBytes;
+    bool onStack = temporariesToStack(loop, /*hoist=*/!parallel);
     rewriter.setInsertionPoint(loop);
     // Heap temporaries stay on one thread: the deallocation pipeline runs
     // next and handles scf.for bodies.
-    if (threads > 1 && onStack && bytesMoved(loop) >= kMinParallelBytes) {
+    if (parallel && onStack) {
       if (failed(scf::forallToParallelLoop(rewriter, loop)))
         return loop.emitOpError("could not become an scf.parallel");
       continue;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/AOT/DiskCache.h"
+#include "stride/Codegen/CPU/Passes.h"
 #include "stride/Dialect/Stride/IR/OpTable.h"
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
@@ -404,7 +405,8 @@ py::tuple compileCached(const std::string &text, const std::string &entry,
 /// coalescing (as the CPU pipeline runs them).
 py::dict explainKernel(const std::string &text, const std::string &entry,
                        std::optional<py::list> args,
-                       const std::string &policyName, bool fuse) {
+                       const std::string &policyName, bool fuse,
+                       unsigned threads) {
   MLIRContext context(jitRegistry());
   context.printOpOnDiagnostic(false);
   std::optional<::stride::layout::Policy> policy =
@@ -472,6 +474,19 @@ py::dict explainKernel(const std::string &text, const std::string &entry,
     if (fuse)
       pm.addPass(createStrideFuse());
     pm.addPass(createStrideCoalesce());
+  });
+  // The passes that decide how the kernels run say what they chose: row
+  // loops, threads (resolved as the drivers resolve them) and the CPU's
+  // tiling, on the module the kernels stage left.
+  (*module)->setAttr(kExplainAttr, UnitAttr::get(&context));
+  unsigned resolved = resolveThreads(threads);
+  out["threads"] = resolved;
+  out["decisions"] = run([&](PassManager &pm) {
+    if (fuse)
+      pm.addPass(createStrideFuseRows());
+    pm.addPass(createStrideBufferize(StrideBufferizeOptions{resolved}));
+    pm.addPass(createStrideTileMatmul());
+    pm.addPass(createStrideBlockTransposes());
   });
   return out;
 }
@@ -677,7 +692,10 @@ PYBIND11_MODULE(_stride, m) {
         "(kernel, 'hit'|'written'|'replaced'|'unwritable', note).");
   m.def("explain", &explainKernel, py::arg("mlir_text"), py::arg("entry"),
         py::arg("args"), py::arg("policy"), py::arg("fuse") = true,
-        "stride-explain's remarks on the entry specialized to args.");
+        py::arg("threads") = 0,
+        "stride-explain's remarks on the entry specialized to args, and "
+        "the decisions of the passes that choose how its kernels run "
+        "(threads: 0 resolves as the drivers do).");
   m.def("build_info", &buildInfo,
         "LLVM's version and the host CPU's name and features.");
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),

@@ -10,18 +10,24 @@ from ._trace import JitFunction
 class Explanation:
     """What stride.explain returns: `text` (also its str), the per-op
     `remarks` after layout propagation, the per-kernel `kernels` after
-    fusion and coalescing, the arrays drawn (`arrays`: name, shape, element
-    strides) and the `picture` path if one was drawn."""
+    fusion and coalescing, the `decisions` of the passes that choose how the
+    kernels run (row loops, threads, tiling) for `threads` threads, the
+    arrays drawn (`arrays`: name, shape, element strides) and the `picture`
+    path if one was drawn."""
 
-    def __init__(self, policy, ops, kernels, arrays, picture):
+    def __init__(self, policy, ops, kernels, decisions, threads, arrays,
+                 picture):
         self.policy = policy
         self.remarks = [m for _, m in ops]
         self.kernels = [m for _, m in kernels]
+        self.decisions = _first_per_kernel(decisions)
+        self.threads = threads
         self.arrays = arrays
         self.picture = picture
-        lines = [f"policy {policy}:"]
+        lines = [f"policy {policy}, {threads} thread(s):"]
         lines += ["  op: " + _strip(m) for m in self.remarks]
         lines += ["  kernel: " + _strip(m) for m in self.kernels]
+        lines += ["  decision: " + _strip(m) for m in self.decisions]
         lines += [f"  {name}: shape {_table.fmt(shape)}, element strides "
                   f"{list(strides)}" for name, shape, strides in arrays]
         self.text = "\n".join(lines)
@@ -44,12 +50,28 @@ def _strip(message):
     return message.split("stride-explain: ", 1)[-1]
 
 
-def explain(obj, *args, policy=None, picture=None):
+def _first_per_kernel(decisions):
+    """A reduction's kernel is several loop nests (lanes, then their fold),
+    each of which decides its threads: the first, the one over the input,
+    speaks for the kernel."""
+    seen, kept = set(), []
+    for where, message in decisions:
+        kind = _strip(message).split(":", 1)[0]
+        if kind == "threads" and (where, kind) in seen:
+            continue
+        seen.add((where, kind))
+        kept.append(message)
+    return kept
+
+
+def explain(obj, *args, policy=None, picture=None, threads=None):
     """Explain the kernel that computes `obj`: a lazy expression
     (stride.explain(expr)), a @stride.jit function called with `args`
     (traced, not run), or a stride.compile Function with `args`. With
     picture="file.png", also draws each input's and the result's memory
-    traversal (matplotlib)."""
+    traversal (matplotlib). `threads` is the thread count the decisions are
+    made for: by default the function's own (@stride.jit(threads=)), else
+    stride.set_threads's, else $STRIDE_NUM_THREADS or the machine's cores."""
     if isinstance(obj, _expr.Expr):
         if args:
             raise TypeError("stride.explain(expr) takes no arguments")
@@ -65,6 +87,8 @@ def explain(obj, *args, policy=None, picture=None):
             raise ValueError(f"this function compiles under policy "
                              f"{obj.policy!r}; explain it under that policy")
         policy = obj.policy
+        if threads is None:
+            threads = obj.threads
         traced = obj.kernel_text(args)
         if traced is None:
             raise TypeError(f"{obj.fn.__name__} computes nothing with "
@@ -89,14 +113,16 @@ def explain(obj, *args, policy=None, picture=None):
                         f"got {type(obj).__name__}")
     spec = [None if l is None else (tuple(l[0]), tuple(l[1]))
             for l in layouts]
-    report = _stride.explain(text, entry, spec, policy)
+    if threads is None:
+        threads = _run.get_threads()
+    report = _stride.explain(text, entry, spec, policy, threads=int(threads))
     arrays = [(n, l[0], l[1]) for n, l in zip(names, spec) if l is not None]
     arrays += [(f"result #{j}", tuple(shape), tuple(strides))
                for j, (shape, strides) in enumerate(report["results"])]
     if picture is not None:
         _draw(arrays, picture)
-    return Explanation(policy, report["ops"], report["kernels"], arrays,
-                       picture)
+    return Explanation(policy, report["ops"], report["kernels"],
+                       report["decisions"], report["threads"], arrays, picture)
 
 
 def _traversal(shape, strides):

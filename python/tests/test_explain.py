@@ -97,3 +97,44 @@ def test_picture(tmp_path):
     assert png_size(path) == (600, 300)
     # Jupyter's rich display is the same picture.
     assert e._repr_png_()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_decisions_row_loop_threads_and_tiling():
+    """The passes that choose how kernels run say what they chose: the row
+    loop of a softmax and its threads, a matmul's blocks and threads, a
+    matrix-vector product's loop order, a transposed operand's blocking,
+    and why a small kernel stays on one thread."""
+    @stride.jit
+    def softmax(x):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    x = np.random.rand(4096, 1024).astype(np.float32)
+    e = stride.explain(softmax, x, threads=2)
+    assert e.threads == 2 and e.text.startswith("policy torch, 2 thread(s):")
+    assert any("row loop: 4 ops" in d and "blocks of 8 of the 4096 rows" in d
+               for d in e.decisions)
+    assert any("threads: 2 share the blocks" in d for d in e.decisions)
+    one = stride.explain(softmax, x[:100], threads=1)
+    assert any("on the stack, allocated once before the loop; threads: one "
+               "thread (threads=1)" in d for d in one.decisions)
+    small = stride.explain(softmax, x[:4, :8], threads=2)
+    assert not any("row loop: 4 ops" in d for d in small.decisions)
+
+    a, b = np.random.rand(500, 300), np.random.rand(300, 200)
+    mm = stride.explain(stride.jit(lambda a, b: a @ b), a, b, threads=2)
+    assert any(d.endswith("threads: 2 chunks of loop #0 (the kernel moves at "
+                          "least 2 MiB and does at least 2^24 operations)")
+               for d in mm.decisions), mm.text
+    assert any("tiling: cache blocks of m 64 x k 256 x n 200" in d and
+               "register blocks of m 8 x k 4 x n 16" in d for d in mm.decisions)
+    mv = stride.explain(stride.jit(lambda a, v: a @ v), a, b[:, 0], threads=2)
+    assert any("threads: one thread of 2: the kernel moves 1206400 bytes" in d
+               for d in mv.decisions), mv.text
+    assert any("matrix-vector product" in d and "the k loop" in d
+               for d in mv.decisions)
+    t = np.random.rand(1024, 1024).astype(np.float32)
+    tr = stride.explain(stride.lazy(t).T + t, threads=1)
+    assert any("tiling: an operand's contiguous loop" in d and
+               "cache blocks of 128 x 128" in d for d in tr.decisions)
+    assert "decision: " in tr.text

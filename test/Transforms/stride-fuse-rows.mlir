@@ -1,5 +1,6 @@
 // RUN: stride-opt %s --split-input-file --stride-fuse-rows | FileCheck %s
 // RUN: stride-opt %s --split-input-file --stride-fuse-rows=block-bytes=1024 | FileCheck %s --check-prefix=SMALL
+// RUN: stride-opt %s --split-input-file --stride-fuse-rows --verify-diagnostics -o /dev/null
 
 // Softmax after stride-fuse: the max, the exp of the difference, the sum and
 // the division run on blocks of 8 rows (8 x 1024 f32 is 32 KiB), reading
@@ -172,4 +173,28 @@ func.func @strided_leaf(%x: tensor<512x64xf32, #stride.layout<strides = [1, 512]
     stride.yield %0 : f32
   }
   return %r : tensor<512x64xf32>
+}
+
+// -----
+
+// With the module's stride.explain, the pass says what it built and why it
+// declined: here a strided operand.
+module attributes {stride.explain} {
+  func.func @explained(%x: tensor<512x64xf32>, %y: tensor<512x64xf32, #stride.layout<strides = [1, 512]>>) -> (tensor<512x64xf32>, tensor<512x64xf32>) {
+    %s = stride.sum %x axes [1] keepdims : tensor<512x64xf32> -> tensor<512x1xf32>
+    // expected-remark @below {{stride-explain: row loop: 2 ops (a reduction over the trailing dims, its producers and the ops that broadcast it back) run on blocks of 128 of the 512 rows}}
+    %r = stride.broadcast ins(%x, %s : tensor<512x64xf32>, tensor<512x1xf32>) -> tensor<512x64xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %0 = arith.divf %a, %b : f32
+      stride.yield %0 : f32
+    }
+    %t = stride.sum %y axes [1] keepdims : tensor<512x64xf32, #stride.layout<strides = [1, 512]>> -> tensor<512x1xf32>
+    // expected-remark @below {{stride-explain: row loop: not built: an operand from outside is not a static row-major tensor}}
+    %q = stride.broadcast ins(%y, %t : tensor<512x64xf32, #stride.layout<strides = [1, 512]>>, tensor<512x1xf32>) -> tensor<512x64xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %0 = arith.divf %a, %b : f32
+      stride.yield %0 : f32
+    }
+    return %r, %q : tensor<512x64xf32>, tensor<512x64xf32>
+  }
 }

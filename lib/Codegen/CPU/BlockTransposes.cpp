@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Codegen/CPU/Transforms.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "TileUtils.h"
 
@@ -263,6 +264,18 @@ struct TransposeBlocker : StrideBlockTransposesOptions {
       return ShapedType::isDynamic(ranges[loop]) || ranges[loop] >= size;
     };
     bool vectorize = wholeByteOperands(op) && elementwiseBody(op);
+    if (explainsDecisions(op))
+      op->emitRemark() << "stride-explain: tiling: an operand's contiguous "
+                          "loop (#"
+                       << other << ") is not the result's (#" << outer
+                       << "): both loops in cache blocks of " << cacheTile
+                       << " x " << cacheTile << " elements"
+                       << (vectorize && registerTile >= 2
+                               ? " and " + std::to_string(registerTile) +
+                                     " x " + std::to_string(registerTile) +
+                                     " register tiles transposed in vector "
+                                     "registers"
+                               : std::string(", scalar inside"));
 
     // Register tiles of one cache line per row load and store whole lines
     // only when the rows start on a line. NumPy's large arrays start 16

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Codegen/CPU/Transforms.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "TileUtils.h"
 
@@ -149,6 +150,17 @@ struct MatmulTiler : StrideTileMatmulOptions {
     for (linalg::LinalgOp op : matmuls) {
       MatmulLoops loops = *matchMatmul(op);
       if (std::optional<unsigned> inner = matrixVectorInnerLoop(op, loops)) {
+        if (explainsDecisions(op))
+          op->emitRemark()
+              << "stride-explain: tiling: a matrix-vector product reads each "
+                 "matrix element once, so it is not blocked; its loops are "
+                 "reordered to put the matrix's unit-stride loop innermost ("
+              << (*inner == loops.k
+                      ? "the k loop: the dot products sum in several "
+                        "vectorized partial sums"
+                      : "an output loop: each output element sums in k "
+                        "order")
+              << ")";
         if (failed(orderMatrixVector(rewriter, op, loops, *inner)))
           return failure();
         continue;
@@ -238,6 +250,9 @@ struct MatmulTiler : StrideTileMatmulOptions {
     micro[loops.k] = std::min<int64_t>(
         registerK,
         ShapedType::isDynamic(sizes[loops.k]) ? registerK : sizes[loops.k]);
+    // tileAndErase erases the block: what the remark needs, read first.
+    bool explain = explainsDecisions(block);
+    Location loc = block.getLoc();
     SmallVector<int64_t> microOrder(loops.batch.begin(), loops.batch.end());
     microOrder.append({int64_t(loops.n), int64_t(loops.m), int64_t(loops.k)});
     FailureOr<scf::SCFTilingResult> tiles =
@@ -245,6 +260,21 @@ struct MatmulTiler : StrideTileMatmulOptions {
     if (failed(tiles))
       return failure();
     tiles->tiledOps.front()->setAttr(kMicroTile, rewriter.getUnitAttr());
+    if (explain) {
+      auto size = [](int64_t tile, int64_t whole) {
+        return std::to_string(tile ? tile : whole);
+      };
+      emitRemark(loc)
+          << "stride-explain: tiling: cache blocks of m "
+          << size(cache[loops.m], sizes[loops.m]) << " x k "
+          << size(cache[loops.k], sizes[loops.k]) << " x n "
+          << size(cache[loops.n], sizes[loops.n])
+          << " (lhs and rhs blocks stay in L2), register blocks of m "
+          << micro[loops.m] << " x k " << micro[loops.k] << " x n "
+          << micro[loops.n]
+          << " vectorized as outer products (broadcast FMAs), the "
+             "remainders scalar";
+    }
 
     // Peel the n and m loops so that their main iterations have static
     // tiles; the remainders stay scalar.

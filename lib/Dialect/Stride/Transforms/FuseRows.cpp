@@ -99,13 +99,22 @@ public:
     if (!findReducedDims())
       return false;
     collect(taken);
-    if (!hasReduction || !leavesAreSliceable())
+    if (!hasReduction)
       return false;
+    if (!leavesAreSliceable())
+      return decline("an operand from outside is not a static row-major "
+                     "tensor, so a block of rows would not be a contiguous "
+                     "slice of it");
     int64_t rows = shape.full[0];
     int64_t rowBytes = type.getNumElements() / std::max<int64_t>(rows, 1) *
                        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    if (rowBytes == 0 || rowBytes > maxRowBytes)
+    if (rowBytes == 0)
       return false;
+    if (rowBytes > maxRowBytes)
+      return decline("a row takes " + std::to_string(rowBytes) +
+                     " bytes, more than max-row-bytes (" +
+                     std::to_string(maxRowBytes) +
+                     "): a block would not stay in the cache");
     int64_t block = 1;
     for (int64_t b =
              std::min(rows, std::max<int64_t>(1, blockBytes / rowBytes));
@@ -115,7 +124,15 @@ public:
         break;
       }
     if (block >= rows)
-      return false;
+      return decline("one block of block-bytes holds all " +
+                     std::to_string(rows) + " rows: a loop of one iteration");
+    if (explainsDecisions(root))
+      root.emitRemark() << "stride-explain: row loop: " << group.size()
+                        << " ops (a reduction over the trailing dims, its "
+                           "producers and the ops that broadcast it back) "
+                           "run on blocks of "
+                        << block << " of the " << rows
+                        << " rows, so each block stays in the cache";
     build(block);
     for (Operation *op : group)
       taken.insert(op);
@@ -124,6 +141,12 @@ public:
   }
 
 private:
+  bool decline(const std::string &why) {
+    if (explainsDecisions(root))
+      root.emitRemark() << "stride-explain: row loop: not built: " << why;
+    return false;
+  }
+
   /// True if `op` may join: a pure broadcast or a row reduction whose
   /// shapes match the group's, every user already in the group.
   bool mayJoin(Operation *op) {

@@ -26,6 +26,20 @@ namespace mlir::stride {
 /// space and makes it an scf.parallel or an scf.for.
 constexpr llvm::StringLiteral kRowBlockAttr = "stride.row_block";
 
+/// Unit attribute on a module: the passes that decide how kernels run
+/// (stride-fuse-rows, the threads of stride-bufferize, stride-tile-matmul,
+/// stride-block-transposes) say what they decided and why as remarks that
+/// start with "stride-explain: ". stride.explain sets it.
+constexpr llvm::StringLiteral kExplainAttr = "stride.explain";
+
+/// True when the module holding `op` (or `op` itself) asks for remarks.
+inline bool explainsDecisions(Operation *op) {
+  ModuleOp module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    module = op->getParentOfType<ModuleOp>();
+  return module && module->hasAttr(kExplainAttr);
+}
+
 #define GEN_PASS_DECL
 #include "stride/Dialect/Stride/Transforms/Passes.h.inc"
 

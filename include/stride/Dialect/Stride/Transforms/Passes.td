@@ -237,7 +237,10 @@ def StrideFuseRows : Pass<"stride-fuse-rows"> {
     not stay in the cache) or when the loop would have one iteration.
     `stride-bufferize` then runs the loop on threads when the group moves
     at least 2 MiB and `threads` > 1, and keeps the blocks' temporaries on
-    the stack.
+    the stack: allocated once before the loop on one thread, in each
+    iteration (under OpenMP's per-iteration scope) on several. With the
+    module attribute `stride.explain`, each group built or declined is a
+    remark saying why.
   }];
   let options = [
     Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"32768",
@@ -517,6 +520,14 @@ def StrideExplain : Pass<"stride-explain"> {
     destination, or stride-fuse's recompute rule (at its default limit of
     2 ops: a shared costly producer, or a costly one read broadcast). Nothing is changed; `stride.explain` in Python
     reads these remarks.
+
+    The decisions made later, about how kernels run, are remarks of the
+    passes that make them, when the module has the unit attribute
+    `stride.explain`: `stride-fuse-rows` (a row loop built, or why not),
+    `stride-bufferize` (threads: chunks of which loop, or one thread and
+    why), `stride-tile-matmul` (cache and register blocks, a
+    matrix-vector product's loop order) and `stride-block-transposes`
+    (blocked loops). They start with `stride-explain: ` as these do.
   }];
   let options = [
     Option<"policy", "policy", "::stride::layout::Policy",

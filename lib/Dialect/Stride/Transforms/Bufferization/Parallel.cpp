@@ -2,6 +2,8 @@
 
 #include "Kernels.h"
 
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -105,8 +107,24 @@ void KernelBuilder::emitGeneric(
     bytes = v >= kMinParallelBytes - bytes ? kMinParallelBytes : bytes + v;
   }
   int64_t ops = mulSat(points, opsPerPoint(*generic.getBlock()));
-  if (bytes < kMinParallelBytes && ops < kMinParallelOps)
+  bool explain = explainsDecisions(generic);
+  auto sizeText = [&] {
+    return "moves " +
+           (bytes >= kMinParallelBytes ? std::string("at least 2 MiB")
+                                       : std::to_string(bytes) + " bytes") +
+           " and does " +
+           (ops >= kMinParallelOps ? std::string("at least 2^24")
+                                   : std::to_string(ops)) +
+           " operations";
+  };
+  if (bytes < kMinParallelBytes && ops < kMinParallelOps) {
+    if (explain)
+      emitRemark(loc) << "stride-explain: threads: one thread of " << threads
+                      << ": the kernel " << sizeText()
+                      << " (under 2 MiB and 2^24 operations, OpenMP's "
+                         "fork/join would cost more than it saves)";
     return;
+  }
   // Split the outermost leading parallel loop that is long enough to give
   // every thread a few iterations (a short batch loop of 1 or 2 would leave
   // threads idle), else the longest one.
@@ -143,8 +161,17 @@ void KernelBuilder::emitGeneric(
         break;
       }
     }
-  if (!split)
+  if (!split) {
+    if (explain)
+      emitRemark(loc) << "stride-explain: threads: one thread of " << threads
+                      << ": no parallel loop is a plain index in every "
+                         "operand with enough iterations to split";
     return;
+  }
+  if (explain)
+    emitRemark(loc) << "stride-explain: threads: " << threads
+                    << " chunks of loop #" << *split << " (the kernel "
+                    << sizeText() << ")";
   generic.erase();
 
   // scf.parallel over chunks of the split loop; each chunk a generic on

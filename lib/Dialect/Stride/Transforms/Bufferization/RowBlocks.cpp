@@ -110,8 +110,30 @@ LogicalResult mlir::stride::lowerRowBlockLoops(ModuleOp module,
   });
   IRRewriter rewriter(module.getContext());
   for (scf::ForallOp loop : loops) {
-    bool parallel = threads > 1 && bytesMoved(loop) >= kMinParallelBytes;
+    int64_t moved = bytesMoved(loop);
+    bool parallel = threads > 1 && moved >= kMinParallelBytes;
     bool onStack = temporariesToStack(loop, /*hoist=*/!parallel);
+    if (explainsDecisions(loop)) {
+      InFlightDiagnostic remark = emitRemark(loop.getLoc());
+      remark << "stride-explain: row loop: blocks of "
+             << loop->getAttrOfType<IntegerAttr>(kRowBlockAttr).getInt()
+             << " rows; temporaries "
+             << (!onStack   ? "on the heap (too large for the stack)"
+                 : parallel ? "on each thread's stack"
+                            : "on the stack, allocated once before the loop")
+             << "; threads: ";
+      if (threads <= 1)
+        remark << "one thread (threads=" << threads << ")";
+      else if (parallel && onStack)
+        remark << threads << " share the blocks (the loop moves " << moved
+               << " bytes, at least 2 MiB)";
+      else if (!onStack)
+        remark << "one thread of " << threads
+               << " (heap temporaries stay on one)";
+      else
+        remark << "one thread of " << threads << " (the loop moves " << moved
+               << " bytes, under 2 MiB)";
+    }
     rewriter.setInsertionPoint(loop);
     // Heap temporaries stay on one thread: the deallocation pipeline runs
     // next and handles scf.for bodies.

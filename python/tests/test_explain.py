@@ -116,7 +116,7 @@ def test_decisions_row_loop_threads_and_tiling():
                for d in e.decisions)
     assert any("threads: 2 share the blocks" in d for d in e.decisions)
     one = stride.explain(softmax, x[:100], threads=1)
-    assert any("on the stack, allocated once before the loop; threads: one "
+    assert any("on the stack, allocated once at the function's entry; threads: one "
                "thread (threads=1)" in d for d in one.decisions)
     small = stride.explain(softmax, x[:4, :8], threads=2)
     assert not any("row loop: 4 ops" in d for d in small.decisions)

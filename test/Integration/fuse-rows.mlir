@@ -9,7 +9,7 @@
 // RUN: stride-opt %s --stride-to-linalg-pipeline=policy=numpy | FileCheck %s
 // RUN: stride-opt %s --stride-to-linalg-pipeline="policy=numpy threads=2" | FileCheck %s --check-prefix=PAR
 // RUN: rm -rf %t && mkdir -p %t/in
-// RUN: %npytool make %t/in a="rand(1000, 37)" b="rand(97, 300, dtype=np.float64)" c="rand(60, 6, 50)" w="rand(50)" d="rand(64, 10, 40)" v="rand(10, 40)" i="(rand(500, 40) * 1000).astype(np.int32)" k="rand(500, 1) + 5" big="rand(1024, 1024)"
+// RUN: %npytool make %t/in a="rand(1000, 37)" b="rand(97, 300, dtype=np.float64)" c="rand(60, 6, 50)" w="rand(50)" d="rand(64, 10, 40)" v="rand(10, 40)" i="(rand(500, 40) * 1000).astype(np.int32)" k="rand(500, 1) + 5" big="rand(1024, 1024)" l="rand(64, 1024)"
 // RUN: stride-run %s --entry softmax --input %t/in/a.npy --output-dir %t/softmax
 // RUN: %npytool check %t/in "np.exp(a - a.max(axis=1, keepdims=True)) / np.exp(a - a.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)" %t/softmax/out0.npy
 // RUN: stride-run %s --entry softmax64 --input %t/in/b.npy --output-dir %t/softmax64
@@ -25,11 +25,13 @@
 // RUN: %npytool check %t/in "(a / np.abs(a).max(axis=1, keepdims=True)).sum(axis=0)" %t/consumed/out0.npy 1e-5
 // RUN: stride-run %s --entry softmax_big --num-threads 2 --input %t/in/big.npy --output-dir %t/threads
 // RUN: %npytool check %t/in "np.exp(big - big.max(axis=1, keepdims=True)) / np.exp(big - big.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)" %t/threads/out0.npy
+// RUN: stride-run %s --entry in_loop --input %t/in/l.npy --output-dir %t/loop
+// RUN: %npytool check %t/in "(lambda s: (lambda c: (c - c.mean(axis=1, keepdims=True)) * l)(s - s.mean(axis=1, keepdims=True)))(__import__('functools').reduce(lambda v, _: (lambda e: e / e.sum(axis=1, keepdims=True))(np.exp(v - v.max(axis=1, keepdims=True))), range(3000), l))" %t/loop/out0.npy 1e-6
 // RUN: stride-run %s --entry int_mean --policy numpy --input %t/in/i.npy --output-dir %t/mean
 // RUN: %npytool check %t/in "i - i.mean(axis=1, keepdims=True)" %t/mean/out0.npy 1e-9
 
 // On one thread the blocks' temporaries are allocated once, on the stack,
-// before the loop; no iteration allocates.
+// in the function's entry block; no iteration allocates.
 // CHECK-LABEL: func.func @softmax
 // CHECK: memref.alloca() {{.*}} : memref<7400xf32>
 // CHECK: scf.for
@@ -118,4 +120,36 @@ func.func @int_mean(%i: tensor<500x40xi32>) -> tensor<*xf64> {
   %f = stride.cast %i : tensor<500x40xi32> -> tensor<*xf64>
   %r = stride.sub %f, %m : tensor<*xf64>, tensor<*xf64> -> tensor<*xf64>
   return %r : tensor<*xf64>
+}
+
+// A row loop in an scf.for body and in a private function: the one-thread
+// temporaries live in the function's entry block, so 3000 iterations do not
+// grow the stack (at 36 KiB an iteration, they would overflow it).
+// CHECK-LABEL: func.func @in_loop
+// CHECK: memref.alloca() {{.*}} : memref<8192xf32>
+// CHECK: scf.for
+// CHECK-NOT: memref.alloca
+// CHECK: return
+func.func @in_loop(%x: tensor<64x1024xf32>) -> tensor<*xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 3000 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<64x1024xf32>) {
+    %m = stride.amax %v axes [1] keepdims : tensor<64x1024xf32> -> tensor<64x1xf32>
+    %d = stride.sub %v, %m : tensor<64x1024xf32>, tensor<64x1xf32> -> tensor<64x1024xf32>
+    %e = stride.exp %d : tensor<64x1024xf32> -> tensor<64x1024xf32>
+    %s = stride.sum %e axes [1] keepdims : tensor<64x1024xf32> -> tensor<64x1xf32>
+    %q = stride.div %e, %s : tensor<64x1024xf32>, tensor<64x1xf32> -> tensor<64x1024xf32>
+    scf.yield %q : tensor<64x1024xf32>
+  }
+  %t = func.call @centred(%r) : (tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %u = func.call @centred(%t) : (tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %w = stride.mul %u, %x : tensor<64x1024xf32>, tensor<64x1024xf32> -> tensor<*xf32>
+  return %w : tensor<*xf32>
+}
+
+func.func private @centred(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
+  %m = stride.mean %x axes [1] keepdims : tensor<64x1024xf32> -> tensor<64x1xf32>
+  %c = stride.sub %x, %m : tensor<64x1024xf32>, tensor<64x1xf32> -> tensor<64x1024xf32>
+  return %c : tensor<64x1024xf32>
 }

@@ -237,7 +237,8 @@ def StrideFuseRows : Pass<"stride-fuse-rows"> {
     not stay in the cache) or when the loop would have one iteration.
     `stride-bufferize` then runs the loop on threads when the group moves
     at least 2 MiB and `threads` > 1, and keeps the blocks' temporaries on
-    the stack: allocated once before the loop on one thread, in each
+    the stack: allocated once in the function's entry block on one thread
+    (so an enclosing scf.for does not grow the stack), in each
     iteration (under OpenMP's per-iteration scope) on several. With the
     module attribute `stride.explain`, each group built or declined is a
     remark saying why.

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::stride;
@@ -47,12 +48,30 @@ static std::optional<int64_t> constantBytes(memref::AllocOp alloc) {
   return elements * int64_t(std::max(1u, bits / 8));
 }
 
-/// Moves the temporaries of `loop`'s body to the stack: before the loop
-/// when it runs on one thread (every iteration writes them before reading
-/// them, so one set serves all), else in the body, which the OpenMP
-/// lowering wraps in a memref.alloca_scope per iteration. False when one
-/// has a size unknown here or they would not fit; they stay on the heap.
+/// Where one thread's temporaries may live for the whole function: the
+/// entry block of the function holding `loop`, unless an enclosing loop
+/// runs its iterations in parallel (they would share them). Allocated there
+/// once, they do not grow the stack in an enclosing scf.for either.
+static Block *hoistTarget(scf::ForallOp loop) {
+  for (Operation *op = loop->getParentOp(); op; op = op->getParentOp()) {
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      return func.isExternal() ? nullptr : &func.getFunctionBody().front();
+    if (isa<scf::ParallelOp, scf::ForallOp>(op))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Moves the temporaries of `loop`'s body to the stack: to the function's
+/// entry block when the loop runs on one thread (every iteration writes
+/// them before reading them, so one set serves all), else in the body,
+/// which the OpenMP lowering wraps in a memref.alloca_scope per iteration.
+/// False when one has a size unknown here, they would not fit, or a
+/// one-thread loop has nowhere to hoist them; they stay on the heap.
 static bool temporariesToStack(scf::ForallOp loop, bool hoist) {
+  Block *entry = hoist ? hoistTarget(loop) : nullptr;
+  if (hoist && !entry)
+    return false;
   Block *body = loop.getBody();
   SmallVector<memref::AllocOp> allocs;
   int64_t total = 0;
@@ -70,7 +89,7 @@ static bool temporariesToStack(scf::ForallOp loop, bool hoist) {
     OpBuilder b(alloc);
     SmallVector<Value> sizes(alloc.getDynamicSizes());
     if (hoist) {
-      b.setInsertionPoint(loop);
+      b.setInsertionPointToStart(entry);
       for (Value &size : sizes)
         size = arith::ConstantIndexOp::create(b, alloc.getLoc(),
                                               *getConstantIntValue(size));
@@ -118,9 +137,11 @@ LogicalResult mlir::stride::lowerRowBlockLoops(ModuleOp module,
       remark << "stride-explain: row loop: blocks of "
              << loop->getAttrOfType<IntegerAttr>(kRowBlockAttr).getInt()
              << " rows; temporaries "
-             << (!onStack   ? "on the heap (too large for the stack)"
-                 : parallel ? "on each thread's stack"
-                            : "on the stack, allocated once before the loop")
+             << (!onStack ? "on the heap (too large for the stack, or in a "
+                            "parallel loop)"
+                 : parallel
+                     ? "on each thread's stack"
+                     : "on the stack, allocated once at the function's entry")
              << "; threads: ";
       if (threads <= 1)
         remark << "one thread (threads=" << threads << ")";

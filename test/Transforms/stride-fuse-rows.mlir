@@ -178,9 +178,10 @@ func.func @strided_leaf(%x: tensor<512x64xf32, #stride.layout<strides = [1, 512]
 // -----
 
 // With the module's stride.explain, the pass says what it built and why it
-// declined: here a strided operand.
+// declined: here a strided operand, and a prime number of short rows (one
+// row of 16 bytes per block).
 module attributes {stride.explain} {
-  func.func @explained(%x: tensor<512x64xf32>, %y: tensor<512x64xf32, #stride.layout<strides = [1, 512]>>) -> (tensor<512x64xf32>, tensor<512x64xf32>) {
+  func.func @explained(%x: tensor<512x64xf32>, %y: tensor<512x64xf32, #stride.layout<strides = [1, 512]>>, %z: tensor<4099x4xf32>) -> (tensor<512x64xf32>, tensor<512x64xf32>, tensor<4099x4xf32>) {
     %s = stride.sum %x axes [1] keepdims : tensor<512x64xf32> -> tensor<512x1xf32>
     // expected-remark @below {{stride-explain: row loop: 2 ops (a reduction over the trailing dims, its producers and the ops that broadcast it back) run on blocks of 128 of the 512 rows}}
     %r = stride.broadcast ins(%x, %s : tensor<512x64xf32>, tensor<512x1xf32>) -> tensor<512x64xf32> {
@@ -195,6 +196,13 @@ module attributes {stride.explain} {
       %0 = arith.divf %a, %b : f32
       stride.yield %0 : f32
     }
-    return %r, %q : tensor<512x64xf32>, tensor<512x64xf32>
+    %u = stride.sum %z axes [1] keepdims : tensor<4099x4xf32> -> tensor<4099x1xf32>
+    // expected-remark @below {{stride-explain: row loop: not built: the largest block that divides the 4099 rows takes 16 bytes, under 1/32 of block-bytes}}
+    %p = stride.broadcast ins(%z, %u : tensor<4099x4xf32>, tensor<4099x1xf32>) -> tensor<4099x4xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %0 = arith.divf %a, %b : f32
+      stride.yield %0 : f32
+    }
+    return %r, %q, %p : tensor<512x64xf32>, tensor<512x64xf32>, tensor<4099x4xf32>
   }
 }

@@ -126,6 +126,15 @@ public:
     if (block >= rows)
       return decline("one block of block-bytes holds all " +
                      std::to_string(rows) + " rows: a loop of one iteration");
+    // Row counts without a good divisor (a prime number of short rows)
+    // would leave blocks so small that each iteration's few kernel calls
+    // cost more than its arithmetic.
+    if (block * rowBytes * 32 < blockBytes)
+      return decline("the largest block that divides the " +
+                     std::to_string(rows) + " rows takes " +
+                     std::to_string(block * rowBytes) +
+                     " bytes, under 1/32 of block-bytes: too little work "
+                     "for a loop iteration");
     if (explainsDecisions(root))
       root.emitRemark() << "stride-explain: row loop: " << group.size()
                         << " ops (a reduction over the trailing dims, its "

@@ -234,7 +234,10 @@ def StrideFuseRows : Pass<"stride-fuse-rows"> {
     The block size is the largest divisor of the leading dim whose block of
     `S` takes at most `block-bytes`, so shapes stay static; a group is left
     alone when a row of `S` takes more than `max-row-bytes` (a block would
-    not stay in the cache) or when the loop would have one iteration.
+    not stay in the cache), when the loop would have one iteration, or when
+    that divisor leaves blocks under 1/32 of `block-bytes` (a prime number
+    of short rows: each iteration's kernel calls would cost more than its
+    arithmetic).
     `stride-bufferize` then runs the loop on threads when the group moves
     at least 2 MiB and `threads` > 1, and keeps the blocks' temporaries on
     the stack: allocated once in the function's entry block on one thread

@@ -1,11 +1,12 @@
 """Row loops (stride-fuse-rows): a reduction over the last axes, its producers
 and the ops that broadcast it back run as one loop over blocks of rows. These
 shapes are large enough for several blocks (32 KiB each by default): rows
-that divide evenly, a prime number of short rows (left as separate kernels: a block of one row would be too little work), 3-d inputs
-reduced over one or two trailing axes, arrays that cross the 2 MiB threshold
-of the threaded loop, and leaves of every broadcast kind (weights without the
-leading axis, a column with it, 0-d values), checked against NumPy under both
-policies and against the same program compiled with fuse_rows off."""
+that divide evenly, a prime number of short rows (left as separate kernels:
+a block of one row would be too little work), 3-d inputs reduced over one
+or two trailing axes, arrays that cross the 2 MiB threshold of the threaded
+loop, and leaves of every broadcast kind (weights without the leading axis,
+a column with it, 0-d values), checked against NumPy under both policies
+and against the same program compiled unfused (fuse=False)."""
 import numpy as np
 import pytest
 

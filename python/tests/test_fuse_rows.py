@@ -113,3 +113,54 @@ def test_same_values_as_separate_kernels():
     fused = stride.compile(LAYER_NORM, "layer_norm")
     plain = stride.compile(LAYER_NORM, "layer_norm", fuse=False)
     np.testing.assert_array_equal(fused(x, w), plain(x, w))
+
+
+REDUCTIONS = [np.max, np.min, np.sum, np.mean]
+ELEMENTWISE = [lambda x, r: x - r, lambda x, r: x / (np.abs(r) + 1),
+               lambda x, r: np.exp(x - r), lambda x, r: (x - r) * (x - r),
+               lambda x, r: np.maximum(x, r) * 2]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_reductions_broadcast_back(seed):
+    """Random chains of one or two keepdims reductions over the trailing
+    axes, each broadcast back through an elementwise op, times a weight row:
+    shapes from 2 to 4096 rows (prime counts included), 2-d and 3-d, one or
+    two reduced axes, both dtypes and policies. Each result is within four
+    times NumPy's own error against a float64 run of the same program, or
+    close to NumPy's."""
+    import random
+    rng, data = random.Random(seed), np.random.default_rng(seed)
+    cases = 0
+    while cases < 12:
+        nd = rng.choice([2, 2, 3])
+        shape = (rng.choice([2, 3, 64, 97, 128, 500, 1024, 4096, 257]),
+                 *[rng.choice([1, 3, 8, 33, 100, 256, 1000]) for _ in range(nd - 1)])
+        if np.prod(shape) > 3e6:
+            continue
+        cases += 1
+        axes = tuple(range(nd - (rng.choice([1, 2]) if nd == 3 else 1), nd))
+        dtype = rng.choice([np.float32, np.float64])
+        x = data.standard_normal(shape).astype(dtype)
+        w = data.standard_normal(shape[-1:]).astype(dtype)
+        r1, r2 = rng.choice(REDUCTIONS), rng.choice(REDUCTIONS)
+        e1, e2 = rng.choice(ELEMENTWISE), rng.choice(ELEMENTWISE)
+        depth, policy = rng.choice([1, 2]), rng.choice(["torch", "numpy"])
+
+        def f(x, w):
+            y = e1(x, r1(x, axis=axes, keepdims=True))
+            if depth == 2:
+                y = e2(y, r2(y, axis=axes, keepdims=True))
+            return y * w
+
+        with np.errstate(all="ignore"):
+            got = stride.jit(f, policy=policy)(x, w)
+            want = f(x, w)
+            exact = f(x.astype(np.float64), w.astype(np.float64))
+        tol = 2e-4 if dtype == np.float32 else 1e-10
+        assert got.shape == want.shape and got.dtype == want.dtype
+        near = np.isclose(got, want, rtol=tol, atol=tol, equal_nan=True)
+        with np.errstate(all="ignore"):
+            ours = np.abs(got.astype(np.float64) - exact)
+            theirs = np.abs(want.astype(np.float64) - exact)
+        assert (near | (ours <= 4 * theirs)).all(), (shape, axes, dtype, policy)

@@ -247,19 +247,29 @@ private:
            type.getDimSize(0) != 1;
   }
 
-  /// The slice of `value` (a tensor of the group's rank) at rows
-  /// [row, row + block).
+  /// Offsets, sizes and strides of rows [row, row + block) of a tensor of
+  /// `type` (the group's rank), whole in the other dims.
+  struct RowRange {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+  };
+  static RowRange rowRange(OpBuilder &b, RankedTensorType type, Value row,
+                           int64_t block) {
+    RowRange range;
+    range.offsets.assign(type.getRank(), b.getIndexAttr(0));
+    range.strides.assign(type.getRank(), b.getIndexAttr(1));
+    for (int64_t size : type.getShape())
+      range.sizes.push_back(b.getIndexAttr(size));
+    range.offsets[0] = row;
+    range.sizes[0] = b.getIndexAttr(block);
+    return range;
+  }
+
   Value rowSlice(OpBuilder &b, Location loc, Value value, Value row,
                  int64_t block) {
-    auto type = cast<RankedTensorType>(value.getType());
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-    offsets[0] = row;
-    for (int64_t size : type.getShape())
-      sizes.push_back(b.getIndexAttr(size));
-    sizes[0] = b.getIndexAttr(block);
-    return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes,
-                                          strides);
+    RowRange range =
+        rowRange(b, cast<RankedTensorType>(value.getType()), row, block);
+    return tensor::ExtractSliceOp::create(b, loc, value, range.offsets,
+                                          range.sizes, range.strides);
   }
 
   static RankedTensorType blockType(Type type, int64_t block) {
@@ -303,15 +313,10 @@ private:
     auto rootBlock = cast<BroadcastOp>(rootClone);
     rootBlock.getInitsMutable().assign(dest);
     b.setInsertionPointToStart(loop.getTerminator().getBody());
-    SmallVector<OpFoldResult> offsets(resultType.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes,
-        strides(resultType.getRank(), b.getIndexAttr(1));
-    offsets[0] = row;
-    for (int64_t size : resultType.getShape())
-      sizes.push_back(b.getIndexAttr(size));
-    sizes[0] = b.getIndexAttr(block);
+    RowRange range = rowRange(b, resultType, row, block);
     tensor::ParallelInsertSliceOp::create(b, loc, rootBlock.getResult(0), out,
-                                          offsets, sizes, strides);
+                                          range.offsets, range.sizes,
+                                          range.strides);
     root.getResult(0).replaceAllUsesWith(loop.getResult(0));
     for (Operation *op : llvm::reverse(group))
       op->erase();
@@ -332,6 +337,16 @@ struct StrideFuseRowsPass
   void runOnOperation() override {
     // Roots last to first: a later root's group is built before an earlier
     // broadcast, which may belong to it, is tried as a root of its own.
+    // Without a row reduction nothing can fuse: each root's walk back
+    // through its block would be wasted on every compile.
+    SmallVector<bool> reduced;
+    bool anyReduction = false;
+    getOperation()->walk([&](Operation *op) {
+      anyReduction |= isRowReduction(op, reduced);
+      return anyReduction ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (!anyReduction)
+      return;
     SmallVector<BroadcastOp> roots;
     getOperation()->walk([&](BroadcastOp op) { roots.push_back(op); });
     DenseSet<Operation *> taken;

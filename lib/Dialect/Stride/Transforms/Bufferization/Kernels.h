@@ -17,6 +17,13 @@
 
 namespace mlir::stride {
 
+/// A kernel (or a row loop) runs on several threads only when one thread
+/// would take long enough to amortize OpenMP's fork/join (microseconds on
+/// idle cores, much more when a core is busy with another process): when it
+/// moves at least this many bytes, about 100 us of memory traffic on one
+/// core.
+constexpr int64_t kMinParallelBytes = 2 << 20;
+
 /// The memref a tensor of type `type` lives in: its layout's strides (dynamic
 /// where unknown) and a dynamic offset, so that any view can be passed.
 MemRefType memrefTypeFor(RankedTensorType type);

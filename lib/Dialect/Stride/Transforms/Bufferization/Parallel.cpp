@@ -12,11 +12,8 @@
 using namespace mlir;
 using namespace mlir::stride;
 
-/// A kernel runs on several threads only when one thread would take long
-/// enough to amortize OpenMP's fork/join (microseconds on idle cores, much
-/// more when a core is busy with another process): when it moves at least
-/// this many bytes (about 100 us of memory traffic on one core) ...
-static constexpr int64_t kMinParallelBytes = 2 << 20;
+/// A kernel runs on several threads only when it moves at least
+/// kMinParallelBytes (Kernels.h) ...
 /// ... or does at least this many operations (flops; a math function such
 /// as exp or tanh counts as kMathOpCost of them), about 100 us of vector
 /// FMAs on one core. Small batched products (a few MFLOP) stay on one thread.

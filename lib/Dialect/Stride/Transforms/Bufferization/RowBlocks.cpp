@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Kernels.h"
 #include "Preparation.h"
 
 #include "stride/Dialect/Stride/Transforms/Passes.h"
@@ -23,8 +24,6 @@
 using namespace mlir;
 using namespace mlir::stride;
 
-/// Below this, a loop runs on one thread (as stride-bufferize's kernels).
-static constexpr int64_t kMinParallelBytes = 2 << 20;
 /// The most one iteration puts on the stack: OpenMP's worker threads have
 /// a few MiB of it.
 static constexpr int64_t kMaxStackBytes = 512 << 10;

@@ -85,6 +85,22 @@ echo "== differential test, loop and call results feeding later ops, large shape
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_LARGE_FEED_COUNT:-40}" --seed 1 --large --feed
 record "differential --large --feed" $?
+echo "== differential test, reductions in the trees (keepdims broadcasts back, reduced results in later ops)"
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_REDUCE_COUNT:-300}" --seed 1 --reduce
+record "differential --reduce" $?
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_REDUCE_LARGE_COUNT:-60}" --seed 1 --reduce --large
+record "differential --reduce --large" $?
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_REDUCE_COUNT:-150}" --seed 1 --reduce --no-fuse
+record "differential --reduce --no-fuse" $?
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_PYTHON_COUNT:-30}" --seed 1 --reduce --python
+record "differential --reduce --python" $?
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_DISTRIBUTE_COUNT:-60}" --seed 1 --reduce --distribute 2 --jobs 1
+record "differential --reduce --distribute 2" $?
 echo "== differential test through the Python package (stride.compile on strided arrays)"
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_PYTHON_COUNT:-30}" --seed 1 --large --python
@@ -104,6 +120,9 @@ gpu_cases=$(mktemp -d)
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_COUNT:-200}" --seed 1 --target gpu-host --keep "$gpu_cases"
 record "differential --target gpu-host" $?
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_REDUCE_COUNT:-100}" --seed 1 --reduce --target gpu-host --keep "$gpu_cases/reduce"
+record "differential --reduce --target gpu-host" $?
 echo "== ptxas on the sm_90 kernels of the examples and of those differential programs"
 /usr/bin/python3 utils/check-gpu-binaries --stride-opt "$BUILD_DIR/bin/stride-opt" examples "$gpu_cases"
 record "ptxas (GPU kernels)" $?

@@ -11,9 +11,14 @@ import tempfile
 import threading
 import time
 import traceback
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+
+# An empty mean is NaN in NumPy, which also warns; the oracle wants the NaN.
+warnings.filterwarnings("ignore", message="Mean of empty slice")
+warnings.filterwarnings("ignore", message="invalid value encountered")
 
 try:
     import torch
@@ -37,3 +42,28 @@ INT_UNARY = ["neg", "abs"]
 TRANSCENDENTAL = {"exp", "tanh", "sigmoid"}
 BINARY = ["add", "sub", "mul", "div", "maximum", "minimum"]
 PREDICATES = ["eq", "ne", "lt", "le", "gt", "ge"]
+
+# Reductions (the reduce mode, reductions.py): named Stride reductions.
+REDUCTIONS = ["sum", "prod", "amax", "amin", "mean", "argmax", "argmin",
+              "any", "all"]
+# Reductions that need a non-empty reduced extent (both libraries refuse an
+# empty max, min or arg-reduction).
+NEEDS_ELEMENTS = {"amax", "amin", "argmax", "argmin"}
+# Reductions over at most one axis.
+SINGLE_AXIS = {"argmax", "argmin"}
+
+
+def reduce_dtype(op, dtype):
+    """The element type of reduction `op` of a `dtype` tensor (NumPy's and
+    PyTorch's: integer and bool sums and products are i64, integer means
+    f64, arg-reductions i64, any/all bool)."""
+    isint = dtype.startswith("i")
+    if op in ("sum", "prod"):
+        return "i64" if isint else dtype
+    if op == "mean":
+        return "f64" if isint else dtype
+    if op in SINGLE_AXIS:
+        return "i64"
+    if op in ("any", "all"):
+        return "i1"
+    return dtype

@@ -90,6 +90,27 @@ so each mode's cases are reproducible alone like the default's:
   are clamped instead of squashed); ~60% policy torch; 1 or 2 threads.
 * `--large --feed`: the feed programs with the large mode's shapes and
   bounded layouts.
+* `--reduce` (reductions.py; with or without `--large`): the elementwise
+  trees with reductions inside. A subtree is reduced (`stride.sum prod amax
+  amin mean argmax argmin`) over one, several or all axes (some negative):
+  with `keepdims`, so that the result broadcasts back into the tree (`x -
+  amax(x, keepdims)`); over leading axes without it; or to a 0-d tensor.
+  A result of another element type (an integer sum or an arg-reduction is
+  i64, an integer mean f64) goes through `stride.cast` back to the tree's.
+  A `select`'s comparison is sometimes reduced by `stride.any`/`all`; the
+  whole tree is sometimes reduced at the end and the reduced value put
+  through one more elementwise op; ~25% of the float programs are softmax
+  or a normalization (mean, centred square mean) over random axes, the
+  groups stride-fuse-rows makes row loops of. Values: NumPy's reduction;
+  a float sum's bound is that of any summation order (the operands'
+  errors plus (m - 1) u sum|x| over m elements), max/min keep the largest
+  operand error; arg-reductions, any/all and products of floats only read
+  exactly computed values. Strides: torch.sum/amax/amin/mean/argmax
+  (prod, any, all one dim at a time) and `Tensor.to`, or NumPy's
+  functions and `astype`. With `--large`: the large mode's shapes,
+  layouts and threads (row loops, parallel reductions). It combines with
+  `--python`, `--no-fuse`, `--layout-only`, `--target gpu-host` and
+  `--distribute N`, not with `--feed`.
 * `--python` (with any of the above): each program runs through the Python
   package instead of stride-run: pyrun.py calls `stride.compile(text,
   "main", policy=P, fuse=...)` on NumPy arrays that really have the declared
@@ -166,7 +187,7 @@ Usage
     test/Differential/differential.py [--stride-run PATH] [--count N]
         [--seed S] [--keep DIR] [--verbose] [--jobs J] [--case I ...]
         [--self-check] [--layout-only [--stride-opt PATH]] [--no-fuse]
-        [--large] [--feed] [--python [--python-path DIR]]
+        [--large] [--feed | --reduce] [--python [--python-path DIR]]
         [--distribute N [--mpi openmpi|mpich|both]]
 
 Case I of seed S is the same program whatever --count is, so a failure is
@@ -190,6 +211,7 @@ from comparison import *  # noqa: F401,F403
 from running import *  # noqa: F401,F403
 from large import generate_large
 from feed import generate_feed
+from reductions import generate_reduce
 
 
 def main():
@@ -222,6 +244,9 @@ def main():
     ap.add_argument("--feed", action="store_true",
                     help="programs whose scf.for and func.call results feed "
                     "later Stride ops (with --large: large shapes)")
+    ap.add_argument("--reduce", action="store_true",
+                    help="reductions inside the expression trees (with "
+                    "--large: large shapes, 1 or 2 threads)")
     ap.add_argument("--python", action="store_true",
                     help="run the programs through the Python package "
                     "(stride.compile on strided NumPy arrays) instead of "
@@ -262,6 +287,10 @@ def main():
         print(f"differential: 0 passed, {len(indices)} failed")
         return 1
 
+    if opts.reduce and opts.feed:
+        print("differential: --reduce and --feed are separate generators",
+              file=sys.stderr)
+        return 2
     if opts.distribute:
         if opts.feed or opts.python or opts.layout_only or opts.target != "cpu":
             print("differential: --distribute runs stride-run on the CPU; it "
@@ -282,7 +311,11 @@ def main():
     def make(seed, index):
         if opts.feed:
             return generate_feed(seed, index, large=opts.large)
-        case = generate_large(seed, index) if opts.large else generate(seed, index)
+        if opts.reduce:
+            case = generate_reduce(seed, index, large=opts.large)
+        else:
+            case = generate_large(seed, index) if opts.large else \
+                generate(seed, index)
         if opts.distribute:
             # Calls, loops, slices and linalg copies have no sharding rules
             # (docs/distributed.md): the programs run uncomposed.
@@ -352,7 +385,8 @@ def main():
                             print("  tool output:\n    "
                                   + o.log.strip().replace("\n", "\n    "))
                     flags = "".join(f" --{f.replace('_', '-')}" for f in
-                                    ("large", "feed", "python", "no_fuse")
+                                    ("large", "feed", "reduce", "python",
+                                     "no_fuse")
                                     if getattr(opts, f))
                     if opts.distribute:
                         flags += f" --distribute {opts.distribute} --mpi {opts.mpi}"

@@ -65,6 +65,37 @@ class Gen:
             self.pool.append(n)
         return n
 
+    def reduction(self, name, x, axes, keepdims):
+        """Reduction `name` of x over `axes` (as written: None for all, or
+        a list that may hold negative axes)."""
+        rank = len(x.shape)
+        reduced = tuple(range(rank)) if axes is None else \
+            tuple(sorted(a % rank for a in axes))
+        if keepdims:
+            shape = tuple(1 if d in reduced else s
+                          for d, s in enumerate(x.shape))
+        else:
+            shape = tuple(s for d, s in enumerate(x.shape) if d not in reduced)
+        dtype = reduce_dtype(name, x.dtype)
+        # A float sum, mean or product is reassociated: not bit-exact.
+        exact = x.exact and not (name in ("sum", "prod", "mean")
+                                 and x.dtype in UNIT_ROUNDOFF)
+        n = Node(self.case.fresh("v"), "op", dtype, shape, op=name,
+                 operands=[x], exact=exact)
+        n.axes, n.reduced, n.keepdims = axes, reduced, keepdims
+        self.case.ops.append(n)
+        if dtype == self.dtype:
+            self.pool.append(n)
+        return n
+
+    def cast(self, x, dtype):
+        n = Node(self.case.fresh("v"), "op", dtype, x.shape, op="cast",
+                 operands=[x], exact=x.exact)
+        self.case.ops.append(n)
+        if dtype == self.dtype:
+            self.pool.append(n)
+        return n
+
     def leaf(self, exact):
         if self.unused and self.rng.random() < 0.75:
             return self.unused.pop(0)

@@ -78,11 +78,60 @@ def value_apply(n, xs):
              "ge": np.greater_equal}[n.pred](xs[0], xs[1])
     elif op == "select": r = np.where(xs[0], xs[1], xs[2])
     elif op == "matmul": r = np.matmul(xs[0], xs[1])
+    elif op in REDUCTIONS: r = numpy_reduce(n, xs[0])
+    elif op == "cast": r = xs[0].astype(dt)
     else: raise AssertionError(op)
     r = np.asarray(r)
     assert r.dtype == dt, f"value oracle: {op} gave {r.dtype}, not {dt}"
     assert r.shape == n.shape, f"value oracle: {op} shape {r.shape} != {n.shape}"
     return r
+
+
+def numpy_reduce(n, x):
+    """NumPy's reduction of x (an array or a NumPy scalar) as n says."""
+    axis = None if n.axes is None else tuple(n.axes)
+    if n.op in SINGLE_AXIS:
+        f = np.argmax if n.op == "argmax" else np.argmin
+        return f(x, axis=None if axis is None else axis[0],
+                 keepdims=n.keepdims)
+    f = {"sum": np.sum, "prod": np.prod, "amax": np.amax, "amin": np.amin,
+         "mean": np.mean, "any": np.any, "all": np.all}[n.op]
+    return f(x, axis=axis, keepdims=n.keepdims)
+
+
+def reduced_size(n):
+    """The number of elements each result of reduction n combines."""
+    size = 1
+    for d in n.reduced:
+        size *= n.operands[0].shape[d]
+    return size
+
+
+def reduce_bound(n, r, v, e, u):
+    """The rounding error bound of reduction n with result r of operands
+    whose float64 values are v and error bounds e."""
+    axis, keep = n.reduced, True
+    fold = lambda a: np.sum(a, axis=axis, keepdims=keep)
+    m = reduced_size(n)
+    rf = np.abs(np.asarray(r, np.float64))
+    if n.op in ("sum", "mean"):
+        # Any summation order: at most (m - 1) u sum |x| beyond the
+        # operands' own errors (first order), whatever the blocking.
+        with np.errstate(invalid="ignore"):
+            err = fold(e) + max(m - 1, 0) * u * fold(np.abs(v))
+        if n.op == "mean":
+            err = err / m + u * rf.reshape(err.shape) if m else \
+                np.zeros_like(err)
+    elif n.op == "prod":
+        # Only exact operands are multiplied (the generator's rule).
+        err = m * u * rf.reshape(fold(e).shape)
+    elif n.op in ("amax", "amin"):
+        err = np.max(e, axis=axis, keepdims=keep) if m else fold(e)
+    else:
+        err = np.zeros(fold(e).shape)
+    if not n.keepdims:
+        err = err.reshape(n.shape)
+    return err
 
 
 def value_leaf(n):
@@ -135,6 +184,10 @@ def bound_apply(n, xs):
     elif op == "sigmoid":
         err = np.minimum(1.0, times(rf * (1 - rf), e[0])) + 8 * u * rf
     elif op == "cmp": err = np.zeros(n.shape)
+    elif op == "cast": err = e[0] if n.dtype in UNIT_ROUNDOFF else 0.0
+    elif op in REDUCTIONS:
+        err = reduce_bound(n, r, np.broadcast_to(v[0], n.operands[0].shape),
+                           np.broadcast_to(e[0], n.operands[0].shape), u)
     elif op == "select": err = np.where(v[0] != 0, e[1], e[2])
     elif op == "matmul":
         a, b = np.abs(v[0]), np.abs(v[1])
@@ -207,6 +260,8 @@ def numpy_apply(n, xs):
     elif op == "cmp": r = NUMPY_UFUNC[n.pred](*xs)
     elif op == "select": r = np.where(*xs)
     elif op == "matmul": r = np.matmul(*xs)
+    elif op in REDUCTIONS: r = numpy_reduce(n, xs[0])
+    elif op == "cast": r = np.asarray(xs[0]).astype(NP_DTYPES[n.dtype])
     else: r = NUMPY_UFUNC[op](*xs)
     assert np.asarray(r).dtype == NP_DTYPES[n.dtype], (op, np.asarray(r).dtype)
     return r
@@ -234,10 +289,36 @@ def torch_apply(n, xs):
     elif op == "cmp": r = getattr(torch, n.pred)(*xs)
     elif op == "select": r = torch.where(*xs)
     elif op == "matmul": r = torch.matmul(*xs)
+    elif op in REDUCTIONS: r = torch_reduce(n, xs[0])
+    elif op == "cast": r = xs[0].to(TORCH_DTYPES[n.dtype])
     elif op in ("neg", "abs", "exp", "tanh", "sigmoid"): r = getattr(torch, op)(*xs)
     else: r = getattr(torch, TORCH_BINARY[op])(*xs)
     assert r.dtype == TORCH_DTYPES[n.dtype], (op, r.dtype)
     return r
+
+
+def torch_reduce(n, x):
+    """PyTorch's reduction of x as n says. torch.prod, any and all take one
+    dim: several are reduced one after the other (the result is contiguous
+    whichever way it is computed)."""
+    if n.op in SINGLE_AXIS:
+        f = torch.argmax if n.op == "argmax" else torch.argmin
+        if n.axes is None:
+            return f(x)
+        return f(x, dim=n.axes[0], keepdim=n.keepdims)
+    dims = list(n.reduced)
+    if n.op in ("sum", "mean", "amax", "amin"):
+        f = {"sum": torch.sum, "mean": torch.mean, "amax": torch.amax,
+             "amin": torch.amin}[n.op]
+        if not dims:
+            return f(x)  # a 0-d input
+        return f(x, dim=dims, keepdim=n.keepdims)
+    f = {"prod": torch.prod, "any": torch.any, "all": torch.all}[n.op]
+    if not dims or (n.axes is None and not n.keepdims):
+        return f(x)
+    for d in sorted(dims, reverse=True):
+        x = f(x, dim=d, keepdim=n.keepdims)
+    return x
 
 
 def restrided(x, dtype=np.float32):

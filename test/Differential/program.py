@@ -40,6 +40,9 @@ class Node:
         self.body, self.yields, self.outs = [], [], []
         self.iters, self.params, self.local = [], [], []
         self.trips, self.bounds, self.callee = 0, (0, 0, 1), None
+        # Reductions: `axes` as written (None: all axes; negative ones count
+        # from the end), `reduced` the same axes normalized, `keepdims`.
+        self.axes, self.reduced, self.keepdims = None, (), False
 
     def sig_name(self):
         """The argument's name in @main's signature."""
@@ -243,6 +246,12 @@ def stride_op_line(n, indent, name=lambda o: o.name):
     vals = ", ".join(name(o) for o in n.operands)
     tys = ", ".join(o.mlir_type() for o in n.operands)
     pred = f"{n.pred}, " if n.op == "cmp" else ""
+    if n.op in REDUCTIONS:
+        attrs = (f" axes [{', '.join(map(str, n.axes))}]"
+                 if n.axes is not None else "")
+        attrs += " keepdims" if n.keepdims else ""
+        return (f"{indent}{name(n)} = stride.{n.op} {vals}{attrs} : {tys} "
+                f"-> {n.mlir_type()}")
     return (f"{indent}{name(n)} = stride.{n.op} {pred}{vals} : {tys} "
             f"-> {n.mlir_type()}")
 

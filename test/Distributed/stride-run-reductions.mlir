@@ -9,6 +9,9 @@
 // RUN: %mpirun_openmpi -np 4 stride-run %S/Inputs/full-mean.mlir --distribute 4 --random-inputs --output-dir %t/mean4 2>&1 | FileCheck %s --check-prefix=MEAN
 // RUN: %PYTHON %S/Inputs/same-npy.py %t/mean1 %t/mean4 | FileCheck %s --check-prefix=SAME-MEAN
 // RUN: stride-opt %S/Inputs/full-mean.mlir --stride-cpu-pipeline=distribute=4 2>/dev/null | FileCheck %s --check-prefix=IR
+// RUN: stride-run %S/Inputs/arg-reductions.mlir --random-inputs --output-dir %t/arg1 > /dev/null
+// RUN: %mpirun_openmpi -np 2 stride-run %S/Inputs/arg-reductions.mlir --distribute 2 --random-inputs --output-dir %t/arg2 2>&1 | FileCheck %s --check-prefix=ARG
+// RUN: %PYTHON %S/Inputs/same-npy.py %t/arg1 %t/arg2 | FileCheck %s --check-prefix=SAME-ARG
 
 // CHECK: output #0: f32 6 strides [1]
 // CHECK: output #1: f32 8x1 strides [1, 8]
@@ -21,3 +24,7 @@
 // MEAN: output #0: f64 0-d strides []
 // SAME-MEAN: same out0.npy float64 ()
 // IR: llvm.call @stride_mpi_allreduce_f64
+// ARG: split along dim 0 (size 8) of the first result
+// ARG: output #1: i64 6 strides [1]
+// ARG: output #2: i64 0-d strides []
+// SAME-ARG-COUNT-3: same out

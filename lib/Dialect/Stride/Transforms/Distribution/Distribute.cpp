@@ -266,10 +266,13 @@ struct StrideDistributePass
       }
     // A result too small to split (a full reduction's 0-d result): split
     // the first reduction's input instead; the partial results combine by
-    // an all-reduce.
+    // an all-reduce (an arg-reduction's first indices do not: it would
+    // gather the whole input back).
     Operation *reduction = nullptr;
     fn.walk([&](Operation *op) {
-      if (!reduction && isReduction(op))
+      std::optional<ReduceKind> kind = getReduceKind(op);
+      if (!reduction && kind && *kind != ReduceKind::Argmax &&
+          *kind != ReduceKind::Argmin)
         reduction = op;
     });
     if (reduction && strategy == "auto") {
@@ -377,18 +380,29 @@ struct StrideDistributePass
       if (failed(runPipeline(pm, fn)))
         return failure();
       bool rerouted = false;
-      fn.walk([&](shard::ShardOp annotation) {
+      SmallVector<shard::ShardOp> annotations;
+      fn.walk([&](shard::ShardOp op) { annotations.push_back(op); });
+      for (shard::ShardOp annotation : annotations) {
         Value src = annotation.getSrc();
         if (annotation.getAnnotateForUsers() && !isa<BlockArgument>(src))
-          return;
+          continue;
         if (src.getDefiningOp<shard::ShardOp>())
-          return;
+          continue;
+        // An argument's annotation sits before the use it was made for;
+        // the argument's earlier users need it at the top.
+        if (isa<BlockArgument>(src)) {
+          Block &entry = fn.getBody().front();
+          if (Operation *sharding = annotation.getSharding().getDefiningOp();
+              sharding && sharding->getNumOperands() == 0)
+            sharding->moveBefore(&entry, entry.begin());
+          annotation->moveAfter(annotation.getSharding().getDefiningOp());
+        }
         for (OpOperand &use : llvm::make_early_inc_range(src.getUses()))
           if (!isa<shard::ShardOp>(use.getOwner())) {
             use.set(annotation.getResult());
             rerouted = true;
           }
-      });
+      }
       // Arguments nothing split are whole on every rank; saying so lets
       // propagation reach the ops that read only them (shard-partition
       // fails on an op it finds no sharding for).
@@ -446,6 +460,22 @@ struct StrideDistributePass
         }
       if (dim >= 0)
         fn.setArgAttr(arg.getArgNumber(), kSplitDim, b.getI64IntegerAttr(dim));
+      // shard-partition gives a block argument the sharding of its first
+      // user. Users that want it otherwise (a reduction reading it whole
+      // beside an elementwise op reading its block) must reshard from what
+      // the runner scatters: the argument's own annotation says that, and
+      // every use goes through it.
+      if (arg.hasOneUse() || arg.use_empty())
+        continue;
+      b.setInsertionPointToStart(&fn.getBody().front());
+      auto own = shard::ShardingOp::create(
+          b, fn.getLoc(),
+          dim >= 0 ? splitAlong(dim)
+                   : shard::Sharding::get(
+                         FlatSymbolRefAttr::get(&getContext(), kGridName), {}));
+      auto annotation = shard::ShardOp::create(b, fn.getLoc(), arg, own,
+                                               /*annotate_for_users=*/false);
+      arg.replaceAllUsesExcept(annotation.getResult(), annotation);
     }
     auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
     for (OpOperand &operand : ret->getOpOperands()) {

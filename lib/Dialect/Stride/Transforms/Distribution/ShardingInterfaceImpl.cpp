@@ -201,6 +201,38 @@ std::optional<shard::ReductionKind> combinerOf(ReduceKind kind) {
   return std::nullopt;
 }
 
+/// `input` (a rank's block, split as `sharding` says) all-gathered along
+/// every split dim that reduction `op` reduces; `sharding` is updated to
+/// the gathered value's.
+Value gatherReducedDims(Operation *op, Value input, shard::Sharding &sharding,
+                        SymbolTableCollection &symbolTable,
+                        OpBuilder &builder) {
+  std::optional<SmallVector<bool>> reducedDims = getReducedDims(op);
+  shard::GridOp grid =
+      shard::getGridOrNull(op, sharding.getGridAttr(), symbolTable);
+  if (!reducedDims || !grid)
+    return input;
+  SmallVector<shard::GridAxesAttr> axes =
+      llvm::to_vector(sharding.getSplitAxes());
+  for (auto [d, gridAxes] : llvm::enumerate(axes)) {
+    if (gridAxes.empty() || d >= reducedDims->size() || !(*reducedDims)[d])
+      continue;
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    for (int16_t axis : gridAxes.asArrayRef())
+      shape[d] *= grid.getShape()[axis];
+    input = shard::AllGatherOp::create(
+        builder, op->getLoc(),
+        RankedTensorType::get(shape, type.getElementType()),
+        sharding.getGridAttr(),
+        builder.getDenseI16ArrayAttr(gridAxes.asArrayRef()), input,
+        builder.getIndexAttr(d));
+    gridAxes = shard::GridAxesAttr::get(op->getContext(), {});
+  }
+  sharding = shard::Sharding::get(sharding.getGridAttr(), axes);
+  return input;
+}
+
 /// Upstream's default annotates every operand, and a scalar operand (a
 /// Stride op's `f32` or `i1` argument) would get a sharding without a grid:
 /// scalars are the same on every rank and need none.
@@ -254,6 +286,23 @@ struct NestSharding
           operandShardings, resultShardings, nest.iterators, nest.maps);
       reduced = shard::getReductionGridAxes(nest.iterators, axes);
     }
+    if (!reduced.empty() && !Model::combinesSplits()) {
+      // Partial results that do not combine (first indices): the rank
+      // gathers the reduced dims whole, then reduces its block alone.
+      // Upstream clones the op through partitionMap: operand 0 maps to the
+      // gathered value for this op only.
+      SmallVector<Value> operands(partitionedOperands);
+      SmallVector<shard::Sharding, 2> shardings(operandShardings);
+      operands[0] = gatherReducedDims(op, operands[0], shardings[0],
+                                      symbolTable, builder);
+      Value input = op->getOperand(0);
+      partitionMap.map(input, operands[0]);
+      shard::partitionTriviallyShardableOperation(*op, operands, shardings,
+                                                  resultShardings, partitionMap,
+                                                  symbolTable, builder);
+      partitionMap.map(input, partitionedOperands[0]);
+      return success();
+    }
     FailureOr<shard::ReductionKind> combiner = shard::ReductionKind::Sum;
     if (!reduced.empty() && failed(combiner = Model::splitCombiner(op)))
       return failure();
@@ -277,6 +326,10 @@ struct NestSharding
                                            symbolTable, builder));
     return success();
   }
+
+  /// Whether the partial results of a split reduction loop combine (by
+  /// splitCombiner); otherwise the reduced dims are gathered first.
+  static bool combinesSplits() { return true; }
 
   /// The defaults of a model whose partial results need nothing else.
   static Value finishCombined(Operation *, Value combined, StringRef,
@@ -327,13 +380,10 @@ struct ReduceSharding
     return SmallVector<shard::ReductionKind>(
         llvm::count(nest.iterators, utils::IteratorType::reduction), kind);
   }
+  /// An arg-reduction's first indices do not combine across ranks.
+  static bool combinesSplits() { return combinerOf(Op::getKind()).has_value(); }
   static FailureOr<shard::ReductionKind> splitCombiner(Operation *op) {
-    std::optional<shard::ReductionKind> combiner = combinerOf(Op::getKind());
-    if (!combiner)
-      return op->emitOpError()
-             << "cannot reduce over a dimension split across processes: the "
-                "ranks' first indices do not combine into the global one";
-    return *combiner;
+    return *combinerOf(Op::getKind());
   }
   static Value finishCombined(Operation *op, Value combined, StringRef grid,
                               ArrayRef<shard::GridAxis> reduced,

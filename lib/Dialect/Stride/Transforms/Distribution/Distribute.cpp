@@ -303,6 +303,12 @@ struct StrideDistributePass
     return shard::Sharding::get(FlatSymbolRefAttr::get(ctx, kGridName), axes);
   }
 
+  /// Whole on every rank.
+  shard::Sharding replicated() {
+    return shard::Sharding::get(
+        FlatSymbolRefAttr::get(&getContext(), kGridName), {});
+  }
+
   /// The tensor dim split along grid axis 0, or -1 if replicated; fails on
   /// what the runners cannot scatter (halos, explicit offsets).
   FailureOr<int64_t> splitDimOf(const shard::Sharding &s, Value v,
@@ -412,10 +418,8 @@ struct StrideDistributePass
               llvm::any_of(arg.getUsers(), llvm::IsaPred<shard::ShardOp>))
             continue;
           OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
-          auto replicated = shard::Sharding::get(
-              FlatSymbolRefAttr::get(&getContext(), kGridName), {});
           auto shardingOp =
-              shard::ShardingOp::create(b, fn.getLoc(), replicated);
+              shard::ShardingOp::create(b, fn.getLoc(), replicated());
           auto annotation = shard::ShardOp::create(
               b, fn.getLoc(), arg, shardingOp, /*annotate_for_users=*/true);
           arg.replaceAllUsesExcept(annotation.getResult(), annotation);
@@ -432,17 +436,15 @@ struct StrideDistributePass
     // What propagation leaves unannotated reads only whole values (upstream
     // takes a replicated operand for no information): it runs whole on
     // every rank, which shard-partition must be told.
-    auto replicated = shard::Sharding::get(
-        FlatSymbolRefAttr::get(&getContext(), kGridName), {});
     fn.walk([&](shard::ShardingInterface op) {
       for (OpResult r : op->getResults())
         if (isa<RankedTensorType>(r.getType()) &&
             llvm::none_of(r.getUsers(), llvm::IsaPred<shard::ShardOp>))
-          shard::maybeInsertTargetShardingAnnotation(replicated, r, b);
+          shard::maybeInsertTargetShardingAnnotation(replicated(), r, b);
       for (OpOperand &operand : op->getOpOperands())
         if (isa<RankedTensorType>(operand.get().getType()) &&
             !operand.get().getDefiningOp<shard::ShardOp>())
-          shard::maybeInsertSourceShardingAnnotation(replicated, operand, b);
+          shard::maybeInsertSourceShardingAnnotation(replicated(), operand, b);
     });
 
     // Record what the runners scatter and gather.
@@ -469,10 +471,7 @@ struct StrideDistributePass
         continue;
       b.setInsertionPointToStart(&fn.getBody().front());
       auto own = shard::ShardingOp::create(
-          b, fn.getLoc(),
-          dim >= 0 ? splitAlong(dim)
-                   : shard::Sharding::get(
-                         FlatSymbolRefAttr::get(&getContext(), kGridName), {}));
+          b, fn.getLoc(), dim >= 0 ? splitAlong(dim) : replicated());
       auto annotation = shard::ShardOp::create(b, fn.getLoc(), arg, own,
                                                /*annotate_for_users=*/false);
       arg.replaceAllUsesExcept(annotation.getResult(), annotation);

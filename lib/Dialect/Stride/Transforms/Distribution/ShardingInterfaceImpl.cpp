@@ -204,14 +204,18 @@ std::optional<shard::ReductionKind> combinerOf(ReduceKind kind) {
 /// `input` (a rank's block, split as `sharding` says) all-gathered along
 /// every split dim that reduction `op` reduces; `sharding` is updated to
 /// the gathered value's.
-Value gatherReducedDims(Operation *op, Value input, shard::Sharding &sharding,
-                        SymbolTableCollection &symbolTable,
-                        OpBuilder &builder) {
+FailureOr<Value> gatherReducedDims(Operation *op, Value input,
+                                   shard::Sharding &sharding,
+                                   SymbolTableCollection &symbolTable,
+                                   OpBuilder &builder) {
   std::optional<SmallVector<bool>> reducedDims = getReducedDims(op);
   shard::GridOp grid =
       shard::getGridOrNull(op, sharding.getGridAttr(), symbolTable);
+  // Reducing the block alone would be a silent wrong answer.
   if (!reducedDims || !grid)
-    return input;
+    return op->emitOpError()
+           << "cannot gather its split input: "
+           << (grid ? "unknown reduced dims" : "the grid is not found");
   SmallVector<shard::GridAxesAttr> axes =
       llvm::to_vector(sharding.getSplitAxes());
   for (auto [d, gridAxes] : llvm::enumerate(axes)) {
@@ -293,8 +297,11 @@ struct NestSharding
       // gathered value for this op only.
       SmallVector<Value> operands(partitionedOperands);
       SmallVector<shard::Sharding, 2> shardings(operandShardings);
-      operands[0] = gatherReducedDims(op, operands[0], shardings[0],
-                                      symbolTable, builder);
+      FailureOr<Value> gathered = gatherReducedDims(
+          op, operands[0], shardings[0], symbolTable, builder);
+      if (failed(gathered))
+        return failure();
+      operands[0] = *gathered;
       Value input = op->getOperand(0);
       partitionMap.map(input, operands[0]);
       shard::partitionTriviallyShardableOperation(*op, operands, shardings,

@@ -16,9 +16,9 @@
 #include "stride/Layout/Strides.h"
 #include "stride/Layout/Views.h"
 #include "stride/Pipelines/Pipelines.h"
-#include "stride/Runner/CompileEntry.h"
-#include "stride/Runner/JitKernel.h"
-#include "stride/Runner/Threads.h"
+#include "stride/Driver/CompileEntry.h"
+#include "stride/Driver/JitKernel.h"
+#include "stride/Driver/Threads.h"
 #include "stride/Support/GuardedParse.h"
 
 #include "mlir/IR/Diagnostics.h"

@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/AOT/AotCompiler.h"
-#include "stride/Runner/DistributionPlan.h"
+#include "stride/Driver/DistributionPlan.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/LLVMOptimization.h"
-#include "stride/Runner/CompileEntry.h"
+#include "stride/Driver/CompileEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"

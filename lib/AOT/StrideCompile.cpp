@@ -9,9 +9,9 @@
 #include "stride/AOT/AotCompiler.h"
 
 #include "stride/Layout/Strides.h"
-#include "stride/Runner/CompileEntry.h"
-#include "stride/Runner/JitKernel.h"
-#include "stride/Runner/ToolOptions.h"
+#include "stride/Driver/CompileEntry.h"
+#include "stride/Driver/JitKernel.h"
+#include "stride/Driver/ToolOptions.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"

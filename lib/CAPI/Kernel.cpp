@@ -9,7 +9,7 @@
 
 #include "stride-c/Kernel.h"
 
-#include "stride/Runner/JitKernel.h"
+#include "stride/Driver/JitKernel.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"

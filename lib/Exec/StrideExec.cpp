@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Exec/StrideExec.h"
+#include "stride/ToolMains.h"
 
 #include "DeviceCopies.h"
 #include "MpiLoader.h"
@@ -427,7 +427,7 @@ int execDistributed(const rt::AotEntry &entry, const Options &options,
 
 } // namespace
 
-int stride::exec::strideExecMain(int argc, char **argv) {
+int stride::strideExecMain(int argc, char **argv) {
   Options options;
   if (std::string error = parseOptions(argc, argv, options); !error.empty())
     return fail(error);

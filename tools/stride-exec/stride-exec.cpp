@@ -1,5 +1,5 @@
 //===- stride-exec.cpp - Runs kernels compiled by stride-compile ----------===//
 
-#include "stride/Exec/StrideExec.h"
+#include "stride/ToolMains.h"
 
-int main(int argc, char **argv) { return stride::exec::strideExecMain(argc, argv); }
+int main(int argc, char **argv) { return stride::strideExecMain(argc, argv); }

@@ -13,8 +13,8 @@
 
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Pipelines/Pipelines.h"
-#include "stride/Runner/CompileEntry.h"
-#include "stride/Runner/JitKernel.h"
+#include "stride/Driver/CompileEntry.h"
+#include "stride/Driver/JitKernel.h"
 #include "stride/Support/GuardedParse.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

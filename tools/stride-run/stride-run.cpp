@@ -1,5 +1,5 @@
 //===- stride-run.cpp - JIT runner for Stride programs --------------------===//
 
-#include "stride/Runner/StrideRun.h"
+#include "stride/ToolMains.h"
 
-int main(int argc, char **argv) { return mlir::stride::strideRunMain(argc, argv); }
+int main(int argc, char **argv) { return stride::strideRunMain(argc, argv); }

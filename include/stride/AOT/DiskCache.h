@@ -14,7 +14,7 @@
 #define STRIDE_AOT_DISKCACHE_H
 
 #include "stride/AOT/AotCompiler.h"
-#include "stride/Runner/JitKernel.h"
+#include "stride/Driver/JitKernel.h"
 
 #include <memory>
 #include <string>

@@ -23,7 +23,6 @@ namespace mlir::stride {
 
 using namespace mlir;
 using namespace mlir::stride;
-namespace layout = ::stride::layout;
 
 namespace {
 

@@ -21,7 +21,6 @@ namespace mlir::stride {
 
 using namespace mlir;
 using namespace mlir::stride;
-namespace layout = ::stride::layout;
 
 namespace {
 /// Stand-in for a dynamic size when only the order of dimensions matters:

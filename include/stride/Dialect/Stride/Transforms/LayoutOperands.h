@@ -17,6 +17,8 @@
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::stride {
+/// Stride's layout algebra (lib/Layout), by its short name in the passes.
+namespace layout = ::stride::layout;
 
 /// The values an elementwise op's result layout is decided from, one per
 /// operand; whether the op converts each inside its loop (NumPy's

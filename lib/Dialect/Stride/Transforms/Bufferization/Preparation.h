@@ -26,7 +26,7 @@ constexpr llvm::StringLiteral kOutputResultsAttr = "stride.output_results";
 /// whose reduced elements were unsigned integers before
 /// makeIntegersSignless: its kernel compares, widens and converts them
 /// without a sign. As an argument attribute of a function: the argument's
-/// elements were unsigned (stride/Runner reads it back).
+/// elements were unsigned (stride/Driver reads it back).
 constexpr llvm::StringLiteral kUnsignedAttr = "stride.unsigned";
 
 /// Rewrites every unsigned integer type in `module` (ui8 ... ui64, inside

@@ -722,30 +722,36 @@ LogicalResult KernelBuilder::emitReduction(
       if (reduced[d] && d != inner)
         mainIterators[loopOf[d]] = utils::IteratorType::reduction;
     mainIterators[blockLoop] = utils::IteratorType::reduction;
-    emitGeneric(
-        loc, mainInputs, laneBuffers, mainMaps, mainIterators,
-        [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value x = prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
-          Value i;
-          if (index)
-            i = logicalIndex(
-                nb, nl,
-                [&](int64_t d) -> Value {
-                  if (d != inner)
-                    return linalg::IndexOp::create(nb, nl, loopOf[d]);
-                  Value block = linalg::IndexOp::create(nb, nl, blockLoop);
-                  Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
-                  return arith::AddIOp::create(
-                      nb, nl,
-                      arith::MulIOp::create(
-                          nb, nl, block,
-                          arith::ConstantIndexOp::create(nb, nl, kLanes)),
-                      lane);
-                },
-                laneIndexType);
-          linalg::YieldOp::create(
-              nb, nl, step(nb, nl, x, i, args.drop_front(numIns), inOrder));
-        });
+    // One accumulation step of the main blocks and of the tail; they differ
+    // only in the inner dim's index, which `innerIndex` computes.
+    auto laneStep = [&](OpBuilder &nb, Location nl, ValueRange args,
+                        function_ref<Value()> innerIndex) {
+      Value x = prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
+      Value i;
+      if (index)
+        i = logicalIndex(
+            nb, nl,
+            [&](int64_t d) -> Value {
+              return d != inner ? linalg::IndexOp::create(nb, nl, loopOf[d])
+                                : innerIndex();
+            },
+            laneIndexType);
+      linalg::YieldOp::create(
+          nb, nl, step(nb, nl, x, i, args.drop_front(numIns), inOrder));
+    };
+    emitGeneric(loc, mainInputs, laneBuffers, mainMaps, mainIterators,
+                [&](OpBuilder &nb, Location nl, ValueRange args) {
+                  laneStep(nb, nl, args, [&]() -> Value {
+                    Value block = linalg::IndexOp::create(nb, nl, blockLoop);
+                    Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
+                    return arith::AddIOp::create(
+                        nb, nl,
+                        arith::MulIOp::create(
+                            nb, nl, block,
+                            arith::ConstantIndexOp::create(nb, nl, kLanes)),
+                        lane);
+                  });
+                });
     // The last partial block, into lanes 0 .. rest-1.
     if (rest > 0) {
       SmallVector<Value> tailInputs;
@@ -772,27 +778,15 @@ LogicalResult KernelBuilder::emitReduction(
       for (Value buffer : laneBuffers)
         tailLanes.push_back(memref::SubViewOp::create(b, loc, buffer, zeros,
                                                       tailSizes, ones));
-      emitGeneric(
-          loc, tailInputs, tailLanes, tailMaps, tailIterators,
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            Value x =
-                prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
-            Value i;
-            if (index)
-              i = logicalIndex(
-                  nb, nl,
-                  [&](int64_t d) -> Value {
-                    if (d != inner)
-                      return linalg::IndexOp::create(nb, nl, loopOf[d]);
-                    return arith::AddIOp::create(
-                        nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
-                        arith::ConstantIndexOp::create(nb, nl,
-                                                       blocks * kLanes));
-                  },
-                  laneIndexType);
-            linalg::YieldOp::create(
-                nb, nl, step(nb, nl, x, i, args.drop_front(numIns), inOrder));
-          });
+      emitGeneric(loc, tailInputs, tailLanes, tailMaps, tailIterators,
+                  [&](OpBuilder &nb, Location nl, ValueRange args) {
+                    laneStep(nb, nl, args, [&]() -> Value {
+                      return arith::AddIOp::create(
+                          nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
+                          arith::ConstantIndexOp::create(nb, nl,
+                                                         blocks * kLanes));
+                    });
+                  });
     }
     // Fold the lanes in halves, lane j taking in lane j + half, until one
     // is left: a tree, so that the combine is log2(lanes) steps deep rather

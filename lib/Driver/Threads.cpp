@@ -1,6 +1,6 @@
 //===- Threads.cpp - The drivers' thread-count rule -----------------------===//
 
-#include "stride/Runner/Threads.h"
+#include "stride/Driver/Threads.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_RUNNER_THREADS_H
-#define STRIDE_RUNNER_THREADS_H
+#ifndef STRIDE_DRIVER_THREADS_H
+#define STRIDE_DRIVER_THREADS_H
 
 #include <string>
 
@@ -23,4 +23,4 @@ std::string checkThreadsEnvironment();
 
 } // namespace mlir::stride
 
-#endif // STRIDE_RUNNER_THREADS_H
+#endif // STRIDE_DRIVER_THREADS_H

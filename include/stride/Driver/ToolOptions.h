@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_RUNNER_TOOLOPTIONS_H
-#define STRIDE_RUNNER_TOOLOPTIONS_H
+#ifndef STRIDE_DRIVER_TOOLOPTIONS_H
+#define STRIDE_DRIVER_TOOLOPTIONS_H
 
 #include "stride/Layout/Strides.h"
 
@@ -37,4 +37,4 @@ struct CompileToolOptions {
 
 } // namespace mlir::stride
 
-#endif // STRIDE_RUNNER_TOOLOPTIONS_H
+#endif // STRIDE_DRIVER_TOOLOPTIONS_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_RUNNER_DISTRIBUTIONPLAN_H
-#define STRIDE_RUNNER_DISTRIBUTIONPLAN_H
+#ifndef STRIDE_DRIVER_DISTRIBUTIONPLAN_H
+#define STRIDE_DRIVER_DISTRIBUTIONPLAN_H
 
 #include "stride/Layout/Strides.h"
 #include "stride/Runtime/Distributed.h"
@@ -43,4 +43,4 @@ std::string planDistribution(MLIRContext &context, ModuleOp specialized,
 
 } // namespace mlir::stride
 
-#endif // STRIDE_RUNNER_DISTRIBUTIONPLAN_H
+#endif // STRIDE_DRIVER_DISTRIBUTIONPLAN_H

@@ -1,6 +1,6 @@
 //===- CompileEntry.cpp - Entry selection and lowering to LLVM ------------===//
 
-#include "stride/Runner/CompileEntry.h"
+#include "stride/Driver/CompileEntry.h"
 #include "stride/Support/GuardedParse.h"
 
 #include "mlir/IR/BuiltinTypes.h"

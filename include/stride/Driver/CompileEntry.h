@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_RUNNER_COMPILEENTRY_H
-#define STRIDE_RUNNER_COMPILEENTRY_H
+#ifndef STRIDE_DRIVER_COMPILEENTRY_H
+#define STRIDE_DRIVER_COMPILEENTRY_H
 
 #include "stride/Pipelines/Pipelines.h"
 #include "stride/Support/MLIRElementType.h"
@@ -79,4 +79,4 @@ createHostTargetMachine(bool positionIndependent, std::string &error);
 
 } // namespace mlir::stride
 
-#endif // STRIDE_RUNNER_COMPILEENTRY_H
+#endif // STRIDE_DRIVER_COMPILEENTRY_H

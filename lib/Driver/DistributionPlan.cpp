@@ -1,10 +1,10 @@
 //===- DistributionPlan.cpp - What every rank of a run holds --------------===//
 
-#include "stride/Runner/DistributionPlan.h"
+#include "stride/Driver/DistributionPlan.h"
 
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
-#include "stride/Runner/JitKernel.h"
+#include "stride/Driver/JitKernel.h"
 #include "stride/Runtime/StridedBuffer.h"
 #include "stride/Support/MLIRElementType.h"
 

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_RUNNER_JITKERNEL_H
-#define STRIDE_RUNNER_JITKERNEL_H
+#ifndef STRIDE_DRIVER_JITKERNEL_H
+#define STRIDE_DRIVER_JITKERNEL_H
 
-#include "stride/Runner/CompileEntry.h"
+#include "stride/Driver/CompileEntry.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -120,4 +120,4 @@ void registerJitDialects(DialectRegistry &registry);
 
 } // namespace mlir::stride
 
-#endif // STRIDE_RUNNER_JITKERNEL_H
+#endif // STRIDE_DRIVER_JITKERNEL_H

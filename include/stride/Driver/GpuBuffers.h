@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_RUNNER_GPUBUFFERS_H
-#define STRIDE_RUNNER_GPUBUFFERS_H
+#ifndef STRIDE_DRIVER_GPUBUFFERS_H
+#define STRIDE_DRIVER_GPUBUFFERS_H
 
-#include "stride/Runner/JitKernel.h"
+#include "stride/Driver/JitKernel.h"
 
 #include <string>
 #include <vector>
@@ -72,4 +72,4 @@ double timeOnGpuMs(F &&run) {
 
 } // namespace mlir::stride
 
-#endif // STRIDE_RUNNER_GPUBUFFERS_H
+#endif // STRIDE_DRIVER_GPUBUFFERS_H

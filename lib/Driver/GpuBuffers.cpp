@@ -1,6 +1,6 @@
 //===- GpuBuffers.cpp - Device copies of strided buffers -----------------===//
 
-#include "stride/Runner/GpuBuffers.h"
+#include "stride/Driver/GpuBuffers.h"
 
 #include "StrideGpuRuntime.h"
 

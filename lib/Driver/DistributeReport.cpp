@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Runner/DistributeReport.h"
+#include "stride/Driver/DistributeReport.h"
 
 #include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"

@@ -10,17 +10,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Runner/StrideRun.h"
-#include "stride/Runner/Threads.h"
+#include "stride/ToolMains.h"
+#include "stride/Driver/Threads.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Strides.h"
-#include "stride/Runner/DistributeReport.h"
-#include "stride/Runner/DistributionPlan.h"
-#include "stride/Runner/GpuBuffers.h"
-#include "stride/Runner/JitKernel.h"
-#include "stride/Runner/ToolOptions.h"
+#include "stride/Driver/DistributeReport.h"
+#include "stride/Driver/DistributionPlan.h"
+#include "stride/Driver/GpuBuffers.h"
+#include "stride/Driver/JitKernel.h"
+#include "stride/Driver/ToolOptions.h"
 #include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/Distributed.h"
 #include "stride/Runtime/Npy.h"
@@ -435,7 +435,7 @@ int runDistributed(const RunOptions &options, MLIRContext &context,
 
 } // namespace
 
-int mlir::stride::strideRunMain(int argc, char **argv) {
+int ::stride::strideRunMain(int argc, char **argv) {
   static cl::OptionCategory category("stride-run options");
   static CompileToolOptions compile(category, CompileToolOptions::Tool::Run);
   static cl::opt<std::string> entryName(

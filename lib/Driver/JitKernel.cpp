@@ -1,13 +1,13 @@
 //===- JitKernel.cpp - Compile and call Stride functions ------------------===//
 
-#include "stride/Runner/JitKernel.h"
+#include "stride/Driver/JitKernel.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
 #include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/LLVMOptimization.h"
-#include "stride/Runner/Threads.h"
+#include "stride/Driver/Threads.h"
 #include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/TemporaryCache.h"
 

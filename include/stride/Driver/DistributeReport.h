@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_RUNNER_DISTRIBUTEREPORT_H
-#define STRIDE_RUNNER_DISTRIBUTEREPORT_H
+#ifndef STRIDE_DRIVER_DISTRIBUTEREPORT_H
+#define STRIDE_DRIVER_DISTRIBUTEREPORT_H
 
 #include "stride/Layout/Strides.h"
 
@@ -27,4 +27,4 @@ std::string distributeReport(MLIRContext &context, ModuleOp specialized,
 
 } // namespace mlir::stride
 
-#endif // STRIDE_RUNNER_DISTRIBUTEREPORT_H
+#endif // STRIDE_DRIVER_DISTRIBUTEREPORT_H

@@ -1,6 +1,6 @@
 //===- ToolOptions.cpp - Options the compiling tools share ----------------===//
 
-#include "stride/Runner/ToolOptions.h"
+#include "stride/Driver/ToolOptions.h"
 
 #include "stride/Dialect/Stride/Transforms/PolicyOption.h"
 

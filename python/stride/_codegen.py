@@ -61,7 +61,12 @@ def postorder(root):
 
 def every_node(root):
     """postorder, and the nodes of fori_loop bodies too."""
-    out, stack, seen = [], [root], set()
+    return every_node_of([root])
+
+
+def every_node_of(roots):
+    """every_node of several roots, each node once."""
+    out, stack, seen = [], list(roots), set()
     while stack:
         for node in postorder(stack.pop()):
             if id(node) not in seen:

@@ -428,12 +428,20 @@ class Leaf(Expr):
         HOOKS.setitem(self, key, value)
 
 
+_SERIALS = itertools.count()
+
+
+def next_serial():
+    """A serial above every node made so far."""
+    return next(_SERIALS)
+
+
 class Op(Expr):
     """One Stride op. `in_dtypes[i]` is the element type operand i is
     converted to before the op (a stride.cast, or the scalar argument's
     type); `attr` is the cmp predicate or a stride.broadcast body op."""
     __slots__ = ("kind", "operands", "in_dtypes", "attr", "structure",
-                 "tree", "used", "_value")
+                 "tree", "used", "_value", "serial")
     # _value: NumPy's value of a 0-d node (a 0-d array, or None where it
     # cannot be computed), which value-based promotion reads; unset until
     # asked (see _weak_value).
@@ -447,6 +455,10 @@ class Op(Expr):
         # None: materialize then walks the expression for its key.
         self.tree = None
         self.used = False  # an operand of a node the operators built
+        # Creation order: operands are always made before the nodes that
+        # read them, so a @stride.jit trace splits its program into kernels
+        # by serial (_trace.split_kernels).
+        self.serial = next(_SERIALS)
 
     def structure_of(self):
         """(key, args) as _codegen.structure gives them, or an equivalent
@@ -1117,8 +1129,10 @@ def view(kind, x, attr, numpy_view):
     shape = numpy_view(_stand_in(op.shape)).shape
     result = Op(kind, (op,), (op.dtype,), op.dtype, tuple(shape), attr)
     t = type(x)
-    if (t is Leaf or t is Local or t is Snapshot or t is Written) and \
-            HOOKS.current_trace() is not None:
+    # An intermediate (Op) becomes memory if the function writes into it
+    # later (NumPy's results are arrays): its views must then show the write.
+    if (t is Leaf or t is Local or t is Snapshot or t is Written or t is Op) \
+            and HOOKS.current_trace() is not None:
         HOOKS.on_snapshot(result, x)
     return result
 

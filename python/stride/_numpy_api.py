@@ -266,7 +266,13 @@ def _std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
     return _expr.TABLE_FUNCTIONS["sqrt"](_var(a, axis, dtype, None, ddof, keepdims))
 
 
-REDUCTIONS = {"var": _var, "std": _std,
+def _count_nonzero(a, axis=None, *, keepdims=False):
+    """np.count_nonzero: the int64 sum of a != 0."""
+    x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
+    return _expr.reduce("sum", x != 0, axis, keepdims)
+
+
+REDUCTIONS = {"var": _var, "std": _std, "count_nonzero": _count_nonzero,
               "sum": _sum, "prod": _prod, "mean": _mean,
               "amax": _extreme("amax"), "amin": _extreme("amin"),
               "argmax": _argument("argmax"), "argmin": _argument("argmin"),

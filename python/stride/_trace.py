@@ -2,6 +2,8 @@
 everything it returns into one fused kernel per signature, and run later
 calls through a plan that does only what a call must: check the signature,
 allocate the results, call the kernel (which releases the GIL)."""
+import bisect
+import copy
 import functools
 import os
 import sys
@@ -17,7 +19,15 @@ from ._errors import user_line
 _tracing = threading.local()
 
 # The most writes one trace may make (see _Trace._written).
-MAX_WRITES = int(os.environ.get("STRIDE_MAX_TRACE_WRITES", "300"))
+MAX_WRITES = int(os.environ.get("STRIDE_MAX_TRACE_WRITES", "4000"))
+
+# A trace is cut into one kernel per this many writes (outside fori_loop
+# bodies; see _stages): upstream One-Shot Bufferize's analysis of a chain
+# of in-place inserts grows about as the cube of its length (98 writes of
+# a Jacobi sweep: 4.2 s, 298: 86 s), so a long unrolled Python loop
+# compiles as a sequence of short kernels instead, each handing the values
+# later ones read over as results (24 writes: 0.65 s per kernel).
+KERNEL_WRITES = int(os.environ.get("STRIDE_KERNEL_WRITES", "24"))
 
 # Leaf.written in a trace that writes arguments: reads of the leaf resolve.
 WATCH = 1
@@ -445,6 +455,7 @@ class _Trace:
         self.loops = []       # per fori_loop body being traced: its carry memory
         self.written_ops = {}  # id(Written) -> its Memory
         self.made = set()     # ids of the arrays creation functions made
+        self.cuts = []        # serials where the program splits into kernels
 
     def line(self):
         """Where a read happens, for messages."""
@@ -509,8 +520,10 @@ class _Trace:
             return x
         if type(x) is _expr.Snapshot:
             source, seen = self.snapshots[id(x)]
-            if seen == len(self.writes):
-                return x  # nothing was written since it was made
+            if seen == len(self.writes) or type(source) is _expr.Op:
+                # Nothing was written since it was made, or not its source:
+                # an intermediate nothing wrote into (it would be Written).
+                return x
             if x.kind == "reshape":
                 raise TypeError(
                     "reading the result of reshape of an array after a "
@@ -658,10 +671,10 @@ class _Trace:
         if len(self.writes) >= MAX_WRITES:
             raise TypeError(
                 f"this @stride.jit trace has made {MAX_WRITES} writes into "
-                "arrays (Python loops unroll when traced, and the kernel's "
-                "compile time grows quickly with the writes it chains); "
-                "write the loop with stride.fori_loop (one scf.for), or "
-                "vectorize it (STRIDE_MAX_TRACE_WRITES raises the limit)"
+                "arrays (Python loops unroll when traced, and compile time "
+                "grows with the writes: about 30 ms each); write the loop "
+                "with stride.fori_loop (one scf.for), or vectorize it "
+                "(STRIDE_MAX_TRACE_WRITES raises the limit)"
                 + line)
         if mem.pos is not None and not any(w for w, _, _ in self.writes):
             # From now on reads of arguments resolve (and are recorded).
@@ -670,6 +683,8 @@ class _Trace:
                     leaf.written = WATCH
         self.writes.append(((mem.pos, keys) if mem.pos is not None else None,
                             construct, line))
+        if not self.loops and len(self.writes) % KERNEL_WRITES == 0:
+            self.cuts.append(_expr.next_serial())
 
     def record_read(self, x):
         """A read of argument memory after writes of other arguments: at
@@ -879,18 +894,18 @@ class _Plan:
     inputs and outputs."""
     __slots__ = ("kernel", "sources", "allocs", "outs", "single", "torch",
                  "bools", "prepare", "nres", "views", "checks", "guards",
-                 "next", "consts", "text", "layouts")
+                 "next", "consts", "text", "layouts", "earlier",
+                 "stage_inputs")
 
     def run(self, args):
         if self.prepare:
             args = [_to_array(a, i) for i, a in enumerate(args)]
         if self.outs:
             targets = self._targets(args)
-        inputs = [args[s] if c is None else c for s, c in self.sources]
-        for i, pos, keys in self.views:
-            inputs[i] = _index(args[pos], keys)
-        for i in self.bools:
-            inputs[i] = _run.prepare(inputs[i])
+        made = []
+        for stage in self.earlier:
+            made.append(_run_stage(stage, args, made))
+        inputs = _inputs(self, args, made)
         outputs = [alloc() for alloc in self.allocs]
         self.kernel(inputs, outputs)
         if self.outs:
@@ -926,6 +941,104 @@ class _Plan:
                 if overlap:
                     raise TypeError(message)
         return targets
+
+
+class _Stage:
+    """One kernel of a plan that a trace split (see _stages) and where its
+    inputs come from; the last kernel's fields live in the _Plan itself."""
+    __slots__ = ("kernel", "sources", "views", "bools", "stage_inputs",
+                 "allocs", "constants", "text", "layouts")
+
+
+def _inputs(stage, args, made):
+    """A kernel's inputs for a call: arguments, views of them, constants and
+    the results of the plan's earlier kernels (`made`)."""
+    inputs = [args[s] if c is None else c for s, c in stage.sources]
+    for i, pos, keys in stage.views:
+        inputs[i] = _index(args[pos], keys)
+    for i in stage.bools:
+        inputs[i] = _run.prepare(inputs[i])
+    for i, k, j in stage.stage_inputs:
+        inputs[i] = made[k][j]
+    return inputs
+
+
+def _run_stage(stage, args, made):
+    """Runs an earlier kernel of a plan; returns its results."""
+    outputs = [alloc() for alloc in stage.allocs]
+    stage.kernel(_inputs(stage, args, made), outputs)
+    return outputs
+
+
+def _stages(roots, cuts):
+    """The traced program split at the trace's cuts (serials, see
+    _Trace._written) into kernels run in order: per kernel, the nodes it
+    computes that later kernels read ([stage roots], False), and last the
+    roots themselves (None, True). A node belongs to the kernel its serial
+    falls in; only values are handed over, never views of memory, so each
+    kernel's inserts chain only its own writes. Without cuts, or where a
+    cut would separate a fori_loop from its parts, one kernel."""
+    one = [(None, True)]
+    nodes = [n for n in _codegen.every_node_of(roots)
+             if isinstance(n, _expr.Op)]
+    newest = max((n.serial for n in nodes), default=-1)
+    cuts = [c for c in cuts if c <= newest]  # no empty last kernel
+    if not cuts:
+        return one
+    seg = lambda n: bisect.bisect_right(cuts, n.serial)
+    last = len(cuts)
+    reads = [dict() for _ in range(last + 1)]
+    for node in nodes:
+        s = seg(node)
+        for o in node.operands:
+            if isinstance(o, _expr.Op) and seg(o) < s:
+                if o.kind in ("loop", "looparg", "loopindex"):
+                    return one
+                reads[seg(o)][id(o)] = o
+    for r in roots:
+        if isinstance(r, _expr.Op) and seg(r) < last:
+            reads[seg(r)][id(r)] = r  # computed early, returned at the end
+    stages = [(list(r.values()), False) for r in reads[:last] if r]
+    return stages + one if stages else one
+
+
+def _rebuild(roots, placeholders):
+    """Copies of the nodes `roots` depend on in which every node an earlier
+    kernel computes (a key of `placeholders`) is that kernel's result, a
+    Leaf. Iterative: chains of thousands of nodes are common."""
+    memo = {}
+    stack = list(roots)
+    while stack:
+        node = stack[-1]
+        if id(node) in memo:
+            stack.pop()
+            continue
+        if not isinstance(node, _expr.Op):
+            memo[id(node)] = node
+            stack.pop()
+            continue
+        leaf = placeholders.get(id(node))
+        if leaf is not None:
+            memo[id(node)] = leaf
+            stack.pop()
+            continue
+        deps = list(node.operands)
+        if node.kind == "loop":
+            lower, upper, results, loop_args, index = node.attr
+            deps += list(results) + list(loop_args) + [index]
+        pending = [d for d in deps if id(d) not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        new = copy.copy(node)
+        new.operands = tuple(memo[id(o)] for o in node.operands)
+        new.structure = new.tree = None
+        if node.kind == "loop":
+            new.attr = (lower, upper, tuple(memo[id(r)] for r in results),
+                        tuple(memo[id(a)] for a in loop_args), memo[id(index)])
+        memo[id(node)] = new
+    return [memo[id(r)] for r in roots]
 
 
 class _NothingPlan:
@@ -1088,12 +1201,69 @@ class JitFunction:
                         # argument of this plan, by reference.
                         keys[id(o)] = (("view", id(o)) if id(o) in trace.views
                                        else _codegen.leaf_key(o.array))
+        stages = _stages(roots, trace.cuts)
+        earlier, placeholders, produced = [], {}, {}
+        for k, (stage_roots, last) in enumerate(stages):
+            if k + 1 < len(stages):
+                built = _rebuild(stage_roots, placeholders)
+            elif placeholders:
+                # A root an earlier kernel computed comes back as a copy.
+                built = [_expr.Op("copy", (b,), (b.dtype,), b.dtype, b.shape)
+                         if isinstance(b, _expr.Leaf) else b
+                         for b in _rebuild(roots, placeholders)]
+            else:
+                built = roots
+            kernel = self._kernel(built, keys, trace, produced)
+            if k + 1 == len(stages):
+                break
+            earlier.append(kernel)
+            for j, (node, param) in enumerate(zip(stage_roots,
+                                                  kernel.kernel.outputs)):
+                # Stands for the value in the kernels after this one: an
+                # argument laid out as this kernel returns it.
+                leaf = _expr.Leaf(_allocator(param)())
+                placeholders[id(node)] = leaf
+                keys[id(leaf)] = ("stage", k, j)
+                produced[id(leaf)] = (k, j)
+        plan = _Plan()
+        plan.earlier = earlier
+        plan.kernel = kernel.kernel
+        plan.text, plan.layouts = kernel.text, kernel.layouts  # for stride.explain
+        plan.sources = kernel.sources
+        plan.allocs = kernel.allocs
+        plan.nres = len(results)
+        plan.outs = [(pos, keys, plan.nres + k)
+                     for k, (pos, keys, _) in enumerate(backs)]
+        constants = [c for e in earlier + [kernel] for c in e.constants]
+        plan.checks = _overlap_checks(trace, constants, self.fn.__name__)
+        plan.guards = _Guards(trace) if trace.weak else None
+        plan.next = None
+        plan.single = single
+        plan.consts = consts
+        plan.torch = any(_torch.is_tensor(a) for a in args)
+        plan.prepare = any(not isinstance(a, np.ndarray) for a in args)
+        plan.bools = kernel.bools
+        plan.views = kernel.views
+        plan.stage_inputs = kernel.stage_inputs
+        return plan
+
+    def _kernel(self, roots, keys, trace, produced):
+        """The compiled kernel computing `roots`, and where a call finds
+        each of its inputs: an argument (or a view of one), a constant, or
+        a result of an earlier kernel of the plan (`produced`)."""
         text, gen_args, gen_leaves = _codegen.generate_many(
             roots, leaf_keys=keys)
+        stage = _Stage()
         sources, layouts, per_call, views, constants = [], [], [], [], []
+        stage_inputs = []
         for i, (g, leaf) in enumerate(zip(gen_args, gen_leaves)):
             if isinstance(g, np.ndarray):
                 pos = trace.positions.get(id(leaf))
+                if id(leaf) in produced:  # an earlier kernel's result
+                    stage_inputs.append((i,) + produced[id(leaf)])
+                    sources.append((None, 0))  # replaced at each call
+                    layouts.append((g.shape, _run.element_strides(g)))
+                    continue
                 if id(leaf) in trace.views:  # a view of an argument
                     vpos, vkeys = trace.views[id(leaf)]
                     views.append((i, vpos, vkeys))
@@ -1117,27 +1287,14 @@ class JitFunction:
                 layouts.append(None)
         threads = self.threads or _run.get_threads()
         ckey = ("jit", text, tuple(layouts), self.policy, threads)
-        kernel = CACHE.get(ckey, lambda: compile_kernel(
+        stage.kernel = CACHE.get(ckey, lambda: compile_kernel(
             _stride, text, _codegen.ENTRY, layouts, self.policy, True, False,
             threads, self.cache))
-        plan = _Plan()
-        plan.kernel = kernel
-        plan.text, plan.layouts = text, list(layouts)  # for stride.explain
-        plan.sources = sources
-        plan.allocs = [_allocator(p) for p in kernel.outputs]
-        plan.nres = len(results)
-        plan.outs = [(pos, keys, plan.nres + k)
-                     for k, (pos, keys, _) in enumerate(backs)]
-        plan.checks = _overlap_checks(trace, constants, self.fn.__name__)
-        plan.guards = _Guards(trace) if trace.weak else None
-        plan.next = None
-        plan.single = single
-        plan.consts = consts
-        plan.torch = any(_torch.is_tensor(a) for a in args)
-        plan.prepare = any(not isinstance(a, np.ndarray) for a in args)
-        plan.bools = per_call
-        plan.views = views
-        return plan
+        stage.text, stage.layouts = text, list(layouts)
+        stage.sources, stage.views, stage.bools = sources, views, per_call
+        stage.stage_inputs, stage.constants = stage_inputs, constants
+        stage.allocs = [_allocator(p) for p in stage.kernel.outputs]
+        return stage
 
     def __repr__(self):
         return f"<stride.jit {self.fn.__qualname__} policy={self.policy}>"

@@ -520,3 +520,42 @@ def test_a_store_of_a_region_onto_itself_writes_nothing():
     f = stride.jit(fn)
     np.testing.assert_array_equal(f(x.copy()), x + 1)
     assert "tensor.insert_slice" not in _plan_text(f)
+
+
+def test_views_of_intermediates_taken_before_a_write():
+    """NumPy's result of x * 2 is an array: a view of it taken before the
+    function writes into it (t.T, t[0], t[:, 1:], a broadcast of a row)
+    shows the write. These views kept the old values (a silent wrong
+    answer) before a view of any intermediate was tracked as a snapshot."""
+    def transposed(x):
+        t = x * 2
+        tt = t.T
+        t[0] = 5.0
+        return tt.copy(), tt + 0, tt
+
+    def row(x):
+        t = x * 2
+        r = t[0]
+        t[0] = 5.0
+        return r + 0
+
+    def columns(x):
+        t = x * 2
+        r = t[:, 1:]
+        t += 1
+        return r * 1
+
+    def broadcast_row(x):
+        t = x * 2
+        r = np.broadcast_to(t[0], (2, 3))
+        t[0, 0] = 7.0
+        return r + 0
+
+    def untouched(x):
+        t = x * 2
+        tt = t.T
+        x[0] = 1.0  # another array written: t's view keeps its values
+        return tt + 0
+
+    for fn in (transposed, row, columns, broadcast_row, untouched):
+        jit_like_numpy(fn, [(np.random.rand(3, 3),), (np.random.rand(3, 3),)])

@@ -592,3 +592,29 @@ func.func @unsigned(%a: tensor<4xui8>, %c: tensor<3xui16>) -> (tensor<4xui8>, te
   %m = stride.amax %c : tensor<3xui16> -> tensor<ui16>
   return %q, %m : tensor<4xui8>, tensor<ui16>
 }
+
+// -----
+
+// One-Shot copies the permuted view it cannot share (its base is written
+// in place by the insert) into an identity-layout allocation, whatever the
+// tensor's #stride.layout: the slice of it reads a copy in the layout's
+// strides, and nothing reinterprets the identity copy with them (that read
+// the values transposed, or failed "result layout gives dim 0 stride 1").
+// CHECK-LABEL: func.func @copy_keeps_layout
+// CHECK: %[[ONESHOT:.*]] = memref.alloc() {{.*}} : memref<3x3xf64>
+// CHECK: linalg.copy ins(%{{.*}} : memref<3x3xf64, strided<[1, 3], offset: ?>>) outs(%[[ONESHOT]] : memref<3x3xf64>)
+// CHECK: %[[FLAT:.*]] = memref.alloc() {{.*}} : memref<9xf64>
+// CHECK: %[[LAID:.*]] = memref.reinterpret_cast %[[FLAT]] {{.*}} strides: [1, 3]
+// CHECK: linalg.copy ins(%[[ONESHOT]] : memref<3x3xf64>) outs(%[[LAID]]
+// CHECK-NOT: memref.reinterpret_cast %[[ONESHOT]]
+// CHECK: memref.reinterpret_cast %[[FLAT]] to offset: [0], sizes: [3, 1], strides: [1, 3]
+// CHECK-NOT: memref.reinterpret_cast %[[ONESHOT]]
+// CHECK: return
+func.func @copy_keeps_layout(%arg0: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3x3xf64, #stride.layout<strides = [1, 3]>>) {
+  %0 = stride.exp %arg0 : tensor<3x3xf64> -> tensor<3x3xf64>
+  %1 = stride.permute %0 [1, 0] : tensor<3x3xf64> -> tensor<3x3xf64, #stride.layout<strides = [1, 3]>>
+  %2 = stride.slice %1 [:, 0:1] : tensor<3x3xf64, #stride.layout<strides = [1, 3]>> -> tensor<3x1xf64, #stride.layout<strides = [1, 3]>>
+  %3 = tensor.cast %2 : tensor<3x1xf64, #stride.layout<strides = [1, 3]>> to tensor<3x1xf64>
+  %4 = tensor.insert_slice %3 into %0[0, 0] [3, 1] [1, 1] : tensor<3x1xf64> into tensor<3x3xf64>
+  return %4, %1 : tensor<3x3xf64>, tensor<3x3xf64, #stride.layout<strides = [1, 3]>>
+}

@@ -80,7 +80,9 @@ FailureOr<SmallVector<Value>> buffersOf(RewriterBase &rewriter,
     FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
     if (failed(buffer))
       return failure();
-    buffers.push_back(*buffer);
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    buffers.push_back(
+        type ? inOperandLayout(rewriter, v.getLoc(), type, *buffer) : *buffer);
   }
   return buffers;
 }

@@ -2,6 +2,7 @@
 
 #include "Kernels.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -105,4 +106,26 @@ Value KernelBuilder::allocate(Location loc, RankedTensorType type,
                                                  math.constant(0), sizes,
                                                  strides);
   return memref::CastOp::create(b, loc, target, view);
+}
+
+Value mlir::stride::inOperandLayout(OpBuilder &b, Location loc,
+                                    RankedTensorType type, Value buffer) {
+  auto have = cast<MemRefType>(buffer.getType());
+  SmallVector<int64_t> haveStrides;
+  int64_t haveOffset;
+  if (failed(have.getStridesAndOffset(haveStrides, haveOffset)))
+    return buffer;
+  SmallVector<int64_t> declared = getStridesOf(type);
+  bool differs = false;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    differs |= type.getDimSize(d) != 1 &&
+               !ShapedType::isDynamic(declared[d]) &&
+               !ShapedType::isDynamic(haveStrides[d]) &&
+               haveStrides[d] != declared[d];
+  if (!differs)
+    return buffer;
+  KernelBuilder kernels(b, /*threads=*/1);
+  Value copy = kernels.allocate(loc, type, kernels.sizesOf(buffer));
+  linalg::CopyOp::create(b, loc, buffer, copy);
+  return copy;
 }

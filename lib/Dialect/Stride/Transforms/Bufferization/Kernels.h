@@ -28,6 +28,14 @@ constexpr int64_t kMinParallelBytes = 2 << 20;
 /// where unknown) and a dynamic offset, so that any view can be passed.
 MemRefType memrefTypeFor(RankedTensorType type);
 
+/// `buffer` itself, or, where its strides are not those of its tensor
+/// type's layout, a copy of it in that layout. One-Shot Bufferize copies a
+/// value it cannot share (an operand written in place elsewhere) into an
+/// identity-layout allocation whatever the tensor's encoding, while the
+/// kernels and views read a tensor's buffer with the encoding's strides.
+Value inOperandLayout(OpBuilder &b, Location loc, RankedTensorType type,
+                      Value buffer);
+
 /// The stride dim `d` of a view contributes where it is broadcast against a
 /// larger size: 0 if the dim has size 1 (at run time, for a dynamic size).
 /// A negative stride stays visible, so that makeView flips it or refuses.

@@ -336,6 +336,9 @@ struct ViewOpInterface
     if (failed(source))
       return failure();
     rewriter.setInsertionPoint(op);
+    source = inOperandLayout(
+        rewriter, op->getLoc(),
+        cast<RankedTensorType>(op->getOperand(0).getType()), *source);
     FailureOr<BufferView> view =
         computeBufferView(op, rewriter, *source, resultType);
     if (failed(view))

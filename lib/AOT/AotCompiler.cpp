@@ -13,9 +13,9 @@
 #include "stride/Driver/DistributionPlan.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Driver/CompileEntry.h"
 #include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/LLVMOptimization.h"
-#include "stride/Driver/CompileEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -8,10 +8,10 @@
 
 #include "stride/AOT/AotCompiler.h"
 
-#include "stride/Layout/Strides.h"
 #include "stride/Driver/CompileEntry.h"
 #include "stride/Driver/JitKernel.h"
 #include "stride/Driver/ToolOptions.h"
+#include "stride/Layout/Strides.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"

@@ -132,8 +132,8 @@ mlir::stride::createHostTargetMachine(bool positionIndependent,
   (void)targetsReady;
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) {
-    error = "cannot describe the host CPU: " +
-            llvm::toString(builder.takeError());
+    error =
+        "cannot describe the host CPU: " + llvm::toString(builder.takeError());
     return nullptr;
   }
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);

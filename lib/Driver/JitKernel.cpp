@@ -5,9 +5,9 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/BufferizableOpInterfaceImpl.h"
 #include "stride/Dialect/Stride/Transforms/ShardingInterfaceImpl.h"
+#include "stride/Driver/Threads.h"
 #include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/LLVMOptimization.h"
-#include "stride/Driver/Threads.h"
 #include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/TemporaryCache.h"
 
@@ -17,12 +17,12 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -148,8 +148,9 @@ mlir::stride::specializeEntry(func::FuncOp entry,
       return failure();
     }
     const ArgLayout &arg = *args[i];
-    bool fits = static_cast<int64_t>(arg.shape.size()) == tensorType.getRank() &&
-                arg.strides.size() == arg.shape.size();
+    bool fits =
+        static_cast<int64_t>(arg.shape.size()) == tensorType.getRank() &&
+        arg.strides.size() == arg.shape.size();
     for (int64_t d = 0; fits && d < tensorType.getRank(); ++d)
       fits = tensorType.isDynamicDim(d) ||
              tensorType.getDimSize(d) == arg.shape[d];
@@ -162,9 +163,11 @@ mlir::stride::specializeEntry(func::FuncOp entry,
       error = text;
       return failure();
     }
-    auto concrete = RankedTensorType::get(arg.shape, tensorType.getElementType());
-    concrete = withLayout(concrete, LayoutAttr::get(entry.getContext(),
-                                                    ArrayRef<int64_t>(arg.strides)));
+    auto concrete =
+        RankedTensorType::get(arg.shape, tensorType.getElementType());
+    concrete =
+        withLayout(concrete, LayoutAttr::get(entry.getContext(),
+                                             ArrayRef<int64_t>(arg.strides)));
     BlockArgument argument = entry.getArgument(i);
     argument.setType(concrete);
     // Compiles load only the dialects they use; the casts below need tensor.
@@ -181,8 +184,8 @@ mlir::stride::specializeEntry(func::FuncOp entry,
     retypeDestinationResults(argument);
     types.push_back(concrete);
   }
-  entry.setType(FunctionType::get(entry.getContext(), types,
-                                  entry.getResultTypes()));
+  entry.setType(
+      FunctionType::get(entry.getContext(), types, entry.getResultTypes()));
   return success();
 }
 

@@ -10,17 +10,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/ToolMains.h"
 #include "stride/Driver/Threads.h"
+#include "stride/ToolMains.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
-#include "stride/Layout/Strides.h"
 #include "stride/Driver/DistributeReport.h"
 #include "stride/Driver/DistributionPlan.h"
 #include "stride/Driver/GpuBuffers.h"
 #include "stride/Driver/JitKernel.h"
 #include "stride/Driver/ToolOptions.h"
+#include "stride/Layout/Strides.h"
 #include "stride/Runtime/AotMetadata.h"
 #include "stride/Runtime/Distributed.h"
 #include "stride/Runtime/Npy.h"
@@ -230,8 +230,8 @@ void inferOutputLayouts(MLIRContext &context, ModuleOp specialized,
   });
   PassManager pm(&context);
   pm.addPass(createStrideInferShapes());
-  pm.addPass(createStridePropagateLayout(
-      StridePropagateLayoutOptions{policy, false}));
+  pm.addPass(
+      createStridePropagateLayout(StridePropagateLayoutOptions{policy, false}));
   if (failed(pm.run(*probe)))
     return;
   auto probeEntry = probe->lookupSymbol<func::FuncOp>(entryName);
@@ -303,8 +303,8 @@ BufferArg describe(rt::PreparedArg &arg) {
 /// after the first call, and --bench times with CUDA events.
 std::string runKernel(JitKernel &kernel, StringRef entryText,
                       std::vector<rt::PreparedArg> &args,
-                      std::vector<rt::PreparedArg> &outputs,
-                      unsigned benchRuns, bool gpu) {
+                      std::vector<rt::PreparedArg> &outputs, unsigned benchRuns,
+                      bool gpu) {
   std::vector<BufferArg> descriptors;
   std::vector<ScalarValue *> scalars;
   for (rt::PreparedArg &arg : args) {
@@ -352,9 +352,8 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
     return "";
   auto call = [&] { (void)kernel.invoke(buffers, scalars); };
   if (device)
-    llvm::outs() << rt::benchmark(benchRuns, call, [&] {
-      return 1000.0 * timeOnGpuMs(call);
-    });
+    llvm::outs() << rt::benchmark(benchRuns, call,
+                                  [&] { return 1000.0 * timeOnGpuMs(call); });
   else
     llvm::outs() << rt::benchmark(benchRuns, call);
   return "";
@@ -566,9 +565,9 @@ int ::stride::strideRunMain(int argc, char **argv) {
       specialized->lookupSymbol<func::FuncOp>(entry.getName());
   std::vector<std::optional<ArgLayout>> layouts;
   for (rt::PreparedArg &arg : args)
-    layouts.push_back(arg.buffer ? std::optional<ArgLayout>(
-                                       ArgLayout{arg.shape, arg.strides})
-                                 : std::nullopt);
+    layouts.push_back(
+        arg.buffer ? std::optional<ArgLayout>(ArgLayout{arg.shape, arg.strides})
+                   : std::nullopt);
   std::string specializeError;
   if (failed(specializeEntry(specializedEntry, layouts, specializeError)))
     return fail(specializeError);
@@ -577,8 +576,8 @@ int ::stride::strideRunMain(int argc, char **argv) {
     return fail(bad);
   if (options.target == Target::Gpu) {
     if (std::string why = gpuUnavailableReason(); !why.empty()) {
-      llvm::errs() << "stride-run: error: --target=gpu: no usable GPU: "
-                   << why << "\n";
+      llvm::errs() << "stride-run: error: --target=gpu: no usable GPU: " << why
+                   << "\n";
       return STRIDE_GPU_EXIT_NO_DEVICE;
     }
   }

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
-#include "stride/Pipelines/Pipelines.h"
 #include "stride/Driver/CompileEntry.h"
 #include "stride/Driver/JitKernel.h"
+#include "stride/Pipelines/Pipelines.h"
 #include "stride/Support/GuardedParse.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -34,9 +34,9 @@ struct KernelParam {
   /// the element-type table (the kernel may still compile). Kept as a plain
   /// value: a kernel outlives the MLIRContext it was compiled in.
   std::optional<ElementType> element;
-  std::string typeName;          // as MLIR prints it, for messages
-  std::vector<int64_t> shape;    // buffers; kDynamic where unknown
-  std::vector<int64_t> strides;  // buffers; kDynamic where unknown
+  std::string typeName;         // as MLIR prints it, for messages
+  std::vector<int64_t> shape;   // buffers; kDynamic where unknown
+  std::vector<int64_t> strides; // buffers; kDynamic where unknown
 };
 
 /// The program in file `path` (`-` for stdin), parsed with its buffer in

@@ -49,8 +49,7 @@ private:
 /// Milliseconds `run` takes on the GPU, measured with CUDA events on the
 /// default stream around it (the kernels' launches synchronize before
 /// `run` returns).
-template <typename F>
-double timeOnGpuMs(F &&run);
+template <typename F> double timeOnGpuMs(F &&run);
 
 // Implementation detail of timeOnGpuMs.
 void *gpuEventCreate();
@@ -58,8 +57,7 @@ void gpuEventRecord(void *event);
 double gpuEventElapsedMs(void *start, void *stop);
 void gpuEventDestroy(void *event);
 
-template <typename F>
-double timeOnGpuMs(F &&run) {
+template <typename F> double timeOnGpuMs(F &&run) {
   void *start = gpuEventCreate(), *stop = gpuEventCreate();
   gpuEventRecord(start);
   run();

@@ -11,8 +11,8 @@
 
 #include "stride/Driver/CompileEntry.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <memory>

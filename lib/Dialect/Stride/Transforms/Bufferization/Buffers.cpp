@@ -118,8 +118,7 @@ Value mlir::stride::inOperandLayout(OpBuilder &b, Location loc,
   SmallVector<int64_t> declared = getStridesOf(type);
   bool differs = false;
   for (int64_t d = 0; d < type.getRank(); ++d)
-    differs |= type.getDimSize(d) != 1 &&
-               !ShapedType::isDynamic(declared[d]) &&
+    differs |= type.getDimSize(d) != 1 && !ShapedType::isDynamic(declared[d]) &&
                !ShapedType::isDynamic(haveStrides[d]) &&
                haveStrides[d] != declared[d];
   if (!differs)

@@ -778,15 +778,15 @@ LogicalResult KernelBuilder::emitReduction(
       for (Value buffer : laneBuffers)
         tailLanes.push_back(memref::SubViewOp::create(b, loc, buffer, zeros,
                                                       tailSizes, ones));
-      emitGeneric(loc, tailInputs, tailLanes, tailMaps, tailIterators,
-                  [&](OpBuilder &nb, Location nl, ValueRange args) {
-                    laneStep(nb, nl, args, [&]() -> Value {
-                      return arith::AddIOp::create(
-                          nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
-                          arith::ConstantIndexOp::create(nb, nl,
-                                                         blocks * kLanes));
-                    });
-                  });
+      emitGeneric(
+          loc, tailInputs, tailLanes, tailMaps, tailIterators,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            laneStep(nb, nl, args, [&]() -> Value {
+              return arith::AddIOp::create(
+                  nb, nl, linalg::IndexOp::create(nb, nl, blockLoop),
+                  arith::ConstantIndexOp::create(nb, nl, blocks * kLanes));
+            });
+          });
     }
     // Fold the lanes in halves, lane j taking in lane j + half, until one
     // is left: a tree, so that the combine is log2(lanes) steps deep rather

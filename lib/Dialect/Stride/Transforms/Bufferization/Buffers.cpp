@@ -110,18 +110,31 @@ Value KernelBuilder::allocate(Location loc, RankedTensorType type,
 
 Value mlir::stride::inOperandLayout(OpBuilder &b, Location loc,
                                     RankedTensorType type, Value buffer) {
+  // Only One-Shot's copies: an identity layout where the tensor's layout
+  // is another dense one (a strided view's gaps are never copied so).
   auto have = cast<MemRefType>(buffer.getType());
-  SmallVector<int64_t> haveStrides;
-  int64_t haveOffset;
-  if (failed(have.getStridesAndOffset(haveStrides, haveOffset)))
+  if (!have.getLayout().isIdentity() || !type.hasStaticShape())
     return buffer;
   SmallVector<int64_t> declared = getStridesOf(type);
-  bool differs = false;
+  SmallVector<int64_t> order;
+  if (LayoutAttr layout = getLayout(type))
+    order = layout.getDimOrder(type.getShape());
+  else
+    return buffer; // row-major: the identity layout itself
+  int64_t dense = 1;
+  bool identity = true;
+  for (int64_t d : llvm::reverse(order)) {
+    int64_t size = type.getDimSize(d);
+    if (size != 1 && declared[d] != dense)
+      return buffer; // not a dense layout (or unknown strides)
+    dense *= std::max<int64_t>(size, 1);
+  }
+  SmallVector<int64_t> rowMajor(type.getRank(), 1);
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    rowMajor[d] = rowMajor[d + 1] * std::max<int64_t>(type.getDimSize(d + 1), 1);
   for (int64_t d = 0; d < type.getRank(); ++d)
-    differs |= type.getDimSize(d) != 1 && !ShapedType::isDynamic(declared[d]) &&
-               !ShapedType::isDynamic(haveStrides[d]) &&
-               haveStrides[d] != declared[d];
-  if (!differs)
+    identity &= type.getDimSize(d) == 1 || declared[d] == rowMajor[d];
+  if (identity)
     return buffer;
   KernelBuilder kernels(b, /*threads=*/1);
   Value copy = kernels.allocate(loc, type, kernels.sizesOf(buffer));

@@ -131,7 +131,8 @@ Value mlir::stride::inOperandLayout(OpBuilder &b, Location loc,
   }
   SmallVector<int64_t> rowMajor(type.getRank(), 1);
   for (int64_t d = type.getRank() - 2; d >= 0; --d)
-    rowMajor[d] = rowMajor[d + 1] * std::max<int64_t>(type.getDimSize(d + 1), 1);
+    rowMajor[d] =
+        rowMajor[d + 1] * std::max<int64_t>(type.getDimSize(d + 1), 1);
   for (int64_t d = 0; d < type.getRank(); ++d)
     identity &= type.getDimSize(d) == 1 || declared[d] == rowMajor[d];
   if (identity)

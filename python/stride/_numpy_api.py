@@ -47,6 +47,33 @@ def _ravel(x):
     return _expr.reshape(x, (-1,))
 
 
+def _cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+         aweights=None, *, dtype=None):
+    """np.cov as NumPy 1.24 computes it: each variable's deviations from its
+    mean, their product with its transpose, times 1 / (observations -
+    ddof), squeezed. Float64 unless `dtype` says otherwise."""
+    given = [k for k, v in (("y", y), ("fweights", fweights),
+                            ("aweights", aweights)) if v is not None]
+    if given:
+        raise _unsupported("cov", f" with keyword arguments {', '.join(given)}")
+    (x,) = _expr.operands((m,), "cov")
+    if len(x.shape) > 2:
+        raise ValueError("m has more than 2 dimensions" + user_line())
+    want = np.result_type(x.dtype, np.float64) if dtype is None else np.dtype(dtype)
+    if x.dtype != want:
+        x = _expr.as_root(x).astype(want)
+    if len(x.shape) < 2:
+        x = _expr.reshape(x, (1, -1))
+    if not rowvar and x.shape[0] != 1:
+        x = _expr.transpose(x)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    fact = max(x.shape[1] - ddof, 0.0)
+    d = x - _expr.reduce("mean", x, 1, True)
+    c = _expr.matmul(d, _expr.transpose(d))
+    return _expr.squeeze(c * np.true_divide(1, fact))
+
+
 def _outer(a, b, out=None):
     """np.outer: the flattened operands' products, a[:, None] * b[None, :]."""
     if out is not None:
@@ -388,7 +415,7 @@ KEYWORD_FUNCTIONS = {"shape": lambda a: _expr.operand(a).shape,
             "atleast_2d": _atleast(2), "atleast_3d": _atleast(3),
             "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,
-            "copy": _copy}
+            "copy": _copy, "cov": _cov}
 
 
 # NumPy functions under another name than the one users write (np.max is

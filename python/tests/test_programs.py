@@ -427,6 +427,22 @@ def test_correlation_and_covariance():
     _check(covariance, (6, 12.0, rand(12, 6)), (6, 12.0, rand(12, 6)), rtol=1e-10)
 
 
+def test_cov():
+    """np.cov: float64 for every input dtype, variables in rows or (rowvar
+    False) columns, a 1-D input as one variable (a 0-d result), bias and
+    ddof; npbench's covariance2 is np.cov(np.transpose(data))."""
+    def fn(x, v, i):
+        return (np.cov(np.transpose(x)), np.cov(x, rowvar=False, bias=True),
+                np.cov(v), np.cov(i, ddof=2), np.cov(x.astype(np.float32)))
+
+    ints = np.arange(24).reshape(4, 6) % 7
+    _check(fn, (rand(9, 5), rand(11), ints),
+           (rand(9, 5), rand(11), ints[::-1]), rtol=1e-6)
+    with pytest.raises(TypeError, match="numpy.cov is not supported.*"
+                       "keyword arguments fweights"):
+        stride.jit(lambda x: np.cov(x, fweights=np.ones(5, int)))(rand(3, 5))
+
+
 def test_var_std_norm():
     def fn(x, i):
         return (np.var(x), np.var(x, axis=0, ddof=1), np.std(x, axis=1, keepdims=True),

@@ -121,12 +121,26 @@ mlir::stride::makeKernelOptimizer(llvm::TargetMachine *targetMachine,
       markMathFunctionsPure(*module, libraryInfo);
     }
 
+    // A module this large is many kernels (an unrolled Python loop traced
+    // by @stride.jit: about 300 instructions a write), not one hot loop
+    // nest (softmax, a matmul: under 700). O3's extra inlining and LLVM's
+    // unrolling of the many short constant-trip loops then cost compile time
+    // without speeding any one loop up: the unrolled loops make basic blocks
+    // whose instruction scheduling grows as their square. Such modules get
+    // O2 without unrolling (its loop and SLP vectorizers are O3's): 64
+    // writes of a convolution window compile in 17.8 s at O3, 6.1 s at O2;
+    // 1,040 writes of npbench's syrk in 41 s at O2 with unrolling.
+    constexpr size_t kManyKernelsInstructions = 3000;
+    size_t instructions = 0;
+    for (llvm::Function &function : *module)
+      instructions += function.getInstructionCount();
+    bool manyKernels = instructions > kManyKernelsInstructions;
     llvm::LoopAnalysisManager loops;
     llvm::FunctionAnalysisManager functions;
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
     llvm::PipelineTuningOptions tuning;
-    tuning.LoopUnrolling = true;
+    tuning.LoopUnrolling = !manyKernels;
     tuning.LoopInterleaving = true;
     tuning.LoopVectorization = true;
     tuning.SLPVectorization = true;
@@ -139,19 +153,9 @@ mlir::stride::makeKernelOptimizer(llvm::TargetMachine *targetMachine,
     builder.registerFunctionAnalyses(functions);
     builder.registerLoopAnalyses(loops);
     builder.crossRegisterProxies(loops, functions, sccs, modules);
-    // A module this large is many kernels (an unrolled Python loop traced
-    // by @stride.jit: about 300 instructions a write), not one hot loop
-    // nest (softmax, a matmul: under 700). O3's extra unrolling and
-    // inlining then cost compile time without speeding any one loop up:
-    // 16 writes of a convolution compile in 3.6 s at O3, 1.6 s at O2, whose
-    // loop and SLP vectorizers are O3's.
-    constexpr size_t kManyKernelsInstructions = 3000;
-    size_t instructions = 0;
-    for (llvm::Function &function : *module)
-      instructions += function.getInstructionCount();
     llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(
-        instructions > kManyKernelsInstructions ? llvm::OptimizationLevel::O2
-                                                : llvm::OptimizationLevel::O3);
+        manyKernels ? llvm::OptimizationLevel::O2
+                    : llvm::OptimizationLevel::O3);
     // Loops MLIR vectorized itself (stride-block-transposes, the matmul
     // micro-kernels) call vector intrinsics such as llvm.exp.v16f32, which
     // the backend would split into one scalar call per lane; map them to

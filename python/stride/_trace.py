@@ -19,7 +19,7 @@ from ._errors import user_line
 _tracing = threading.local()
 
 # The most writes one trace may make (see _Trace._written).
-MAX_WRITES = int(os.environ.get("STRIDE_MAX_TRACE_WRITES", "4000"))
+MAX_WRITES = int(os.environ.get("STRIDE_MAX_TRACE_WRITES", "12000"))
 
 # A trace is cut into one kernel per this many writes (outside fori_loop
 # bodies; see _stages): upstream One-Shot Bufferize's analysis of a chain
@@ -672,7 +672,7 @@ class _Trace:
             raise TypeError(
                 f"this @stride.jit trace has made {MAX_WRITES} writes into "
                 "arrays (Python loops unroll when traced, and compile time "
-                "grows with the writes: about 30 ms each); write the loop "
+                "grows with the writes: 10 to 30 ms each); write the loop "
                 "with stride.fori_loop (one scf.for), or vectorize it "
                 "(STRIDE_MAX_TRACE_WRITES raises the limit)"
                 + line)

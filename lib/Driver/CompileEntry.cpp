@@ -1,6 +1,7 @@
 //===- CompileEntry.cpp - Entry selection and lowering to LLVM ------------===//
 
 #include "stride/Driver/CompileEntry.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Support/GuardedParse.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -160,4 +161,13 @@ OwningOpRef<ModuleOp> mlir::stride::parseProgramFile(StringRef path,
   if (!module)
     error = "cannot parse '" + path.str() + "'";
   return module;
+}
+
+LogicalResult mlir::stride::inferLayouts(ModuleOp module,
+                                         ::stride::layout::Policy policy) {
+  PassManager pm(module.getContext());
+  pm.addPass(createStrideInferShapes());
+  pm.addPass(
+      createStridePropagateLayout(StridePropagateLayoutOptions{policy, false}));
+  return pm.run(module);
 }

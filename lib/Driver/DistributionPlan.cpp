@@ -81,11 +81,7 @@ std::string mlir::stride::planDistribution(
     os << d.getLocation() << ": " << d << "\n";
     return success();
   });
-  PassManager pm(&context);
-  pm.addPass(createStrideInferShapes());
-  pm.addPass(
-      createStridePropagateLayout(StridePropagateLayoutOptions{policy, false}));
-  if (failed(pm.run(*probe)))
+  if (failed(inferLayouts(*probe, policy)))
     return "cannot compile @" + entryName.str() + ":\n" + diagnostics;
   auto fn = probe->lookupSymbol<func::FuncOp>(entryName);
   for (Type t : fn.getResultTypes()) {

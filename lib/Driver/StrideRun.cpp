@@ -228,11 +228,7 @@ void inferOutputLayouts(MLIRContext &context, ModuleOp specialized,
     os << d.getLocation() << ": " << d << "\n";
     return success();
   });
-  PassManager pm(&context);
-  pm.addPass(createStrideInferShapes());
-  pm.addPass(
-      createStridePropagateLayout(StridePropagateLayoutOptions{policy, false}));
-  if (failed(pm.run(*probe)))
+  if (failed(inferLayouts(*probe, policy)))
     return;
   auto probeEntry = probe->lookupSymbol<func::FuncOp>(entryName);
   for (Type t : probeEntry.getResultTypes()) {

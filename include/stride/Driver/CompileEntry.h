@@ -70,6 +70,11 @@ lowerEntryToLLVM(ModuleOp module, StringRef entry,
                  const StridePipelineOptions &options, bool emitCInterface,
                  std::string &error);
 
+/// Runs stride-infer-shapes and stride-propagate-layout (results laid out by
+/// `policy`) on `module`: the result types an entry gets for its inputs,
+/// without compiling it. Diagnostics go to the context's handler.
+LogicalResult inferLayouts(ModuleOp module, ::stride::layout::Policy policy);
+
 /// A target machine for this very CPU (its features included) at -O3. Without
 /// one LLVM's cost model reports no vector registers and the loop vectorizer
 /// does nothing. `positionIndependent` for code that goes into a shared

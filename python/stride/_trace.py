@@ -124,6 +124,10 @@ def setitem(target, key, value):
     the function, an intermediate result, or a view of one of these)."""
     trace = current()
     line = _user_line()
+    if type(target) is _expr.Snapshot:
+        raise TypeError(f"assigning into the result of {target.kind} (a view "
+                        "of an array) is not supported inside @stride.jit; "
+                        "assign into the array itself" + line)
     trace.as_memory(target)
     if not trace.is_memory(target) and type(target) is not _expr.Local:
         raise TypeError("assigning into an array the @stride.jit function "

@@ -559,3 +559,25 @@ def test_views_of_intermediates_taken_before_a_write():
 
     for fn in (transposed, row, columns, broadcast_row, untouched):
         jit_like_numpy(fn, [(np.random.rand(3, 3),), (np.random.rand(3, 3),)])
+
+
+def test_writes_through_views_of_intermediates_are_refused():
+    """NumPy writes through a transpose or broadcast into the array it
+    views; the trace cannot, so it refuses (it wrote a copy, silently)."""
+    def item(x):
+        t = x * 2
+        t.T[0] = 1.0
+        return t
+
+    def augmented(x):
+        t = x * 2
+        tt = t.T
+        tt += 1.0
+        return t
+
+    with pytest.raises(TypeError, match="assigning into the result of "
+                       "permute .*t.T\\[0\\] = 1.0"):
+        stride.jit(item)(np.random.rand(3, 3))
+    with pytest.raises(TypeError, match="augmented assignment \\(\\+=\\) on "
+                       "the result of permute"):
+        stride.jit(augmented)(np.random.rand(3, 3))

@@ -183,6 +183,22 @@ func.func @keep(%a: tensor<4x3xf32, #stride.layout<strides = [1, 4]>>) -> tensor
 
 // -----
 
+// keep-result-layouts: a declared result whose strides are the propagated
+// ones, spelled otherwise (the caller's row-major buffer as `strides`),
+// is a cast of the result, not a copy (a 1 MiB out= matmul paid a
+// threaded copy: 0.07 ms became 0.33 ms on 2 threads).
+// KEEP-LABEL: func.func @keep_same_strides
+// KEEP: %[[M:.*]] = stride.matmul {{.*}} -> tensor<4x2x3xf32>
+// KEEP-NOT: stride.broadcast
+// KEEP: %[[C:.*]] = tensor.cast %[[M]] : tensor<4x2x3xf32> to tensor<4x2x3xf32, #stride.layout<strides = [6, 3, 1]>>
+// KEEP: return %[[C]]
+func.func @keep_same_strides(%a: tensor<4x2x5xf32>, %b: tensor<5x3xf32>) -> tensor<4x2x3xf32, #stride.layout<strides = [6, 3, 1]>> {
+  %0 = stride.matmul %a, %b : tensor<4x2x5xf32>, tensor<5x3xf32> -> tensor<4x2x3xf32, #stride.layout<strides = [6, 3, 1]>>
+  return %0 : tensor<4x2x3xf32, #stride.layout<strides = [6, 3, 1]>>
+}
+
+// -----
+
 // NumPy's matmul is a gufunc: batch dims in order K of the operands' batch
 // dims, core dims row-major inside (np.matmul on a (4,5,2,3) view with
 // strides (1,20,4,8) and a (3,2) matrix gives strides (16,64,8,4) bytes).

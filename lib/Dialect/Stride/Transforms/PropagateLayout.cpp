@@ -322,6 +322,14 @@ struct StridePropagateLayoutPass
             continue;
           auto target = RankedTensorType::get(
               have.getShape(), have.getElementType(), want.getEncoding());
+          // Another spelling of the same strides (a row-major result and
+          // `strides = [...]` of the caller's buffer) is the same buffer.
+          if (have.hasStaticShape() &&
+              getStridesOf(have) == getStridesOf(target)) {
+            ret.setOperand(i, tensor::CastOp::create(b, ret.getLoc(), target,
+                                                     ret.getOperand(i)));
+            continue;
+          }
           ret.setOperand(i,
                          buildCopy(b, ret.getLoc(), ret.getOperand(i), target));
         }

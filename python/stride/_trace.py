@@ -976,19 +976,18 @@ def _run_stage(stage, args, made):
 
 def _stages(roots, cuts):
     """The traced program split at the trace's cuts (serials, see
-    _Trace._written) into kernels run in order: per kernel, the nodes it
-    computes that later kernels read ([stage roots], False), and last the
-    roots themselves (None, True). A node belongs to the kernel its serial
-    falls in; only values are handed over, never views of memory, so each
-    kernel's inserts chain only its own writes. Without cuts, or where a
-    cut would separate a fori_loop from its parts, one kernel."""
-    one = [(None, True)]
+    _Trace._written) into kernels run in order: per kernel before the last,
+    the nodes it computes that later kernels read (the last computes the
+    roots). A node belongs to the kernel its serial falls in; only values
+    are handed over, never views of memory, so each kernel's inserts chain
+    only its own writes. No earlier kernels without cuts, or where a cut
+    would separate a fori_loop from its parts."""
     nodes = [n for n in _codegen.every_node_of(roots)
              if isinstance(n, _expr.Op)]
     newest = max((n.serial for n in nodes), default=-1)
     cuts = [c for c in cuts if c <= newest]  # no empty last kernel
     if not cuts:
-        return one
+        return []
     seg = lambda n: bisect.bisect_right(cuts, n.serial)
     last = len(cuts)
     reads = [dict() for _ in range(last + 1)]
@@ -997,13 +996,12 @@ def _stages(roots, cuts):
         for o in node.operands:
             if isinstance(o, _expr.Op) and seg(o) < s:
                 if o.kind in ("loop", "looparg", "loopindex"):
-                    return one
+                    return []
                 reads[seg(o)][id(o)] = o
     for r in roots:
         if isinstance(r, _expr.Op) and seg(r) < last:
             reads[seg(r)][id(r)] = r  # computed early, returned at the end
-    stages = [(list(r.values()), False) for r in reads[:last] if r]
-    return stages + one if stages else one
+    return [list(r.values()) for r in reads[:last] if r]
 
 
 def _rebuild(roots, placeholders):
@@ -1205,30 +1203,26 @@ class JitFunction:
                         # argument of this plan, by reference.
                         keys[id(o)] = (("view", id(o)) if id(o) in trace.views
                                        else _codegen.leaf_key(o.array))
-        stages = _stages(roots, trace.cuts)
         earlier, placeholders, produced = [], {}, {}
-        for k, (stage_roots, last) in enumerate(stages):
-            if k + 1 < len(stages):
-                built = _rebuild(stage_roots, placeholders)
-            elif placeholders:
-                # A root an earlier kernel computed comes back as a copy.
-                built = [_expr.Op("copy", (b,), (b.dtype,), b.dtype, b.shape)
-                         if isinstance(b, _expr.Leaf) else b
-                         for b in _rebuild(roots, placeholders)]
-            else:
-                built = roots
-            kernel = self._kernel(built, keys, trace, produced)
-            if k + 1 == len(stages):
-                break
-            earlier.append(kernel)
+        for k, stage_roots in enumerate(_stages(roots, trace.cuts)):
+            stage = self._kernel(_rebuild(stage_roots, placeholders), keys,
+                                 trace, produced)
+            earlier.append(stage)
             for j, (node, param) in enumerate(zip(stage_roots,
-                                                  kernel.kernel.outputs)):
+                                                  stage.kernel.outputs)):
                 # Stands for the value in the kernels after this one: an
                 # argument laid out as this kernel returns it.
                 leaf = _expr.Leaf(_allocator(param)())
                 placeholders[id(node)] = leaf
                 keys[id(leaf)] = ("stage", k, j)
                 produced[id(leaf)] = (k, j)
+        built = roots
+        if placeholders:
+            # A root an earlier kernel computed comes back as a copy.
+            built = [_expr.Op("copy", (b,), (b.dtype,), b.dtype, b.shape)
+                     if isinstance(b, _expr.Leaf) else b
+                     for b in _rebuild(roots, placeholders)]
+        kernel = self._kernel(built, keys, trace, produced)
         plan = _Plan()
         plan.earlier = earlier
         plan.kernel = kernel.kernel

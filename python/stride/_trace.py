@@ -982,6 +982,8 @@ def _stages(roots, cuts):
     are handed over, never views of memory, so each kernel's inserts chain
     only its own writes. No earlier kernels without cuts, or where a cut
     would separate a fori_loop from its parts."""
+    if not cuts:
+        return []
     nodes = [n for n in _codegen.every_node_of(roots)
              if isinstance(n, _expr.Op)]
     newest = max((n.serial for n in nodes), default=-1)

@@ -561,6 +561,26 @@ def test_views_of_intermediates_taken_before_a_write():
         jit_like_numpy(fn, [(np.random.rand(3, 3),), (np.random.rand(3, 3),)])
 
 
+def test_loop_over_a_copied_column_of_a_written_argument():
+    """A fori_loop over `x[:, 0].copy()` after rows of `x` were written:
+    One-Shot copies the column (a view with gaps) into a dense buffer,
+    which the loop's views read with the column's strides. That failed to
+    compile ("result layout gives dim 0 stride 30"), and once it compiled,
+    the column's copy was allocated dense and written past its end."""
+    def fn(x):
+        for i in range(3):
+            x[i] = x[i] * 2
+
+        def body(k, u):
+            u[1:-1] = 0.5 * (u[:-2] + u[2:])
+            return u
+        y = stride.fori_loop(0, 7, body, x[:, 0].copy())
+        return y, np.argmax(x, axis=0), x[:, 1].copy() + 1
+
+    jit_like_numpy(fn, [(np.random.rand(50, 30),), (np.random.rand(50, 30),)])
+    jit_like_numpy(fn, [(np.random.rand(40, 7).astype(np.float32)[:, ::-2],)])
+
+
 def test_writes_through_views_of_intermediates_are_refused():
     """NumPy writes through a transpose or broadcast into the array it
     views; the trace cannot, so it refuses (it wrote a copy, silently)."""

@@ -618,3 +618,29 @@ func.func @copy_keeps_layout(%arg0: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor
   %4 = tensor.insert_slice %3 into %0[0, 0] [3, 1] [1, 1] : tensor<3x1xf64> into tensor<3x3xf64>
   return %4, %1 : tensor<3x3xf64>, tensor<3x3xf64, #stride.layout<strides = [1, 3]>>
 }
+
+// -----
+
+// The same for a view with gaps (a column of a matrix): One-Shot's
+// identity-layout copy of the column is copied into an allocation spanning
+// the column's strides (7 elements for 3 rows 3 apart), which the squeeze
+// views. An allocation of only the 3 dense elements there wrote past its end.
+// CHECK-LABEL: func.func @copy_keeps_gaps
+// CHECK: %[[ONESHOT:.*]] = memref.alloc() {{.*}} : memref<3x1xf64>
+// CHECK: linalg.copy ins(%{{.*}} : memref<3x1xf64, strided<[3, 1], offset: ?>>) outs(%[[ONESHOT]] : memref<3x1xf64>)
+// CHECK: %[[SPAN:.*]] = memref.alloc() {{.*}} : memref<7xf64>
+// CHECK: %[[LAID:.*]] = memref.reinterpret_cast %[[SPAN]] to offset: [0], sizes: [3, 1], strides: [3, 1]
+// CHECK: linalg.copy ins(%[[ONESHOT]] : memref<3x1xf64>) outs(%[[LAID]]
+// CHECK-NOT: memref.reinterpret_cast %[[ONESHOT]] to
+// CHECK: memref.reinterpret_cast %[[SPAN]] to offset: [0], sizes: [3], strides: [3]
+// CHECK-NOT: memref.reinterpret_cast %[[ONESHOT]] to
+// CHECK: return
+func.func @copy_keeps_gaps(%arg0: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64, #stride.layout<strides = [3]>>) {
+  %0 = stride.exp %arg0 : tensor<3x3xf64> -> tensor<3x3xf64>
+  %1 = stride.slice %0 [:, 1:2] : tensor<3x3xf64> -> tensor<3x1xf64, #stride.layout<strides = [3, 1], offset = 1>>
+  %2 = stride.squeeze %1 dims [1] : tensor<3x1xf64, #stride.layout<strides = [3, 1], offset = 1>> -> tensor<3xf64, #stride.layout<strides = [3], offset = 1>>
+  %3 = stride.exp %1 : tensor<3x1xf64, #stride.layout<strides = [3, 1], offset = 1>> -> tensor<3x1xf64>
+  %4 = tensor.insert_slice %3 into %0[0, 1] [3, 1] [1, 1] : tensor<3x1xf64> into tensor<3x3xf64>
+  %5 = tensor.cast %2 : tensor<3xf64, #stride.layout<strides = [3], offset = 1>> to tensor<3xf64, #stride.layout<strides = [3]>>
+  return %4, %5 : tensor<3x3xf64>, tensor<3xf64, #stride.layout<strides = [3]>>
+}

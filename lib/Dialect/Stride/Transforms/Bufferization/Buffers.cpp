@@ -85,50 +85,74 @@ Value KernelBuilder::allocate(Location loc, RankedTensorType type,
       order.push_back(i);
   SmallVector<OpFoldResult> strides(type.getRank());
   OpFoldResult running = math.constant(1);
+  bool gapped = false;
   for (int64_t d : llvm::reverse(order)) {
-    strides[d] = ShapedType::isDynamic(staticStrides[d])
-                     ? running
-                     : OpFoldResult(b.getIndexAttr(staticStrides[d]));
-    OpFoldResult size = math.selectIfOne(sizes[d], math.constant(1), sizes[d]);
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    std::optional<int64_t> dense = getConstantIntValue(running);
+    if (ShapedType::isDynamic(staticStrides[d])) {
+      strides[d] = running;
+    } else {
+      strides[d] = b.getIndexAttr(staticStrides[d]);
+      gapped |= !(size && *size == 1) && dense != staticStrides[d];
+    }
+    OpFoldResult extent = math.selectIfOne(sizes[d], math.constant(1), sizes[d]);
     // A size-0 dim still advances the running stride by one.
-    if (std::optional<int64_t> c = getConstantIntValue(sizes[d]))
-      size = math.constant(std::max<int64_t>(*c, 1));
-    running = math.mul(running, size);
+    if (size)
+      extent = math.constant(std::max<int64_t>(*size, 1));
+    running = math.mul(running, extent);
   }
   // `running` now counts the dense elements (at least 1).
+  OpFoldResult count = running, offset = math.constant(0);
+  if (gapped) {
+    // The layout's strides leave gaps (a view's layout, kept by a copy of
+    // the view): allocate the span they address, from the lowest element
+    // (negative strides) to the highest. The gaps are never touched.
+    OpFoldResult high = math.constant(0), low = math.constant(0);
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      OpFoldResult reach;
+      if (std::optional<int64_t> size = getConstantIntValue(sizes[d])) {
+        reach = math.constant(std::max<int64_t>(*size - 1, 0));
+      } else {
+        Value dynamicSize = math.value(sizes[d]);
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+        reach = arith::MaxSIOp::create(
+                    b, loc, arith::SubIOp::create(b, loc, dynamicSize, one), zero)
+                    .getResult();
+      }
+      std::optional<int64_t> stride = getConstantIntValue(strides[d]);
+      if (stride && *stride < 0)
+        low = math.add(low, math.mul(reach, math.constant(-*stride)));
+      else
+        high = math.add(high, math.mul(reach, strides[d]));
+    }
+    count = math.add(math.add(high, low), math.constant(1));
+    offset = low;
+  }
   auto flatType = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
   Value flat = memref::AllocOp::create(b, loc, flatType,
-                                       ValueRange{math.value(running)},
+                                       ValueRange{math.value(count)},
                                        b.getI64IntegerAttr(64));
   if (alloc)
     *alloc = flat;
-  Value view = memref::ReinterpretCastOp::create(b, loc, flat,
-                                                 math.constant(0), sizes,
-                                                 strides);
+  Value view =
+      memref::ReinterpretCastOp::create(b, loc, flat, offset, sizes, strides);
   return memref::CastOp::create(b, loc, target, view);
 }
 
 Value mlir::stride::inOperandLayout(OpBuilder &b, Location loc,
                                     RankedTensorType type, Value buffer) {
   // Only One-Shot's copies: an identity layout where the tensor's layout
-  // is another dense one (a strided view's gaps are never copied so).
+  // is another one.
   auto have = cast<MemRefType>(buffer.getType());
   if (!have.getLayout().isIdentity() || !type.hasStaticShape())
     return buffer;
-  SmallVector<int64_t> declared = getStridesOf(type);
-  SmallVector<int64_t> order;
-  if (LayoutAttr layout = getLayout(type))
-    order = layout.getDimOrder(type.getShape());
-  else
+  if (!getLayout(type))
     return buffer; // row-major: the identity layout itself
-  int64_t dense = 1;
+  SmallVector<int64_t> declared = getStridesOf(type);
+  if (llvm::any_of(declared, ShapedType::isDynamic))
+    return buffer; // the layout does not fix the strides
   bool identity = true;
-  for (int64_t d : llvm::reverse(order)) {
-    int64_t size = type.getDimSize(d);
-    if (size != 1 && declared[d] != dense)
-      return buffer; // not a dense layout (or unknown strides)
-    dense *= std::max<int64_t>(size, 1);
-  }
   SmallVector<int64_t> rowMajor(type.getRank(), 1);
   for (int64_t d = type.getRank() - 2; d >= 0; --d)
     rowMajor[d] =

@@ -29,11 +29,12 @@ constexpr int64_t kMinParallelBytes = 2 << 20;
 MemRefType memrefTypeFor(RankedTensorType type);
 
 /// `buffer` itself, or, where it has the identity layout but its tensor
-/// type has another dense layout (a permutation), a copy of it in that
-/// layout. One-Shot Bufferize copies a value it cannot share (an operand
-/// written in place elsewhere) into an identity-layout allocation whatever
-/// the tensor's encoding, while views and the entries' result copies read
-/// a tensor's buffer with the encoding's strides.
+/// type has another layout with static strides (a permutation, or a view
+/// with gaps), a copy of it in that layout. One-Shot Bufferize copies a
+/// value it cannot share (an operand written in place elsewhere) into an
+/// identity-layout allocation whatever the tensor's encoding, while views
+/// and the entries' result copies read a tensor's buffer with the
+/// encoding's strides.
 Value inOperandLayout(OpBuilder &b, Location loc, RankedTensorType type,
                       Value buffer);
 

@@ -4,8 +4,8 @@
 // list them in the header; instead the library records the entry's layout
 // graph (stride/Layout/LayoutGraph.h), which the runtime evaluates for each
 // call. The graph is read off the function as written: stride-propagate-
-// layout decides a result's layout from its op's kind and operands only, so
-// the ops that produce tensors and which values they read are all it needs.
+// layout decides a result's layout by the op's LayoutRuleOpInterface rule
+// from the operands the rule names, and so does the graph.
 // Anything else that produces a tensor the results depend on (a call,
 // control flow, another dialect's tensor op) has no rule here and is
 // reported.
@@ -22,16 +22,6 @@
 using namespace mlir;
 using namespace mlir::stride;
 namespace layout = ::stride::layout;
-
-/// The node an elementwise Stride op becomes: what the eager libraries
-/// allocate its result like.
-static layout::LayoutNode::Kind nodeKindOf(Operation *op) {
-  if (isCastOrCopy(op))
-    return layout::LayoutNode::Kind::Copy;
-  if (numpyLoopOf(op) == layout::NumpyLoop::Where)
-    return layout::LayoutNode::Kind::Where;
-  return layout::LayoutNode::Kind::Elementwise;
-}
 
 std::optional<layout::LayoutGraph>
 mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
@@ -63,16 +53,16 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
     return std::nullopt;
   };
   TorchDtypes torch;
-  auto addNode = [&](layout::LayoutNode::Kind kind, Operation *op,
+  auto addNode = [&](layout::LayoutNode node, Operation *op,
                      ValueRange operands, ResultRange results) -> bool {
-    layout::LayoutNode node;
-    node.kind = kind;
+    layout::LayoutNode::Kind kind = node.kind;
     // The values stride-propagate-layout decides from: a promotion cast is
     // seen through, to its source, marked converted in the loop (numpy) or
     // copied first (torch).
     SmallVector<bool> none(operands.size(), false);
     LayoutOperands seen =
-        kind == layout::LayoutNode::Kind::Matmul
+        kind == layout::LayoutNode::Kind::Matmul ||
+                kind == layout::LayoutNode::Kind::Reduce
             ? LayoutOperands{SmallVector<Value>(operands), none, none}
             : layoutOperands(policy, op, operands, torch);
     for (auto [operand, converted, copied] :
@@ -105,33 +95,61 @@ mlir::stride::extractLayoutGraph(func::FuncOp func, layout::Policy policy,
       continue;
     }
     bool ok = true;
-    if (auto matmul = dyn_cast<MatmulOp>(op)) {
-      ok = addNode(layout::LayoutNode::Kind::Matmul, &op,
-                   ValueRange{matmul.getLhs(), matmul.getRhs()},
-                   op.getResults());
-    } else if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-      if (broadcast.getInits().empty()) {
-        ok = addNode(nodeKindOf(&op), &op, broadcast.getInputs(),
-                     op.getResults());
-      } else {
-        // A destination's result is the destination: its shape and strides.
-        for (auto [result, init] :
-             llvm::zip(broadcast.getResults(), broadcast.getInits())) {
-          std::optional<layout::LayoutRef> ref = refOf(init);
-          if (!ref)
-            return std::nullopt;
-          refs[result] = *ref;
-        }
-      }
-    } else if (isa<StrideDialect>(op.getDialect()) && !isReduction(&op) &&
-               !isViewOp(&op)) {
-      // Reductions and view ops have no node kind yet: their results are
-      // unknown below.
-      ok = addNode(nodeKindOf(&op), &op, op.getOperands(), op.getResults());
-    } else {
+    auto ruled = dyn_cast<LayoutRuleOpInterface>(op);
+    std::optional<LayoutRule> rule;
+    if (ruled)
+      rule = ruled.getLayoutRule();
+    std::optional<SmallVector<bool>> reduced;
+    if (rule && rule->kind == LayoutRuleKind::Reduce)
+      reduced = getReducedDims(&op);
+    if (!rule || rule->kind == LayoutRuleKind::View ||
+        (rule->kind == LayoutRuleKind::Reduce &&
+         (!reduced || rule->operands.size() != 1))) {
+      // View ops have no node kind yet (nor a map_reduce of several
+      // inputs): their results are unknown below.
       for (Value result : op.getResults())
         if (isa<TensorType>(result.getType()))
           unknown[result] = &op;
+      continue;
+    }
+    switch (rule->kind) {
+    case LayoutRuleKind::Destination:
+      // A destination's result is the destination: its shape and strides.
+      for (auto [result, init] : llvm::zip(op.getResults(), rule->operands)) {
+        std::optional<layout::LayoutRef> ref = refOf(init);
+        if (!ref)
+          return std::nullopt;
+        refs[result] = *ref;
+      }
+      break;
+    case LayoutRuleKind::Reduce: {
+      layout::LayoutNode node;
+      node.kind = layout::LayoutNode::Kind::Reduce;
+      node.reduced.assign(reduced->begin(), reduced->end());
+      node.keepdims = getKeepdims(&op);
+      std::optional<ReduceKind> kind = getReduceKind(&op);
+      node.indexResult =
+          kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
+      ok = addNode(std::move(node), &op, rule->operands, op.getResults());
+      break;
+    }
+    case LayoutRuleKind::Matmul:
+    case LayoutRuleKind::Elementwise:
+    case LayoutRuleKind::Where:
+    case LayoutRuleKind::Copy: {
+      layout::LayoutNode node;
+      node.kind = rule->kind == LayoutRuleKind::Matmul
+                      ? layout::LayoutNode::Kind::Matmul
+                  : rule->kind == LayoutRuleKind::Where
+                      ? layout::LayoutNode::Kind::Where
+                  : rule->kind == LayoutRuleKind::Copy
+                      ? layout::LayoutNode::Kind::Copy
+                      : layout::LayoutNode::Kind::Elementwise;
+      ok = addNode(std::move(node), &op, rule->operands, op.getResults());
+      break;
+    }
+    case LayoutRuleKind::View:
+      break; // unknown, above
     }
     if (!ok)
       return std::nullopt;

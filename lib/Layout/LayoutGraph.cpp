@@ -49,7 +49,19 @@ std::string evaluateLayoutGraph(const LayoutGraph &graph,
         operands.back().strides = copyLikeStrides(graph.policy, operands.back());
     }
     Operand value;
-    if (node.kind == LayoutNode::Kind::Matmul) {
+    if (node.kind == LayoutNode::Kind::Reduce) {
+      if (operands.size() != 1)
+        return what + " is a reduction of " + std::to_string(operands.size()) +
+               " operands";
+      if (node.reduced.size() != operands[0].shape.size())
+        return what + " reduces " + std::to_string(node.reduced.size()) +
+               " dims of a rank-" + std::to_string(operands[0].shape.size()) +
+               " operand";
+      value.shape = reduceShape(operands[0].shape, node.reduced, node.keepdims);
+      value.strides =
+          reduceOutputStrides(graph.policy, operands[0], node.reduced,
+                              node.keepdims, node.indexResult);
+    } else if (node.kind == LayoutNode::Kind::Matmul) {
       if (operands.size() != 2)
         return what + " is a matmul with " + std::to_string(operands.size()) +
                " operands";

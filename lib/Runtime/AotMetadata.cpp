@@ -114,6 +114,8 @@ static const char *nodeKindName(layout::LayoutNode::Kind kind) {
     return "copy";
   case layout::LayoutNode::Kind::Where:
     return "where";
+  case layout::LayoutNode::Kind::Reduce:
+    return "reduce";
   case layout::LayoutNode::Kind::Elementwise:
     break;
   }
@@ -124,7 +126,8 @@ static std::optional<layout::LayoutNode::Kind>
 parseNodeKind(const std::string &word) {
   for (auto kind :
        {layout::LayoutNode::Kind::Elementwise, layout::LayoutNode::Kind::Matmul,
-        layout::LayoutNode::Kind::Copy, layout::LayoutNode::Kind::Where})
+        layout::LayoutNode::Kind::Copy, layout::LayoutNode::Kind::Where,
+        layout::LayoutNode::Kind::Reduce})
     if (word == nodeKindName(kind))
       return kind;
   return std::nullopt;
@@ -135,6 +138,17 @@ static void formatGraph(std::ostringstream &os,
   os << "layout " << layout::policyName(graph.policy) << "\n";
   for (const layout::LayoutNode &node : graph.nodes) {
     os << "node " << nodeKindName(node.kind);
+    if (node.kind == layout::LayoutNode::Kind::Reduce) {
+      // The reduced dims as one flag per operand dim ('-' for none of a
+      // 0-d operand), then keepdims and the result kind.
+      os << " ";
+      for (bool reduced : node.reduced)
+        os << (reduced ? '1' : '0');
+      if (node.reduced.empty())
+        os << "-";
+      os << (node.keepdims ? " keep" : " drop")
+         << (node.indexResult ? " index" : " value");
+    }
     for (const layout::LayoutRef &ref : node.operands)
       os << " " << formatRef(ref) << (ref.converted ? "~" : "")
          << (ref.copied ? "*" : "");
@@ -238,8 +252,25 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
         if (words >> word)
           nodeKind = parseNodeKind(word);
         if (!nodeKind)
-          return bad("a node is 'elementwise', 'matmul', 'copy' or 'where'");
+          return bad("a node is 'elementwise', 'matmul', 'copy', 'where' or "
+                     "'reduce'");
         node.kind = *nodeKind;
+        if (node.kind == layout::LayoutNode::Kind::Reduce) {
+          std::string flags, keep, result;
+          if (!(words >> flags >> keep >> result) || flags.size() > 64 ||
+              (flags != "-" &&
+               flags.find_first_not_of("01") != std::string::npos) ||
+              (keep != "keep" && keep != "drop") ||
+              (result != "value" && result != "index"))
+            return bad("a reduce node needs its reduced dims (one 0 or 1 per "
+                       "dim, '-' for a 0-d operand), 'keep' or 'drop', and "
+                       "'value' or 'index'");
+          if (flags != "-")
+            for (char c : flags)
+              node.reduced.push_back(c == '1');
+          node.keepdims = keep == "keep";
+          node.indexResult = result == "index";
+        }
         while (words >> word) {
           layout::LayoutRef ref;
           bool copied = word.size() > 1 && word.back() == '*';

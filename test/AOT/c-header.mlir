@@ -28,7 +28,7 @@
 // HEADER: void stride_scale_add_packed(void **args);
 // HEADER: void stride_largest(const stride_memref_i32_1d *in0, const stride_memref_i32_0d *in1, stride_memref_i32_1d *out0);
 
-// CALL: metadata: stride-aot 3
+// CALL: metadata: stride-aot 4
 // CALL: scale_add: out0 3x4 strides [1, 3]: 12 values match
 // CALL: scale_add (packed): 12 values match
 // CALL: largest: out0 5 strides [1]: 5 values match

@@ -25,11 +25,11 @@
 // TORCH-NOT: FAIL
 // TORCH: REFUSED {{.*}} @permuted[1x3 4x3] --policy torch --num-threads 1: stride-exec: error: result #0 of @permuted gets shape 4x3 and strides [3, 1] for these inputs, which the kernel compiled for shape ?x? and strides [1, ?] cannot write
 // TORCH: REFUSED {{.*}} @where[1x3x1x5 2x3x4x5 1]
-// TORCH: aot-vs-run: 46 entries identical, 0 differ, 2 refused
+// TORCH: aot-vs-run: 58 entries identical, 0 differ, 2 refused
 // NUMPY-NOT: FAIL
 // NUMPY: REFUSED {{.*}} @permuted[4x3 1x3] --policy numpy
 // NUMPY: REFUSED {{.*}} @where[2x2x2x2 1x1x1x1 2] --policy numpy
-// NUMPY: aot-vs-run: 46 entries identical, 0 differ, 2 refused
+// NUMPY: aot-vs-run: 58 entries identical, 0 differ, 2 refused
 // GENERATED-NOT: FAIL
 // GENERATED: aot-vs-run: {{[1-9][0-9]}} entries identical, 0 differ
 
@@ -48,4 +48,4 @@
 // HEADER: return stride_aot_result_layout(stride_batched_metadata, "batched", in_sizes, in_strides,
 // HEADER: static inline int stride_two_results_result_layout(
 
-// METADATA: c"stride-aot 3\0Aentry two_results stride_two_results stride_two_results_packed\0Ainput tensor f64 3 ? ? ? ? 1 ? perm 0 2 1\0Ainput tensor f64 1 ? 1\0Ainput scalar f64\0Aoutput tensor f64 3 ? ? ? ? 1 ?\0Aoutput tensor f64 1 ? 1\0Alayout torch\0Anode elementwise a0 a1\0Anode elementwise a2 n0\0Anode elementwise a1 a2\0Aresult n1\0Aresult n2\0Aend\0A\00"
+// METADATA: c"stride-aot 4\0Aentry two_results stride_two_results stride_two_results_packed\0Ainput tensor f64 3 ? ? ? ? 1 ? perm 0 2 1\0Ainput tensor f64 1 ? 1\0Ainput scalar f64\0Aoutput tensor f64 3 ? ? ? ? 1 ?\0Aoutput tensor f64 1 ? 1\0Alayout torch\0Anode elementwise a0 a1\0Anode elementwise a2 n0\0Anode elementwise a1 a2\0Aresult n1\0Aresult n2\0Aend\0A\00"

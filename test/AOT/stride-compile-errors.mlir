@@ -44,7 +44,7 @@
 // LINK: stride-compile: error: linking the shared library failed (exit status 1): {{.*}} -shared -o {{.*}}absent/x.so
 // LLVM-DAG: define void @stride_neg(ptr
 // LLVM-DAG: define void @stride_neg_packed(ptr
-// LLVM-DAG: @stride_aot_metadata.text = internal {{.*}}constant {{.*}} c"stride-aot 3\0Aentry neg stride_neg stride_neg_packed\0Ainput tensor f32 1 4 1\0Aoutput tensor f32 1 4 1\0Aend\0A\00"
+// LLVM-DAG: @stride_aot_metadata.text = internal {{.*}}constant {{.*}} c"stride-aot 4\0Aentry neg stride_neg stride_neg_packed\0Ainput tensor f32 1 4 1\0Aoutput tensor f32 1 4 1\0Aend\0A\00"
 // LLVM-DAG: @stride_aot_metadata = weak alias {{.*}} @stride_aot_metadata.text
 // LLVM-DAG: @stride_neg_metadata = alias {{.*}} @stride_aot_metadata.text
 // MLIR: llvm.func @_mlir_ciface_neg

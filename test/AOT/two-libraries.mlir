@@ -13,8 +13,8 @@
 // RUN: %t/static | FileCheck %s
 // RUN: stride-exec %t/libtwice.so --list | FileCheck %s --check-prefix=LIST
 
-// CHECK: neg metadata: stride-aot 3 entry neg stride_neg
-// CHECK: twice metadata: stride-aot 3 entry twice stride_twice
+// CHECK: neg metadata: stride-aot 4 entry neg stride_neg
+// CHECK: twice metadata: stride-aot 4 entry twice stride_twice
 // CHECK: neg: -1 -2 -3 -4
 // CHECK: twice: 2 4 6 8
 // LIST: @twice (stride_twice)

@@ -92,6 +92,43 @@ TEST(LayoutGraph, ShapeErrorsNameTheNode) {
             0u);
 }
 
+TEST(LayoutGraph, ReduceNodes) {
+  // A sum over dim 1 of a column-major 3x4x5 with keepdims, then an argmax
+  // over dim 0 of the sum: NumPy keeps the input's order (order K), PyTorch
+  // allocates contiguous; argmax results are C-contiguous in both.
+  LayoutNode sum{LayoutNode::Kind::Reduce, {arg(0)}};
+  sum.reduced = {false, true, false};
+  sum.keepdims = true;
+  LayoutNode argmax{LayoutNode::Kind::Reduce, {node(0)}};
+  argmax.reduced = {true, false, false};
+  argmax.indexResult = true;
+  Operand input{{3, 4, 5}, {1, 3, 12}};
+  for (Policy policy : {Policy::Torch, Policy::Numpy}) {
+    LayoutGraph graph;
+    graph.policy = policy;
+    graph.nodes = {sum, argmax};
+    graph.results = {node(0), node(1)};
+    std::vector<Operand> results;
+    ASSERT_EQ(evaluateLayoutGraph(graph, {input}, results), "");
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[0].shape, (Shape{3, 1, 5}));
+    EXPECT_EQ(results[0].strides,
+              reduceOutputStrides(policy, input, sum.reduced, true, false));
+    EXPECT_EQ(results[1].shape, (Shape{1, 5}));
+    EXPECT_EQ(
+        results[1].strides,
+        reduceOutputStrides(policy, results[0], argmax.reduced, false, true));
+  }
+  LayoutGraph graph;
+  graph.nodes = {sum};
+  std::vector<Operand> results;
+  EXPECT_EQ(evaluateLayoutGraph(graph, {{{3, 4}, {4, 1}}}, results),
+            "node #0 reduces 3 dims of a rank-2 operand");
+  graph.nodes = {{LayoutNode::Kind::Reduce, {arg(0), arg(0)}}};
+  EXPECT_EQ(evaluateLayoutGraph(graph, {{{3}, {1}}}, results),
+            "node #0 is a reduction of 2 operands");
+}
+
 TEST(LayoutGraph, MalformedGraphsAreErrors) {
   std::vector<Operand> args = {{{3}, {1}}};
   std::vector<Operand> results;

@@ -83,16 +83,16 @@ TEST(AotMetadata, RoundTrip) {
 }
 
 TEST(AotMetadata, MalformedTextIsAnError) {
-  const std::string head = "stride-aot 3\nentry f s p\n";
+  const std::string head = "stride-aot 4\nentry f s p\n";
   // Each text and the error it must give.
   const std::pair<std::string, std::string> cases[] = {
       {"", "the metadata ends without 'end'"},
       {"ELF\n", "metadata line 1: not Stride AOT metadata"},
       {"stride-aot 1\nend\n",
-       "metadata line 1: format version 1, this runtime reads version 3"},
-      {"stride-aot 3\nentry f\nend\n",
+       "metadata line 1: format version 1, this runtime reads version 4"},
+      {"stride-aot 4\nentry f\nend\n",
        "metadata line 2: an entry needs a name and two symbols"},
-      {"stride-aot 3\ninput scalar f32\nend\n",
+      {"stride-aot 4\ninput scalar f32\nend\n",
        "metadata line 2: a parameter before any entry"},
       {head + "input tensor f16 1 4 1\nend\n",
        "metadata line 3: unknown dtype 'f16'"},
@@ -118,7 +118,7 @@ TEST(AotMetadata, MalformedTextIsAnError) {
        "metadata line 3: the perm is not a permutation of the tensor's dims"},
       {head + "input tensor f32 1 ? 1 order 0\nend\n",
        "metadata line 3: unexpected 'order'"},
-      {"stride-aot 3\nlayout torch\nend\n",
+      {"stride-aot 4\nlayout torch\nend\n",
        "metadata line 2: a layout graph before any entry"},
       {head + "layout fortran\nend\n",
        "metadata line 3: 'layout' needs a policy (torch, numpy or contiguous)"},
@@ -127,7 +127,16 @@ TEST(AotMetadata, MalformedTextIsAnError) {
       {head + "node elementwise a0\nend\n",
        "metadata line 3: 'node' before 'layout'"},
       {head + "layout torch\nnode add a0\nend\n",
-       "metadata line 4: a node is 'elementwise', 'matmul', 'copy' or 'where'"},
+       "metadata line 4: a node is 'elementwise', 'matmul', 'copy', 'where' "
+       "or 'reduce'"},
+      {head + "layout torch\nnode reduce 102 keep value a0\nend\n",
+       "metadata line 4: a reduce node needs its reduced dims (one 0 or 1 per "
+       "dim, '-' for a 0-d operand), 'keep' or 'drop', and 'value' or "
+       "'index'"},
+      {head + "layout torch\nnode reduce 10 keep\nend\n",
+       "metadata line 4: a reduce node needs its reduced dims (one 0 or 1 per "
+       "dim, '-' for a 0-d operand), 'keep' or 'drop', and 'value' or "
+       "'index'"},
       {head + "layout torch\nnode matmul a0 x1\nend\n",
        "metadata line 4: 'x1' is not an operand (a<N>, n<N> or s, then '~' if "
        "converted in the op, '*' if converted by a copy first)"},
@@ -267,6 +276,43 @@ TEST(AotMetadata, WhereNodesRoundTrip) {
                              {{1, 3, 1}, {1, 3, 6}}, shapes, strides),
             "");
   EXPECT_EQ(strides[0], (std::vector<int64_t>{1, 3, 1}));
+}
+
+TEST(AotMetadata, ReduceNodesRoundTrip) {
+  // A sum over dim 0 of the column-major argument, kept, and an argmax of
+  // every dim of the other: their flags, keepdims and index kind survive the
+  // text, and the layouts are reduceOutputStrides'.
+  AotEntry entry = dynamicEntry(layout::Policy::Numpy);
+  entry.inputs.pop_back();
+  entry.outputs = {entry.outputs[0], tensorParam(ElementType::I64, {}, {})};
+  using Kind = layout::LayoutRef::Kind;
+  layout::LayoutNode sum{layout::LayoutNode::Kind::Reduce,
+                         {{Kind::Argument, 0}}};
+  sum.reduced = {true, false};
+  sum.keepdims = true;
+  layout::LayoutNode argmax{layout::LayoutNode::Kind::Reduce,
+                            {{Kind::Argument, 1}}};
+  argmax.reduced = {true};
+  argmax.indexResult = true;
+  entry.layoutGraph.nodes = {sum, argmax};
+  entry.layoutGraph.results = {{Kind::Node, 0}, {Kind::Node, 1}};
+  AotMetadata read;
+  ASSERT_NO_FATAL_FAILURE(roundTrip(
+      entry, "node reduce 10 keep value a0\nnode reduce 1 drop index a1\n",
+      read));
+  const layout::LayoutNode &back = read.entries[0].layoutGraph.nodes[0];
+  EXPECT_EQ(back.reduced, sum.reduced);
+  EXPECT_TRUE(back.keepdims);
+  EXPECT_TRUE(read.entries[0].layoutGraph.nodes[1].indexResult);
+  std::vector<std::vector<int64_t>> shapes, strides;
+  ASSERT_EQ(aotResultLayouts(read.entries[0], {{3, 4}, {7}}, {{1, 3}, {1}},
+                             shapes, strides),
+            "");
+  EXPECT_EQ(shapes[0], (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(strides[0],
+            layout::reduceOutputStrides(layout::Policy::Numpy, {{3, 4}, {1, 3}},
+                                        sum.reduced, true, false));
+  EXPECT_EQ(shapes[1], (std::vector<int64_t>{}));
 }
 
 TEST(AotMetadata, OperandsConvertedByACopyFirst) {
@@ -439,7 +485,7 @@ TEST(AotMetadata, MalformedDistributionIsAnError) {
     AotMetadata metadata;
     return parseAotMetadata(text, metadata);
   };
-  const std::string head = "stride-aot 3\nentry f s p\n";
+  const std::string head = "stride-aot 4\nentry f s p\n";
   EXPECT_EQ(parseError(head + "global input 0 scalar f32\nend\n"),
             "metadata line 3: 'global' before 'distribute'");
   EXPECT_EQ(parseError(head + "distribute 0\nend\n"),

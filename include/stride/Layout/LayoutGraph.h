@@ -14,6 +14,7 @@
 #ifndef STRIDE_LAYOUT_LAYOUTGRAPH_H
 #define STRIDE_LAYOUT_LAYOUTGRAPH_H
 
+#include "stride/Layout/Reduce.h"
 #include "stride/Layout/Strides.h"
 
 #include <string>
@@ -40,11 +41,19 @@ struct LayoutRef {
 /// the policy's strides; a matmul takes matmulShape and matmulOutputStrides;
 /// a cast or copy of one operand of the result's shape takes
 /// copyLikeStrides (the eager libraries' allocate-like rule); a select
-/// (np.where) is elementwise without NumPy's trivial loop (NumpyLoop::Where).
+/// (np.where) is elementwise without NumPy's trivial loop (NumpyLoop::Where);
+/// a reduction of its one operand over the `reduced` dims takes reduceShape
+/// and reduceOutputStrides.
 struct LayoutNode {
-  enum class Kind { Elementwise, Matmul, Copy, Where };
+  enum class Kind { Elementwise, Matmul, Copy, Where, Reduce };
   Kind kind = Kind::Elementwise;
   std::vector<LayoutRef> operands;
+  /// Reduce: per operand dim, whether it is reduced; whether the reduced
+  /// dims are kept with size 1; whether the result is an index (argmax,
+  /// argmin).
+  std::vector<bool> reduced;
+  bool keepdims = false;
+  bool indexResult = false;
 };
 
 struct LayoutGraph {

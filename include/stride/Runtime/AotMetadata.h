@@ -30,7 +30,8 @@ constexpr const char *kAotEntryMetadataSuffix = "_metadata";
 /// A library compiled with --target=gpu also exports this NUL-terminated
 /// string, "gpu": its buffers must be in device memory.
 constexpr const char *kAotTargetSymbol = "stride_aot_target";
-constexpr int kAotMetadataVersion = 3;
+/// 4: layout graphs have `reduce` nodes.
+constexpr int kAotMetadataVersion = 4;
 /// A size or stride known only at run time.
 constexpr int64_t kAotDynamic = INT64_MIN;
 

@@ -85,3 +85,21 @@ func.func @casts(%a: tensor<?x?xf32, #stride.layout<perm = [1, 0]>>, %b: tensor<
   %3 = stride.add %2, %1 : tensor<*xf64>, tensor<*xf64> -> tensor<*xf64>
   return %0, %3 : tensor<*xf64>, tensor<*xf64>
 }
+
+// Reductions: sums of rows kept for a broadcast back (a column-major
+// operand, whose NumPy result keeps its order), and a max over two axes, an
+// argmax with keepdims and a mean of everything of a permuted 3-d operand.
+// Size-1 dims change NumPy's order-K layout.
+// SHAPES @reduce_rows: 3x4 | 1x4 | 3x1 | 0x4 | 1x1 | 4x0
+// SHAPES @reduce_many: 2x3x4 | 1x3x4 | 2x1x4 | 2x3x1 | 1x1x1 | 5x2x3
+func.func @reduce_rows(%a: tensor<?x?xf32, #stride.layout<perm = [1, 0]>>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %0 = stride.sum %a axes [1] keepdims : tensor<?x?xf32, #stride.layout<perm = [1, 0]>> -> tensor<*xf32>
+  %1 = stride.div %a, %0 : tensor<?x?xf32, #stride.layout<perm = [1, 0]>>, tensor<*xf32> -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}
+func.func @reduce_many(%a: tensor<?x?x?xf64, #stride.layout<perm = [2, 0, 1]>>) -> (tensor<*xf64>, tensor<*xi64>, tensor<*xf64>) {
+  %0 = stride.amax %a axes [0, -1] : tensor<?x?x?xf64, #stride.layout<perm = [2, 0, 1]>> -> tensor<*xf64>
+  %1 = stride.argmax %a axes [1] keepdims : tensor<?x?x?xf64, #stride.layout<perm = [2, 0, 1]>> -> tensor<*xi64>
+  %2 = stride.mean %a : tensor<?x?x?xf64, #stride.layout<perm = [2, 0, 1]>> -> tensor<*xf64>
+  return %0, %1, %2 : tensor<*xf64>, tensor<*xi64>, tensor<*xf64>
+}

@@ -163,6 +163,11 @@ LogicalResult mlir::stride::verifyReduceOp(Operation *op) {
   return success();
 }
 
+LayoutRule MapReduceOp::getLayoutRule() {
+  // Reduces the broadcast of its inputs (its `mapped` type).
+  return {LayoutRuleKind::Reduce, SmallVector<Value>(getInputs())};
+}
+
 LogicalResult MapReduceOp::verify() {
   std::optional<ReduceKind> kind = parseReduceKind(getKind());
   if (!kind)

@@ -237,6 +237,21 @@ ValueRange BroadcastOp::getBroadcastOperands() { return getInputs(); }
 
 ValueRange BroadcastOp::getDestinations() { return getInits(); }
 
+LayoutRule BroadcastOp::getLayoutRule() {
+  if (!getInits().empty())
+    return {LayoutRuleKind::Destination, SmallVector<Value>(getInits())};
+  // A body that yields its one input unchanged is a copy, which the eager
+  // libraries allocate like its input (copy, clone).
+  Block &body = getBodyBlock();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  bool copy = getInputs().size() == 1 && getNumResults() == 1 && yield &&
+              &body.front() == yield.getOperation() &&
+              yield->getNumOperands() == 1 &&
+              yield->getOperand(0) == body.getArgument(0);
+  return {copy ? LayoutRuleKind::Copy : LayoutRuleKind::Elementwise,
+          SmallVector<Value>(getInputs())};
+}
+
 SmallVector<SmallVector<int64_t>> BroadcastOp::getIterationGroups() {
   SmallVector<SmallVector<int64_t>> groups;
   if (ArrayAttr iteration = getIterationAttr())
@@ -322,6 +337,10 @@ LogicalResult BroadcastOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 // MatmulOp
 //===----------------------------------------------------------------------===//
+
+LayoutRule MatmulOp::getLayoutRule() {
+  return {LayoutRuleKind::Matmul, {getLhs(), getRhs()}};
+}
 
 FailureOr<RankedTensorType> MatmulOp::inferResultShape() {
   return inferMatmulResult(*this);

@@ -173,21 +173,18 @@ LayoutOperands mlir::stride::layoutOperands(layout::Policy policy,
   return result;
 }
 
+/// The op's layout rule, if it has one.
+static std::optional<LayoutRuleKind> ruleKindOf(Operation *op) {
+  if (auto rule = dyn_cast_or_null<LayoutRuleOpInterface>(op))
+    return rule.getLayoutRule().kind;
+  return std::nullopt;
+}
+
 layout::NumpyLoop mlir::stride::numpyLoopOf(Operation *op) {
-  return isa<SelectOp>(op) ? layout::NumpyLoop::Where
-                           : layout::NumpyLoop::Ufunc;
+  return ruleKindOf(op) == LayoutRuleKind::Where ? layout::NumpyLoop::Where
+                                                 : layout::NumpyLoop::Ufunc;
 }
 
 bool mlir::stride::isCastOrCopy(Operation *op) {
-  if (isa<CastOp>(op))
-    return true;
-  auto broadcast = dyn_cast<BroadcastOp>(op);
-  if (!broadcast || broadcast->getNumOperands() != 1 ||
-      broadcast->getNumResults() != 1)
-    return false;
-  Block &body = broadcast.getBodyBlock();
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
-  return yield && &body.front() == yield.getOperation() &&
-         yield->getNumOperands() == 1 &&
-         yield->getOperand(0) == body.getArgument(0);
+  return ruleKindOf(op) == LayoutRuleKind::Copy;
 }

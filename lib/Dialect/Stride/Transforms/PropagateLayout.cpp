@@ -99,12 +99,13 @@ FailureOr<LayoutAttr> elementwiseLayout(layout::Policy policy,
 /// operands' batch dims and the core dims (m, n) are row-major inside; an
 /// empty result has all-zero strides. Null means row-major; shapes that are
 /// not static are taken as row-major too.
-LayoutAttr matmulLayout(layout::Policy policy, MatmulOp op,
+LayoutAttr matmulLayout(layout::Policy policy, ValueRange operands,
                         RankedTensorType result) {
-  if (policy != layout::Policy::Numpy || !result.hasStaticShape())
+  if (policy != layout::Policy::Numpy || !result.hasStaticShape() ||
+      operands.size() != 2)
     return {};
-  auto lhs = dyn_cast<RankedTensorType>(op.getLhs().getType());
-  auto rhs = dyn_cast<RankedTensorType>(op.getRhs().getType());
+  auto lhs = dyn_cast<RankedTensorType>(operands[0].getType());
+  auto rhs = dyn_cast<RankedTensorType>(operands[1].getType());
   if (!lhs || !rhs || !lhs.hasStaticShape() || !rhs.hasStaticShape())
     return {};
   auto operand = [](RankedTensorType t) {
@@ -278,30 +279,46 @@ struct StridePropagateLayoutPass
     return success();
   }
 
+  /// Lays out `op`'s results by its LayoutRuleOpInterface rule, the same
+  /// rule stride-compile records in a layout graph.
   LogicalResult propagate(layout::Policy policy, Operation *op,
                           TorchDtypes &torch) {
-    if (isViewOp(op))
-      return propagateView(policy, op);
-    if (auto matmul = dyn_cast<MatmulOp>(op)) {
-      if (auto type = dyn_cast<RankedTensorType>(matmul.getType()))
-        matmul.getResult().setType(
-            withLayout(type, matmulLayout(policy, matmul, type)));
+    auto ruled = dyn_cast<LayoutRuleOpInterface>(op);
+    if (!ruled)
       return success();
-    }
-    if (std::optional<ReduceKind> kind = getReduceKind(op))
-      return propagateReduce(policy, op, *kind);
-    auto shaped = dyn_cast<InferResultShapeOpInterface>(op);
-    if (!shaped || !shaped.getDestinations().empty())
+    LayoutRule rule = ruled.getLayoutRule();
+    switch (rule.kind) {
+    case LayoutRuleKind::Destination:
       return success(); // destinations keep their strides
-    ValueRange operands = shaped.getBroadcastOperands();
-    LayoutOperands seen = layoutOperands(policy, op, operands, torch);
-    bool copyLike = isCastOrCopy(op);
+    case LayoutRuleKind::View:
+      return propagateView(policy, op);
+    case LayoutRuleKind::Reduce: {
+      std::optional<ReduceKind> kind = getReduceKind(op);
+      if (!kind)
+        return op->emitOpError() << "has a reduce layout rule but is not a "
+                                    "reduction";
+      return propagateReduce(policy, op, *kind);
+    }
+    case LayoutRuleKind::Matmul:
+      for (OpResult result : op->getResults())
+        if (auto type = dyn_cast<RankedTensorType>(result.getType()))
+          result.setType(
+              withLayout(type, matmulLayout(policy, rule.operands, type)));
+      return success();
+    case LayoutRuleKind::Elementwise:
+    case LayoutRuleKind::Where:
+    case LayoutRuleKind::Copy:
+      break;
+    }
+    LayoutOperands seen = layoutOperands(policy, op, rule.operands, torch);
     for (OpResult result : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
-      FailureOr<LayoutAttr> layout =
-          elementwiseLayout(policy, seen, type, copyLike, numpyLoopOf(op));
+      FailureOr<LayoutAttr> layout = elementwiseLayout(
+          policy, seen, type, rule.kind == LayoutRuleKind::Copy,
+          rule.kind == LayoutRuleKind::Where ? layout::NumpyLoop::Where
+                                             : layout::NumpyLoop::Ufunc);
       if (succeeded(layout))
         result.setType(withLayout(type, *layout));
     }

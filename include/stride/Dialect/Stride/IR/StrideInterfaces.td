@@ -85,4 +85,21 @@ def Stride_ScalarBodyOpInterface : OpInterface<"ScalarBodyOpInterface"> {
   ];
 }
 
+def Stride_LayoutRuleOpInterface : OpInterface<"LayoutRuleOpInterface"> {
+  let description = [{
+    An op whose results' layouts follow from its operands' by one of the
+    eager libraries' rules (`LayoutRuleKind`: elementwise, where, copy,
+    matmul, reduce, view, destination). `stride-propagate-layout` decides
+    layouts by the rule, and `stride-compile` records the same rule in an
+    entry's layout graph for the runtime, so the two agree on every op.
+  }];
+  let cppNamespace = "::mlir::stride";
+  let methods = [
+    InterfaceMethod<[{
+        The rule that lays out the op's results and the values it reads.
+      }],
+      "::mlir::stride::LayoutRule", "getLayoutRule">,
+  ];
+}
+
 #endif // STRIDE_DIALECT_STRIDE_IR_STRIDEINTERFACES_TD

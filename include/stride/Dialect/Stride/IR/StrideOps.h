@@ -12,9 +12,10 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "stride/Dialect/Stride/IR/LayoutRule.h"
+#include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
-#include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Layout/Views.h"
 
 #include "stride/Dialect/Stride/IR/StrideInterfaces.h.inc"

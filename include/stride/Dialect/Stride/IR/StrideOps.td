@@ -64,10 +64,13 @@ class Stride_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     : Stride_Op<mnemonic, !listconcat(traits, [Pure,
         DeclareOpInterfaceMethods<Stride_InferResultShapeOpInterface,
                                   ["inferResultShape"]>,
-        DeclareOpInterfaceMethods<Stride_ScalarBodyOpInterface>])> {
+        DeclareOpInterfaceMethods<Stride_ScalarBodyOpInterface>,
+        DeclareOpInterfaceMethods<Stride_LayoutRuleOpInterface>])> {
   let results = (outs Stride_Tensor:$result);
   let hasVerifier = 1;
   code scalarBody = ?;
+  // The LayoutRuleKind that lays out the result.
+  string layoutRule = "Elementwise";
   Stride_ElementRule elementRule = Stride_AnyElement;
   string verifyKind = "same";
   // The op table front ends read (ScalarBodyOpInterface's static methods):
@@ -98,7 +101,10 @@ class Stride_ElementwiseOp<string mnemonic, list<Trait> traits = []>
     # "::mlir::FailureOr<::mlir::RankedTensorType> "
     # "$cppClass::inferResultShape() {\n"
     # "  return ::mlir::stride::inferElementwiseResult(*this, "
-    # "getOperation()->getOperands(), getType().getElementType());\n}\n";
+    # "getOperation()->getOperands(), getType().getElementType());\n}\n"
+    # "::mlir::stride::LayoutRule $cppClass::getLayoutRule() {\n"
+    # "  return {::mlir::stride::LayoutRuleKind::" # layoutRule # ",\n"
+    # "          ::llvm::SmallVector<::mlir::Value>(getOperation()->getOperands())};\n}\n";
 }
 
 class Stride_UnaryOp<string mnemonic, string meaning, string numpy,
@@ -406,6 +412,7 @@ def Stride_SelectOp : Stride_ElementwiseOp<"select"> {
   let verifyKind = "custom";
   let scalarBody =
       "return arith::SelectOp::create(b, loc, s[0], s[1], s[2]).getResult();";
+  let layoutRule = "Where";
   let arity = 3;
   let arguments = (ins Stride_TensorOrScalar:$condition,
                        Stride_TensorOrScalar:$true_value,
@@ -433,6 +440,7 @@ def Stride_CastOp : Stride_ElementwiseOp<"cast"> {
   let verifyKind = "custom";
   let scalarBody =
       "return buildCast(b, loc, s[0], getType().getElementType());";
+  let layoutRule = "Copy";
   let arity = 1;
   let arguments = (ins Stride_TensorOrScalar:$operand);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
@@ -446,6 +454,7 @@ def Stride_BroadcastOp : Stride_Op<"broadcast", [
     AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<Stride_InferResultShapeOpInterface,
         ["inferResultShape", "getBroadcastOperands", "getDestinations"]>,
+    DeclareOpInterfaceMethods<Stride_LayoutRuleOpInterface>,
     SingleBlockImplicitTerminator<"YieldOp">,
     RecursiveMemoryEffects]> {
   let summary = "fused elementwise computation over broadcast operands";
@@ -526,7 +535,8 @@ def Stride_YieldOp : Stride_Op<"yield", [Pure, Terminator,
 
 def Stride_MatmulOp : Stride_Op<"matmul", [Pure,
     DeclareOpInterfaceMethods<Stride_InferResultShapeOpInterface,
-                              ["inferResultShape"]>]> {
+                              ["inferResultShape"]>,
+    DeclareOpInterfaceMethods<Stride_LayoutRuleOpInterface>]> {
   let summary = "matrix product with NumPy matmul semantics";
   let description = [{
     The matrix product of `lhs` and `rhs` following `numpy.matmul` /

@@ -19,7 +19,8 @@ class Stride_ReduceOp<string mnemonic, string kindName, string meaning,
                       string resultRule, string example>
     : Stride_Op<mnemonic, [Pure,
         DeclareOpInterfaceMethods<Stride_InferResultShapeOpInterface,
-            ["inferResultShape", "getBroadcastOperands"]>]> {
+            ["inferResultShape", "getBroadcastOperands"]>,
+        DeclareOpInterfaceMethods<Stride_LayoutRuleOpInterface>]> {
   let summary = meaning # " over some or all axes";
   let description = sentence # ", like `" # numpy # "`. " # rule # " "
     # resultRule
@@ -48,7 +49,9 @@ class Stride_ReduceOp<string mnemonic, string kindName, string meaning,
     "$cppClass::inferResultShape() {\n"
     "  return ::mlir::stride::inferReduceResult(getOperation());\n}\n"
     "::mlir::ValueRange $cppClass::getBroadcastOperands() {\n"
-    "  return ::mlir::ValueRange();\n}\n";
+    "  return ::mlir::ValueRange();\n}\n"
+    "::mlir::stride::LayoutRule $cppClass::getLayoutRule() {\n"
+    "  return {::mlir::stride::LayoutRuleKind::Reduce, {getInput()}};\n}\n";
   let extraClassDeclaration = [{
     /// Which reduction this op is.
     static ::mlir::stride::ReduceKind getKind();
@@ -117,7 +120,8 @@ def Stride_AllOp : Stride_ReduceOp<"all", "All",
     "%b = stride.all %x axes [0, 1] keepdims : tensor<4x5xi32> -> tensor<1x1xi1>">;
 
 def Stride_MapReduceOp : Stride_Op<"map_reduce", [
-    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<Stride_LayoutRuleOpInterface>]> {
   let summary = "a reduction of an elementwise computation, in one pass";
   let description = [{
     Reduces, as the named reduction `kind` does (`sum`, `prod`, `amax`,

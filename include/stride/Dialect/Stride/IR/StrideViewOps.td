@@ -18,7 +18,8 @@
 class Stride_ViewOp<string mnemonic, list<Trait> traits = []>
     : Stride_Op<mnemonic, !listconcat(traits, [Pure,
         DeclareOpInterfaceMethods<Stride_InferResultShapeOpInterface,
-            ["inferResultShape", "getBroadcastOperands"]>])> {
+            ["inferResultShape", "getBroadcastOperands"]>,
+        DeclareOpInterfaceMethods<Stride_LayoutRuleOpInterface>])> {
   let results = (outs Stride_Tensor:$result);
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -39,6 +40,10 @@ class Stride_ViewOp<string mnemonic, list<Trait> traits = []>
     }
     ::llvm::LogicalResult $cppClass::verify() {
       return ::mlir::stride::verifyViewOp(*this);
+    }
+    ::mlir::stride::LayoutRule $cppClass::getLayoutRule() {
+      return {::mlir::stride::LayoutRuleKind::View,
+              {getOperation()->getOperand(0)}};
     }
   }];
 }

@@ -95,7 +95,8 @@ Value KernelBuilder::allocate(Location loc, RankedTensorType type,
       strides[d] = b.getIndexAttr(staticStrides[d]);
       gapped |= !(size && *size == 1) && dense != staticStrides[d];
     }
-    OpFoldResult extent = math.selectIfOne(sizes[d], math.constant(1), sizes[d]);
+    OpFoldResult extent =
+        math.selectIfOne(sizes[d], math.constant(1), sizes[d]);
     // A size-0 dim still advances the running stride by one.
     if (size)
       extent = math.constant(std::max<int64_t>(*size, 1));
@@ -116,9 +117,10 @@ Value KernelBuilder::allocate(Location loc, RankedTensorType type,
         Value dynamicSize = math.value(sizes[d]);
         Value one = arith::ConstantIndexOp::create(b, loc, 1);
         Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-        reach = arith::MaxSIOp::create(
-                    b, loc, arith::SubIOp::create(b, loc, dynamicSize, one), zero)
-                    .getResult();
+        reach =
+            arith::MaxSIOp::create(
+                b, loc, arith::SubIOp::create(b, loc, dynamicSize, one), zero)
+                .getResult();
       }
       std::optional<int64_t> stride = getConstantIntValue(strides[d]);
       if (stride && *stride < 0)
@@ -130,9 +132,8 @@ Value KernelBuilder::allocate(Location loc, RankedTensorType type,
     offset = low;
   }
   auto flatType = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
-  Value flat = memref::AllocOp::create(b, loc, flatType,
-                                       ValueRange{math.value(count)},
-                                       b.getI64IntegerAttr(64));
+  Value flat = memref::AllocOp::create(
+      b, loc, flatType, ValueRange{math.value(count)}, b.getI64IntegerAttr(64));
   if (alloc)
     *alloc = flat;
   Value view =

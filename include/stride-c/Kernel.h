@@ -105,8 +105,12 @@ MLIR_CAPI_EXPORTED void strideKernelDestroy(StrideKernel kernel);
  * outputs (one buffer per tensor result). */
 MLIR_CAPI_EXPORTED intptr_t strideKernelGetNumInputs(StrideKernel kernel);
 MLIR_CAPI_EXPORTED intptr_t strideKernelGetNumOutputs(StrideKernel kernel);
+/* The `pos`-th input's element type, shape and strides (dynamic where the
+ * call decides); `pos` must be below strideKernelGetNumInputs. */
 MLIR_CAPI_EXPORTED StrideKernelParam strideKernelGetInput(StrideKernel kernel,
                                                           intptr_t pos);
+/* The `pos`-th output's, as the kernel writes it; `pos` must be below
+ * strideKernelGetNumOutputs. */
 MLIR_CAPI_EXPORTED StrideKernelParam strideKernelGetOutput(StrideKernel kernel,
                                                            intptr_t pos);
 

@@ -29,9 +29,6 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
-/// Bytes of a cache line on the CPUs Stride targets (x86-64, AArch64).
-constexpr int64_t kCacheLine = 64;
-
 /// The loop along which `operand` is contiguous: the loop indexing its
 /// dimension of smallest nonzero static stride; nullopt when a stride is
 /// dynamic, the operand is a scalar or broadcast everywhere.

@@ -25,6 +25,9 @@ namespace mlir::stride {
 constexpr StringLiteral kMicroTile = "stride.micro_tile";
 constexpr StringLiteral kRegisterTile = "stride.transpose_tile";
 
+/// Bytes of a cache line on the CPUs Stride targets (x86-64, AArch64).
+constexpr int64_t kCacheLine = 64;
+
 /// The ops of type `OpTy` under `root` marked with `attr`, which is
 /// removed from every one of them; those of static shape are returned (a
 /// tile whose shape peeling left dynamic stays scalar code).

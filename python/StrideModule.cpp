@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IRBuilder.h"
+
 #include "stride/AOT/DiskCache.h"
 #include "stride/Codegen/CPU/Passes.h"
 #include "stride/Dialect/Stride/IR/OpTable.h"
@@ -644,6 +646,7 @@ unsigned resolveThreadCount(unsigned requested) {
 
 PYBIND11_MODULE(_stride, m) {
   m.doc() = "Stride's compiler and JIT, for the stride package";
+  ::stride::python::bindIRBuilder(m);
   compileError = PyErr_NewExceptionWithDoc(
       "stride._stride.CompileError",
       "The IR did not parse, verify or lower; the message holds the "

@@ -1,10 +1,11 @@
 """MLIR for a lazy expression: one func.func, one Stride op per node, leaves
-and scalars as arguments. The text depends only on the expression's
+and scalars as arguments, built through the extension's IRBuilder (MLIR's
+builders, the ops' registered names and attributes) and returned as text. The text depends only on the expression's
 structure and dtypes (never on values, array identities or sizes), so it is
 the structural part of the kernel cache key."""
 import math
 
-from . import _dtypes, _expr
+from . import _dtypes, _expr, _stride
 from ._expr import Leaf, Op, Scalar
 
 ENTRY = "expr"
@@ -16,9 +17,9 @@ _SMALL_INSERT = 64
 
 def tensor_type(dtype, rank):
     """A ranked tensor with dynamic sizes: the compiler specializes each
-    argument to the array's exact shape and strides."""
-    elem = _dtypes.mlir(dtype)
-    return f"tensor<{'?x' * rank}{elem}>"
+    argument to the array's exact shape and strides. Types are what
+    _stride.IRBuilder takes: (element, shape, strides)."""
+    return (_dtypes.mlir(dtype), (None,) * rank, None)
 
 
 def result_type(dtype, shape=None, strides=None):
@@ -26,12 +27,10 @@ def result_type(dtype, shape=None, strides=None):
     with an explicit layout for a caller's destination."""
     elem = _dtypes.mlir(dtype)
     if shape is None:
-        return f"tensor<*x{elem}>"
+        return (elem, None, None)
     if not shape:
-        return f"tensor<{elem}>"
-    dims = "x".join(str(n) for n in shape)
-    layout = ", ".join(str(s) for s in strides)
-    return f"tensor<{dims}x{elem}, #stride.layout<strides = [{layout}]>>"
+        return (elem, (), None)
+    return (elem, tuple(shape), tuple(strides))
 
 
 def leaf_key(a):
@@ -78,28 +77,28 @@ def every_node_of(roots):
 
 
 class _Builder:
+    """Builds the function through _stride.IRBuilder, which makes each op
+    with MLIR's builders from its registered name and attributes; values
+    are (handle, type) pairs."""
     @staticmethod
     def leaf_key(leaf):
         return leaf_key(leaf.array)
 
     def __init__(self):
+        self.ir = _stride.IRBuilder(ENTRY)
         self.args = []        # Leaf arrays and (value, dtype) scalars, in order
-        self.arg_types = []
-        self.lines = []
-        self.values = {}      # id(Op) -> (name, type)
-        self.leaves = {}      # leaf_key -> (name, type)
-        self.casts = {}       # (name, dtype) -> (name, type)
-        self.scalars = {}     # id(Scalar) -> (name, type)
+        self.values = {}      # id(Op) -> (handle, type)
+        self.leaves = {}      # leaf_key -> (handle, type)
+        self.casts = {}       # (handle, dtype) -> (handle, type)
+        self.scalars = {}     # id(Scalar) -> (handle, type)
         self.arg_leaves = {}  # argument index -> the Leaf it was made for
 
     def _arg(self, item, type_):
-        name = f"%a{len(self.args)}"
         self.args.append(item)
-        self.arg_types.append(f"{name}: {type_}")
-        return name, type_
+        return self.ir.argument(type_), type_
 
     def operand(self, o, dtype):
-        """The SSA value of operand `o` converted to `dtype`."""
+        """The value of operand `o` converted to `dtype`."""
         if isinstance(o, Scalar):
             if id(o) not in self.scalars:
                 self.scalars[id(o)] = self._arg((o.value, dtype),
@@ -117,110 +116,64 @@ class _Builder:
             return value
         k = (value[0], dtype)
         if k not in self.casts:
-            name = f"%c{len(self.casts)}"
             type_ = result_type(dtype)
             # A promotion is part of the consuming op, as in NumPy's ufunc
             # loops and TensorIterator: the attribute lets layout propagation
             # decide the op's layout from the uncast operand.
-            self.lines.append(f"{name} = stride.cast {value[0]} "
-                              f"{{stride.promotion}} : {value[1]} -> {type_}")
-            self.casts[k] = (name, type_)
+            cast, = self.ir.op("stride.cast", [value[0]], [type_],
+                               {"stride.promotion": True})
+            self.casts[k] = (cast, type_)
         return self.casts[k]
 
     def op(self, node, type_):
         if node.kind == "loopresult":
-            name, types = self.values[id(node.operands[0])]
+            handles, types = self.values[id(node.operands[0])]
             k = node.attr
-            self.values[id(node)] = (f"{name}#{k}", types[k])
+            self.values[id(node)] = (handles[k], types[k])
             return
         ins = [self.operand(o, d) for o, d in zip(node.operands, node.in_dtypes)]
         if node.kind == "loop":
             self._loop(node, ins)
             return
-        names = ", ".join(n for n, _ in ins)
-        types = ", ".join(t for _, t in ins)
-        res = f"%v{len(self.values)}"
+        handles = [h for h, _ in ins]
         if node.kind == "copy":
-            self._copy(res, node, ins, type_)
+            res = self.ir.copy(handles[0], type_)
         elif node.kind == "insert":
-            type_ = self._insert(res, node, ins)
+            res, type_ = self._insert(node, ins)
         elif node.kind == "cmp":
-            self.lines.append(f"{res} = stride.cmp {node.attr}, {names} : {types} -> {type_}")
+            res, = self.ir.op("stride.cmp", handles, [type_],
+                              {"predicate": node.attr})
         elif node.kind in _expr.VIEWS:
-            self.lines.append(f"{res} = stride.{node.kind} {names}"
-                              f"{_view_attr(node.kind, node.attr)} : "
-                              f"{types} -> {type_}")
+            res, = self.ir.op(f"stride.{node.kind}", handles, [type_],
+                              _view_attrs(node.kind, node.attr))
         elif node.kind in _expr.REDUCTIONS:
             axes, keepdims = node.attr
-            attrs = ("" if axes is None else
-                     f" axes [{', '.join(str(a) for a in axes)}]")
-            attrs += " keepdims" if keepdims else ""
-            self.lines.append(f"{res} = stride.{node.kind} {names}{attrs} : "
-                              f"{types} -> {type_}")
+            attrs = {} if axes is None else {"axes": list(axes)}
+            if keepdims:
+                attrs["keepdims"] = True
+            res, = self.ir.op(f"stride.{node.kind}", handles, [type_], attrs)
         else:
-            self.lines.append(f"{res} = stride.{node.kind} {names} : {types} -> {type_}")
+            res, = self.ir.op(f"stride.{node.kind}", handles, [type_])
         self.values[id(node)] = (res, type_)
         return res
-
-    def _copy(self, res, node, ins, type_):
-        (name, in_type), = ins
-        self._copy_lines(res, name, in_type, type_, f"%b{len(self.values)}",
-                         _dtypes.mlir(node.in_dtypes[0]))
-
-    def _copy_lines(self, res, name, in_type, type_, block, elem, outs=""):
-        """A stride.broadcast whose body yields its operand: a copy (into
-        `outs`, a destination, when given)."""
-        outs = f" outs({outs} : {type_})" if outs else ""
-        self.lines.append(f"{res} = stride.broadcast ins({name} : {in_type})"
-                          f"{outs} -> {type_} {{")
-        self.lines.append(f"^bb0({block}: {elem}):")
-        self.lines.append(f"  stride.yield {block} : {elem}")
-        self.lines.append("}")
 
     def _loop(self, node, ins):
         """stride.fori_loop: one scf.for whose iter_args are the carried
         arrays (static types, so the Stride ops in the body infer their
-        shapes), with the body's nodes emitted in its region."""
+        shapes), with the body's nodes built in its region."""
         lower, upper, results, args, index = node.attr
-        k = len(self.values)
-        res = f"%v{k}"
-        inits, types = [], []
-        for (name, type_), arg in zip(ins, args):
-            static = _static(arg)
-            if type_ != static:
-                self.lines.append(f"%lc{k}_{len(inits)} = tensor.cast {name} : "
-                                  f"{type_} to {static}")
-                name = f"%lc{k}_{len(inits)}"
-            inits.append(name)
-            types.append(static)
-        self.lines.append(f"%lb{k} = arith.constant {lower} : index")
-        self.lines.append(f"%ub{k} = arith.constant {upper} : index")
-        self.lines.append(f"%ls{k} = arith.constant 1 : index")
-        iters = ", ".join(f"%la{k}_{j} = {n}" for j, n in enumerate(inits))
-        self.lines.append(f"{res}:{len(inits)} = scf.for %li{k} = %lb{k} to "
-                          f"%ub{k} step %ls{k} iter_args({iters}) -> "
-                          f"({', '.join(types)}) {{")
+        types = [_static(arg) for arg in args]
+        index_value, *carried = self.ir.begin_loop(
+            lower, upper, [h for h, _ in ins], types)
         for j, arg in enumerate(args):
-            self.values[id(arg)] = (f"%la{k}_{j}", types[j])
-        self.lines.append(f"  %lx{k} = arith.index_cast %li{k} : index to i64")
-        self.lines.append(f"  %lt{k} = tensor.from_elements %lx{k} : tensor<i64>")
-        self.values[id(index)] = (f"%lt{k}", "tensor<i64>")
-        saved, start = dict(self.casts), len(self.lines)
+            self.values[id(arg)] = (carried[j], types[j])
+        self.values[id(index)] = (index_value, ("i64", (), None))
+        saved = dict(self.casts)
         for body in self._region_order(results):
             self.op(body, result_type(body.dtype))
-        yields = []
-        for j, r in enumerate(results):
-            name, type_ = self.values[id(r)]
-            if type_ != types[j]:
-                self.lines.append(f"%ly{k}_{j} = tensor.cast {name} : {type_} "
-                                  f"to {types[j]}")
-                name = f"%ly{k}_{j}"
-            yields.append(name)
-        self.lines.append(f"scf.yield {', '.join(yields)} : {', '.join(types)}")
-        self.lines[start:] = ["  " + line for line in self.lines[start:]]
-        self.lines.append("}")
+        handles = self.ir.end_loop([self.values[id(r)][0] for r in results])
         self.casts = saved  # casts made in the region are not visible after it
-        self.values[id(node)] = (res, types)
+        self.values[id(node)] = (handles, types)
 
     def _region_order(self, results):
         """The body's nodes in dependency order, stopping at what is already
@@ -240,30 +193,23 @@ class _Builder:
                     stack.append((o, False))
         return order
 
-    def _insert(self, res, node, ins):
+    def _insert(self, node, ins):
         """base[region] = value as destination-passing tensor ops: the
         value is copied into the extracted slice (stride.broadcast with the
         slice as its destination) and inserted back, which One-Shot
-        Bufferize does in place in the base's buffer."""
+        Bufferize does in place in the base's buffer. Returns the result
+        and its (static) type."""
         (base, btype), (value, vtype) = ins
-        elem = _dtypes.mlir(node.dtype)
         offsets, sizes, strides = node.attr
-        k = len(self.values)
-        if "*" in btype or "?" in btype:
+        if btype[1] is None or None in btype[1]:
             static = _static(node)
-            self.lines.append(f"%ib{k} = tensor.cast {base} : {btype} to {static}")
-            base, btype = f"%ib{k}", static
-        part = f"tensor<{'x'.join(str(n) for n in sizes)}x{elem}>"
-        where = (f"[{', '.join(map(str, offsets))}] [{', '.join(map(str, sizes))}] "
-                 f"[{', '.join(map(str, strides))}]")
+            base, btype = self.ir.cast(base, static), static
         source = node.operands[1]
         reads_chain = _reads_chain(node)
         if reads_chain and source.kind in _expr.VIEWS:
             # A view of the array being written, inserted into it: copied
             # first, so the insert does not read what it overwrites.
-            self._copy_lines(f"%ic{k}", value, vtype, f"tensor<*x{elem}>",
-                             f"%icb{k}", elem)
-            value, vtype = f"%ic{k}", f"tensor<*x{elem}>"
+            value = self.ir.copy(value, result_type(node.dtype))
         if math.prod(sizes) <= _SMALL_INSERT or reads_chain:
             # Computed into its own buffer, then inserted (one copy of the
             # region). The destination-passing form below computes big
@@ -273,17 +219,12 @@ class _Builder:
             # for a few elements One-Shot's subset matching of its
             # extract_slice dominates compile time in long chains of
             # element writes (an unrolled Python loop).
-            self.lines.append(f"%iw{k} = tensor.cast {value} : {vtype} to {part}")
-            self.lines.append(f"{res} = tensor.insert_slice %iw{k} into {base}"
-                              f"{where} : {part} into {btype}")
-            return btype
-        self.lines.append(f"%id{k} = tensor.extract_slice {base}{where} : "
-                          f"{btype} to {part}")
-        self._copy_lines(f"%iw{k}", value, vtype, part, f"%ix{k}", elem,
-                         outs=f"%id{k}")
-        self.lines.append(f"{res} = tensor.insert_slice %iw{k} into {base}"
-                          f"{where} : {part} into {btype}")
-        return btype  # static: Stride ops infer shapes from it
+            return self.ir.insert_slice(value, base, offsets, sizes,
+                                        strides), btype
+        part = self.ir.extract_slice(base, offsets, sizes, strides)
+        written = self.ir.copy(value, (btype[0], tuple(sizes), None), part)
+        return self.ir.insert_slice(written, base, offsets, sizes,
+                                    strides), btype
 
 
 def _reads_chain(node):
@@ -308,25 +249,26 @@ def _reads_chain(node):
 
 def _static(node):
     """The ranked static tensor type of `node`'s shape (no layout)."""
-    elem = _dtypes.mlir(node.dtype)
-    if not node.shape:
-        return f"tensor<{elem}>"
-    return f"tensor<{'x'.join(str(n) for n in node.shape)}x{elem}>"
+    return (_dtypes.mlir(node.dtype), tuple(node.shape), None)
 
 
-def _view_attr(kind, attr):
-    """The attribute text of view op `kind` (StrideViewOps.td's formats)."""
-    ints = lambda v: "[" + ", ".join(str(i) for i in v) + "]"
+# The attribute each view op (StrideViewOps.td) takes its parameter as.
+_VIEW_ATTRS = {"permute": "perm", "expand": "shape", "squeeze": "dims",
+               "unsqueeze": "dim", "flip": "dims", "reshape": "shape"}
+# An omitted start, stop or step of stride.slice (SliceOp::kNone).
+_SLICE_NONE = -2 ** 63
+
+
+def _view_attrs(kind, attr):
+    """The attributes of view op `kind` for the node's parameter."""
     if kind == "slice":
-        part = lambda v: "" if v is None else str(v)
-        return " [" + ", ".join(
-            f"{part(a)}:{part(b)}" + ("" if c is None else f":{c}")
-            for a, b, c in attr) + "]"
-    if kind == "squeeze":
-        return "" if attr is None else f" dims {ints(attr)}"
-    if kind == "unsqueeze":
-        return f" [{attr}]"
-    return " " + ints(attr)
+        part = lambda v: _SLICE_NONE if v is None else v
+        return {"starts": [part(a) for a, _, _ in attr],
+                "stops": [part(b) for _, b, _ in attr],
+                "steps": [part(c) for _, _, c in attr]}
+    if attr is None:  # squeeze of every size-1 dim
+        return {}
+    return {_VIEW_ATTRS[kind]: attr if kind == "unsqueeze" else list(attr)}
 
 
 def _number_arguments(b, root):
@@ -375,18 +317,10 @@ def generate_many(roots, out_layouts=None, leaf_keys=None):
                  for r, layout in zip(roots, out_layouts)}
     for node in order:
         b.op(node, ret_types.get(id(node), result_type(node.dtype)))
-    results = []
-    types = [ret_types[id(r)] for r in roots]
-    for r, t in zip(roots, types):
-        name, have = b.values[id(r)]
-        if have != t:  # a tensor op's static result: forget its shape
-            b.lines.append(f"%r{len(results)} = tensor.cast {name} : {have} to {t}")
-            name = f"%r{len(results)}"
-        results.append((name, t))
-    body = "\n".join("  " + line for line in b.lines)
-    text = (f"func.func @{ENTRY}({', '.join(b.arg_types)}) -> "
-            f"({', '.join(types)}) {{\n{body}\n  return "
-            f"{', '.join(n for n, _ in results)} : {', '.join(types)}\n}}\n")
+    # A tensor op's static result is cast to the declared type (its shape
+    # forgotten) by finish.
+    text = b.ir.finish([b.values[id(r)][0] for r in roots],
+                       [ret_types[id(r)] for r in roots])
     return text, b.args, [b.arg_leaves.get(i) for i in range(len(b.args))]
 
 

@@ -129,8 +129,11 @@ mlir::stride::makeKernelOptimizer(llvm::TargetMachine *targetMachine,
     // whose instruction scheduling grows as their square. Such modules get
     // O2 without unrolling (its loop and SLP vectorizers are O3's): 64
     // writes of a convolution window compile in 17.8 s at O3, 6.1 s at O2;
-    // 1,040 writes of npbench's syrk in 41 s at O2 with unrolling.
-    constexpr size_t kManyKernelsInstructions = 3000;
+    // 1,040 writes of npbench's syrk in 41 s at O2 with unrolling. A kernel
+    // of 24 syrk writes (one cut of a trace) has about 2,000 instructions
+    // and compiles in 0.35 s instead of 0.65 s; bench/run's largest single
+    // kernels (matmul chains) stay under 1,550 and keep O3.
+    constexpr size_t kManyKernelsInstructions = 1800;
     size_t instructions = 0;
     for (llvm::Function &function : *module)
       instructions += function.getInstructionCount();

@@ -585,6 +585,28 @@ def _values_matter(strong, weak):
     return all(_KIND_ORDER.get(np.asarray(v).dtype.kind, 9) <= top for v in weak)
 
 
+# The smallest types np.min_scalar_type gives for a value of each kind.
+_SMALLEST = {"b": ("?",), "u": ("B", "b"), "i": ("B", "b"), "f": ("e",)}
+_VALUE_DECIDES = {}
+
+
+def _value_decides(strong, dtype):
+    """Whether a weak 0-d operand of `dtype` can promote with arrays of
+    dtypes `strong` to different types by its value. Its value class lies
+    between the smallest type of its kind and its own dtype, and promotion
+    is monotone, so it cannot where those two promote alike (a float64
+    0-d times a float64 array: float64 whatever the value)."""
+    key = (strong, dtype)
+    decides = _VALUE_DECIDES.get(key)
+    if decides is None:
+        smallest = _SMALLEST.get(dtype.kind)
+        own = _dtypes.promote(strong + (dtype,))
+        decides = smallest is None or any(
+            _dtypes.promote(strong + (np.dtype(t),)) != own for t in smallest)
+        _VALUE_DECIDES[key] = decides
+    return decides
+
+
 def _guard_weak(ops, strong, weak):
     """In a @stride.jit trace, a 0-d view, constant or result whose value
     decided a promotion makes its value class a guard of the plan (a 0-d
@@ -594,7 +616,7 @@ def _guard_weak(ops, strong, weak):
         return
     weak_ops = [o for o in ops if isinstance(o, Scalar) or o.shape == ()]
     for o, v in zip(weak_ops, weak):
-        if not isinstance(o, Scalar):
+        if not isinstance(o, Scalar) and _value_decides(tuple(strong), o.dtype):
             trace.on_weak_value(o, v)
 
 

@@ -450,7 +450,9 @@ class _Trace:
         self.by_position = {}  # position -> its Leaves that show its memory
         self.mems = {}        # argument position -> Memory, once written
         self.writes = []      # (spec or None, construct, line), program order
-        self.late_reads = {}  # (id(read), write index) -> (read spec, line)
+        # (id(read), written position, its writes before) -> (read spec, line)
+        self.late_reads = {}
+        self.written_positions = {}  # argument position -> its write indices
         self.weak = {}        # id(0-d node) -> (node, NumPy value class)
         self.keep = []        # objects whose ids the dicts above hold
         self.returning = False  # reading what the function returned
@@ -685,6 +687,9 @@ class _Trace:
             for leaves in self.by_position.values():
                 for leaf in leaves:
                     leaf.written = WATCH
+        if mem.pos is not None:
+            self.written_positions.setdefault(mem.pos, []).append(
+                len(self.writes))
         self.writes.append(((mem.pos, keys) if mem.pos is not None else None,
                             construct, line))
         if not self.loops and len(self.writes) % KERNEL_WRITES == 0:
@@ -700,12 +705,16 @@ class _Trace:
         if spec is None:
             return  # constants are checked against every write
         line = None
-        for k, (wspec, _, _) in enumerate(self.writes):
-            if wspec is None or wspec[0] == spec[0] or (id(x), k) in self.late_reads:
+        # Per written argument, once: a read first made after its first n
+        # writes must not overlap any of those n (linear in the writes, not
+        # one record per write: unrolled loops make thousands of both).
+        for pos, indices in self.written_positions.items():
+            key = (id(x), pos, len(indices))
+            if pos == spec[0] or key in self.late_reads:
                 continue
             if line is None:
                 line = self.line()
-            self.late_reads[(id(x), k)] = (spec, line)
+            self.late_reads[key] = (spec, line)
 
     def write_backs(self):
         """(position, index keys, node) per written argument: what the plan
@@ -899,7 +908,7 @@ class _Plan:
     __slots__ = ("kernel", "sources", "allocs", "outs", "single", "torch",
                  "bools", "prepare", "nres", "views", "checks", "guards",
                  "next", "consts", "text", "layouts", "earlier",
-                 "stage_inputs")
+                 "stage_inputs", "name", "written")
 
     def run(self, args):
         if self.prepare:
@@ -934,16 +943,22 @@ class _Plan:
         for target in targets:
             if not target.flags.writeable:
                 raise ValueError("output array is read-only")
-        for read, write, message in self.checks:
+        for read, pos, count, rline in self.checks:
             a = read if isinstance(read, np.ndarray) else _index(args[read[0]], read[1])
-            b = _index(args[write[0]], write[1])
-            if _run.may_share(a, b):
+            if not _run.may_share(a, args[pos]):
+                continue  # apart from the whole written argument
+            for wspec, construct, wline in self.written[pos][:count]:
+                b = _index(args[pos], wspec[1])
+                if not _run.may_share(a, b):
+                    continue
                 try:
                     overlap = np.shares_memory(a, b, max_work=1 << 20)
                 except np.TooHardError:
                     overlap = True  # too costly to decide: refuse
                 if overlap:
-                    raise TypeError(message)
+                    raise TypeError(_overlap_message(
+                        self.name, None if rline is None else read[0],
+                        rline or "", pos, construct, wline))
         return targets
 
 
@@ -1235,7 +1250,10 @@ class JitFunction:
         plan.outs = [(pos, keys, plan.nres + k)
                      for k, (pos, keys, _) in enumerate(backs)]
         constants = [c for e in earlier + [kernel] for c in e.constants]
-        plan.checks = _overlap_checks(trace, constants, self.fn.__name__)
+        plan.checks = _overlap_checks(trace, constants)
+        plan.written = {pos: [trace.writes[k] for k in indices]
+                        for pos, indices in trace.written_positions.items()}
+        plan.name = self.fn.__name__
         plan.guards = _Guards(trace) if trace.weak else None
         plan.next = None
         plan.single = single
@@ -1300,24 +1318,24 @@ class JitFunction:
         return f"<stride.jit {self.fn.__qualname__} policy={self.policy}>"
 
 
-def _overlap_checks(trace, constants, name):
+def _overlap_checks(trace, constants):
     """What each call checks before it runs a trace that writes arguments:
-    memory read after a write of another argument (and any closed-over
-    array) must not overlap what was written."""
+    memory read after writes of another argument (and any closed-over
+    array) must not overlap what was written. One check per read memory,
+    written argument and count of its writes before the read: (read,
+    written position, count, read line); a call looks at the single writes
+    (_Plan.written) only where the read shares memory with the written
+    argument at all."""
     checks, seen = [], set()
-    for (_, k), (spec, rline) in trace.late_reads.items():
-        wspec, construct, wline = trace.writes[k]
-        key = (spec[0], repr(spec[1]), k)
+    for (_, pos, count), (spec, rline) in trace.late_reads.items():
+        key = (spec[0], repr(spec[1]), pos, count)
         if key not in seen:
             seen.add(key)
-            checks.append((spec, wspec, _overlap_message(
-                name, spec[0], rline, wspec[0], construct, wline)))
-    for array in constants:
-        for wspec, construct, wline in trace.writes:
-            if wspec is None:
-                continue  # an array made in the function
-            checks.append((array, wspec, _overlap_message(
-                name, None, "", wspec[0], construct, wline)))
+            checks.append((spec, pos, count, rline))
+    unique = {id(a): a for a in constants}
+    for array in unique.values():
+        for pos, indices in trace.written_positions.items():
+            checks.append((array, pos, len(indices), None))
     return checks
 
 

@@ -206,6 +206,27 @@ def test_scalar_arguments_are_not_baked_in():
     assert len(f._plans) == 4                     # floats: one plan
 
 
+def test_element_values_guard_promotion_only_where_they_can_decide():
+    """x * y[0]: NumPy 1.24 reads y[0]'s value to promote. With a float32 x
+    a large float64 value gives float64, so each call checks the value's
+    class; with a float64 x no value can change the result, so the plan
+    has no guard (an unrolled loop of such reads paid one per element)."""
+    @stride.jit
+    def f(x, y):
+        return x * y[0] + x * y[1]
+
+    x32, x64 = np.ones(3, np.float32), np.ones(3)
+    small, large = np.array([1.5, 2.0]), np.array([1e300, 2.0])
+    for x, y in ((x32, small), (x32, large), (x64, small), (x64, large)):
+        got, want = f(x, y), x * y[0] + x * y[1]
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    plans = {k: p for k, p in f._plans.items()}
+    guards = [p.guards for p in plans.values()]
+    assert any(g is not None for g in guards)  # the float32 plans
+    assert any(g is None for g in guards)      # the float64 one
+
+
 def test_bool_bytes_and_aliasing_per_call():
     @stride.jit
     def f(m, a, b):

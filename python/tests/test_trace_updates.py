@@ -408,6 +408,39 @@ def test_overlapping_arguments_are_checked_per_call():
     np.testing.assert_array_equal(c, 2.0)
 
 
+def test_overlap_checks_look_at_the_writes_before_each_read():
+    """A read after some writes of another argument is checked against
+    those writes only, and the message names the write it overlaps; an
+    unrolled loop of thousands of writes and reads costs one check per read
+    and written argument (it was one per pair, built into every call)."""
+    def fn(x, y):
+        x[0] = 1.0
+        early = y * 1  # after the write of row 0 only
+        x[2] = 2.0
+        return early, y * 3  # the second read is after both writes
+
+    f = stride.jit(fn)
+    a = np.zeros((4, 3))
+    f(a, np.ones(3))
+    with pytest.raises(TypeError, match=r"arguments #1 and #0 .* share memory "
+                       r"in this call: the function writes #0 with .*"
+                       + _line(fn, "x[2] = 2.0")):
+        f(a, a[2])
+    with pytest.raises(TypeError, match=r"writes #0 with .*"
+                       + _line(fn, "x[0] = 1.0")):
+        f(a, a[0])
+    b = np.zeros((4, 3))
+    got = f(b, b[1])  # row 1 is never written: NumPy's values
+    np.testing.assert_array_equal(got[1], np.zeros(3))
+
+    def loop(x, y):
+        for i in range(200):
+            x[i % 4] = y[i % 3] + i
+        return x
+
+    _same_as_numpy(loop, (np.zeros((4, 5)), np.ones((3, 5))))
+
+
 def test_item_assignment_into_an_argument():
     def setitem(x, y):
         x[1:] = y[1:] * 2

@@ -175,6 +175,11 @@ def make_local(node, fresh=False):
     trace = current()
     if fresh:
         trace.made.add(id(node.array))
+    if isinstance(node, _expr.Op) and node.kind in _expr.VIEWS:
+        # NumPy's copy of a view is a new dense array (x[:, 0].copy() is
+        # contiguous): the kernel's memory too, not the view's strides with
+        # its gaps.
+        node = _expr.Op("copy", (node,), (node.dtype,), node.dtype, node.shape)
     mem = Memory(None, node, node.shape, node.dtype)
     trace.keep.append(mem)
     if trace.loops:

@@ -595,11 +595,13 @@ def test_views_of_intermediates_taken_before_a_write():
 
 
 def test_loop_over_a_copied_column_of_a_written_argument():
-    """A fori_loop over `x[:, 0].copy()` after rows of `x` were written:
-    One-Shot copies the column (a view with gaps) into a dense buffer,
-    which the loop's views read with the column's strides. That failed to
-    compile ("result layout gives dim 0 stride 30"), and once it compiled,
-    the column's copy was allocated dense and written past its end."""
+    """A fori_loop over `x[:, 0].copy()` after rows of `x` were written.
+    The loop carried the column's strides (a view with gaps), One-Shot
+    copied it into a dense buffer and the loop's views read that with the
+    column's strides: "result layout gives dim 0 stride 30", then, once it
+    compiled, a copy allocated dense and written past its end. The copy of
+    a view is now a dense array, as NumPy's is (and the gapped copies are
+    checked by test/Integration/one-shot-copies.mlir)."""
     def fn(x):
         for i in range(3):
             x[i] = x[i] * 2

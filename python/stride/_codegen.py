@@ -1,8 +1,9 @@
 """MLIR for a lazy expression: one func.func, one Stride op per node, leaves
 and scalars as arguments, built through the extension's IRBuilder (MLIR's
-builders, the ops' registered names and attributes) and returned as text. The text depends only on the expression's
-structure and dtypes (never on values, array identities or sizes), so it is
-the structural part of the kernel cache key."""
+builders, the ops' registered names and attributes) and returned as text.
+The text depends only on the expression's structure and dtypes (never on
+values, array identities or sizes), so it is the structural part of the
+kernel cache key."""
 import math
 
 from . import _dtypes, _expr, _stride

@@ -457,7 +457,7 @@ class _Trace:
         self.writes = []      # (spec or None, construct, line), program order
         # (id(read), written position, its writes before) -> (read spec, line)
         self.late_reads = {}
-        self.written_positions = {}  # argument position -> its write indices
+        self.written = {}     # argument position -> its writes, in order
         self.weak = {}        # id(0-d node) -> (node, NumPy value class)
         self.keep = []        # objects whose ids the dicts above hold
         self.returning = False  # reading what the function returned
@@ -692,11 +692,11 @@ class _Trace:
             for leaves in self.by_position.values():
                 for leaf in leaves:
                     leaf.written = WATCH
+        write = ((mem.pos, keys) if mem.pos is not None else None,
+                 construct, line)
         if mem.pos is not None:
-            self.written_positions.setdefault(mem.pos, []).append(
-                len(self.writes))
-        self.writes.append(((mem.pos, keys) if mem.pos is not None else None,
-                            construct, line))
+            self.written.setdefault(mem.pos, []).append(write)
+        self.writes.append(write)
         if not self.loops and len(self.writes) % KERNEL_WRITES == 0:
             self.cuts.append(_expr.next_serial())
 
@@ -713,8 +713,8 @@ class _Trace:
         # Per written argument, once: a read first made after its first n
         # writes must not overlap any of those n (linear in the writes, not
         # one record per write: unrolled loops make thousands of both).
-        for pos, indices in self.written_positions.items():
-            key = (id(x), pos, len(indices))
+        for pos, writes in self.written.items():
+            key = (id(x), pos, len(writes))
             if pos == spec[0] or key in self.late_reads:
                 continue
             if line is None:
@@ -1256,8 +1256,7 @@ class JitFunction:
                      for k, (pos, keys, _) in enumerate(backs)]
         constants = [c for e in earlier + [kernel] for c in e.constants]
         plan.checks = _overlap_checks(trace, constants)
-        plan.written = {pos: [trace.writes[k] for k in indices]
-                        for pos, indices in trace.written_positions.items()}
+        plan.written = trace.written
         plan.name = self.fn.__name__
         plan.guards = _Guards(trace) if trace.weak else None
         plan.next = None
@@ -1339,8 +1338,8 @@ def _overlap_checks(trace, constants):
             checks.append((spec, pos, count, rline))
     unique = {id(a): a for a in constants}
     for array in unique.values():
-        for pos, indices in trace.written_positions.items():
-            checks.append((array, pos, len(indices), None))
+        for pos, writes in trace.written.items():
+            checks.append((array, pos, len(writes), None))
     return checks
 
 

@@ -83,12 +83,8 @@ public:
     SmallVector<Value> inits;
     if (outs)
       inits.push_back(valueOf(*outs));
-    auto op = BroadcastOp::create(builder, loc, TypeRange{typeOf(spec)},
-                                  ValueRange{valueOf(value)}, inits);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(&op.getBodyBlock());
-    YieldOp::create(builder, loc, op.getBodyBlock().getArgument(0));
-    return handle(op.getResult(0));
+    return handle(
+        buildCopyOp(builder, loc, valueOf(value), typeOf(spec), inits));
   }
 
   /// `value` as `type`: itself if it has that type, else a tensor.cast.

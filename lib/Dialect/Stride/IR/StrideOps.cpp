@@ -90,9 +90,8 @@ bool mlir::stride::isNamedElementwise(Operation *op) {
   return isa<ScalarBodyOpInterface>(op);
 }
 
-/// A one-op stride.broadcast of `value` whose body yields its input.
-static Value buildCopyOp(OpBuilder &b, Location loc, Value value,
-                         RankedTensorType type, ValueRange inits) {
+Value mlir::stride::buildCopyOp(OpBuilder &b, Location loc, Value value,
+                                Type type, ValueRange inits) {
   auto copy =
       BroadcastOp::create(b, loc, TypeRange{type}, ValueRange{value}, inits);
   OpBuilder::InsertionGuard guard(b);

@@ -52,6 +52,11 @@ bool isNamedElementwise(Operation *op);
 BroadcastOp generalizeNamedOp(RewriterBase &rewriter,
                               ScalarBodyOpInterface named);
 
+/// A one-op stride.broadcast of `value` whose body yields its input, of
+/// result type `type`, into `inits` when given (a destination).
+Value buildCopyOp(OpBuilder &b, Location loc, Value value, Type type,
+                  ValueRange inits);
+
 /// Copies `value` into a new tensor of `type` (the same shape, any layout):
 /// a one-op stride.broadcast into a tensor.empty destination.
 Value buildCopy(OpBuilder &b, Location loc, Value value,

@@ -63,8 +63,10 @@ void mlir::stride::buildStrideToLinalgPipeline(
   // The pipeline is a function of its options alone: threads=0 is one thread
   // here, and drivers resolve $STRIDE_NUM_THREADS and the cores (JitKernel).
   // On a GPU the launches are the parallelism: no chunked outer loops.
-  pm.addPass(
-      createStrideBufferize(StrideBufferizeOptions{cpuThreads(options)}));
+  // GPU targets combine reductions in block trees (stride-map-linalg-to-gpu),
+  // which need plain single-op combiners rather than the CPU's lanes.
+  pm.addPass(createStrideBufferize(StrideBufferizeOptions{
+      cpuThreads(options), /*gpuReductions=*/options.target != Target::Cpu}));
   // A private function may return a buffer it does not own (an scf.for
   // result that is its argument's buffer): with dynamic ownership it hands
   // the ownership bit back instead of cloning, since nothing later in this
@@ -211,9 +213,11 @@ void mlir::stride::registerStridePipelines() {
       "Stride ops on tensors to linalg on strided memrefs (the first half of "
       "stride-pipeline)",
       buildStrideToLinalgPipeline);
-  PassPipelineRegistration<StridePipelineOptions>(
+  PassPipelineRegistration<OptionsForTarget<Target::Gpu>>(
       "stride-to-gpu-launch-pipeline",
       "Stride ops on tensors to gpu.launch kernels on memrefs (the first half "
       "of target=gpu)",
-      buildStrideToGpuLaunchPipeline);
+      [](OpPassManager &pm, const OptionsForTarget<Target::Gpu> &options) {
+        buildStrideToGpuLaunchPipeline(pm, options);
+      });
 }

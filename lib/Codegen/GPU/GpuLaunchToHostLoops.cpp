@@ -10,6 +10,8 @@
 #include "stride/Codegen/GPU/Transforms.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -37,7 +39,7 @@ std::string unsupportedReason(gpu::LaunchOp launch) {
     return "has a body of several blocks";
   std::string reason;
   launch.getBody().walk([&](Operation *op) {
-    if (isa<gpu::AllReduceOp, gpu::SubgroupReduceOp, gpu::ShuffleOp>(op))
+    if (isa<gpu::SubgroupReduceOp, gpu::ShuffleOp>(op))
       reason = "exchanges values between threads (" +
                op->getName().getStringRef().str() + ")";
   });
@@ -71,6 +73,9 @@ public:
     if (failed(checkAttributionUses()))
       return failure();
     OpBuilder b(launch);
+    SmallVector<Value> reduceBuffers;
+    if (failed(expandAllReduces(b, reduceBuffers)))
+      return failure();
     zero = arith::ConstantIndexOp::create(b, loc, 0);
     one = arith::ConstantIndexOp::create(b, loc, 1);
     Value grid[3] = {launch.getGridSizeX(), launch.getGridSizeY(),
@@ -123,11 +128,94 @@ public:
       return failure();
     for (Value buf : buffers)
       memref::DeallocOp::create(b, loc, buf);
+    // The all-reduce buffers were allocated before the block loops.
+    OpBuilder after(launch->getBlock(), std::next(launch->getIterator()));
+    for (Value buf : reduceBuffers)
+      memref::DeallocOp::create(after, loc, buf);
     launch.erase();
     return success();
   }
 
 private:
+  /// Rewrites each gpu.all_reduce of the kernel into what it means with
+  /// barriers: every thread stores its value into a host buffer of one slot
+  /// per thread, a barrier, thread 0 combines the slots in thread order into
+  /// a result slot, a barrier, every thread loads the result. The fission
+  /// below then runs it; the combination order differs from the GPU's tree
+  /// (float sums round differently, within the tests' tolerances).
+  LogicalResult expandAllReduces(OpBuilder &b,
+                                 SmallVector<Value> &reduceBuffers) {
+    SmallVector<gpu::AllReduceOp> reduces;
+    launch.getBody().walk([&](gpu::AllReduceOp op) { reduces.push_back(op); });
+    if (reduces.empty())
+      return success();
+    Location loc = launch.getLoc();
+    Value threads = arith::MulIOp::create(
+        b, loc, launch.getBlockSizeX(),
+        arith::MulIOp::create(b, loc, launch.getBlockSizeY(),
+                              launch.getBlockSizeZ()));
+    gpu::KernelDim3 tids = launch.getThreadIds(), bsz = launch.getBlockSize();
+    for (gpu::AllReduceOp reduce : reduces) {
+      Region &body = reduce.getBody();
+      if (!reduce.getOp() && !body.hasOneBlock())
+        return reduce.emitOpError("cannot run on the host: its combiner "
+                                  "region has several blocks");
+      Type type = reduce.getType();
+      Location rl = reduce.getLoc();
+      Value slots = memref::AllocOp::create(
+          b, loc, MemRefType::get({ShapedType::kDynamic}, type),
+          ValueRange{threads});
+      Value result =
+          memref::AllocOp::create(b, loc, MemRefType::get({1}, type));
+      reduceBuffers.append({slots, result});
+
+      OpBuilder kb(reduce);
+      Value linear = arith::AddIOp::create(
+          kb, rl, tids.x,
+          arith::MulIOp::create(
+              kb, rl, bsz.x,
+              arith::AddIOp::create(
+                  kb, rl, tids.y,
+                  arith::MulIOp::create(kb, rl, bsz.y, tids.z))));
+      memref::StoreOp::create(kb, rl, reduce.getValue(), slots, linear);
+      gpu::BarrierOp::create(kb, rl);
+      Value c0 = arith::ConstantIndexOp::create(kb, rl, 0);
+      Value c1 = arith::ConstantIndexOp::create(kb, rl, 1);
+      Value count = arith::MulIOp::create(
+          kb, rl, bsz.x, arith::MulIOp::create(kb, rl, bsz.y, bsz.z));
+      Value isFirst = arith::CmpIOp::create(kb, rl, arith::CmpIPredicate::eq,
+                                            linear, c0);
+      auto first = scf::IfOp::create(kb, rl, isFirst, /*withElse=*/false);
+      OpBuilder fb = OpBuilder::atBlockTerminator(first.thenBlock());
+      Value start = memref::LoadOp::create(fb, rl, slots, c0);
+      auto fold = scf::ForOp::create(
+          fb, rl, c1, count, c1, ValueRange{start},
+          [&](OpBuilder &lb, Location, Value i, ValueRange acc) {
+            Value next = memref::LoadOp::create(lb, rl, slots, i);
+            Value combined;
+            if (std::optional<gpu::AllReduceOperation> kind = reduce.getOp()) {
+              combined = vector::makeArithReduction(
+                  lb, rl, gpu::convertReductionKind(*kind), acc[0], next);
+            } else {
+              IRMapping mapping;
+              mapping.map(body.getArgument(0), acc[0]);
+              mapping.map(body.getArgument(1), next);
+              for (Operation &inner : body.front().without_terminator())
+                lb.clone(inner, mapping);
+              combined = mapping.lookupOrDefault(
+                  body.front().getTerminator()->getOperand(0));
+            }
+            scf::YieldOp::create(lb, rl, combined);
+          });
+      memref::StoreOp::create(fb, rl, fold.getResult(0), result, c0);
+      gpu::BarrierOp::create(kb, rl);
+      Value reduced = memref::LoadOp::create(kb, rl, result, c0);
+      reduce.replaceAllUsesWith(reduced);
+      reduce.erase();
+    }
+    return success();
+  }
+
   /// Workgroup and private buffers are read and written with memref.load
   /// and memref.store only, which the host rewrites to its own buffers.
   LogicalResult checkAttributionUses() {

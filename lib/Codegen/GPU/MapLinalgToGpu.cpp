@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
 
+#include "BlockReduction.h"
 #include "GenericPayload.h"
 #include "TiledMatmul.h"
 
@@ -93,6 +94,12 @@ struct LinalgGpuMapper : stride::StrideMapLinalgToGpuOptions {
     if (tiledMatmul)
       if (std::optional<MatmulLoops> loops = matchTiledMatmul(op)) {
         buildTiledMatmul(op, *loops, maxBlocks);
+        return success();
+      }
+    if (blockReductions)
+      if (std::optional<BlockReduction> plan =
+              matchBlockReduction(op, parallelLoopOrder(op))) {
+        buildBlockReduction(op, *plan, blockSize, maxBlocks);
         return success();
       }
 
@@ -345,6 +352,7 @@ struct StrideMapLinalgToGpu
     options.maxBlocks = maxBlocks;
     options.registerTile = registerTile;
     options.tiledMatmul = tiledMatmul;
+    options.blockReductions = blockReductions;
     if (failed(stride::mapLinalgToGpu(getOperation(), options)))
       signalPassFailure();
   }

@@ -2,6 +2,7 @@
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="block-size=32 max-blocks=2" --canonicalize | FileCheck %s --check-prefix=SMALL
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=1 tiled-matmul=false" --canonicalize --cse | FileCheck %s --check-prefix=NOTILE
 // RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="tiled-matmul=false" --canonicalize --cse | FileCheck %s --check-prefix=GRID
+// RUN: stride-opt %s --split-input-file --stride-map-linalg-to-gpu="block-reductions=false" --canonicalize --cse | FileCheck %s --check-prefix=NOTREE
 // RUN: not stride-opt %s --split-input-file --stride-map-linalg-to-gpu="register-tile=0" 2>&1 | FileCheck %s --check-prefix=BADTILE
 // BADTILE: error: register-tile must be in [1, 16], got 0
 
@@ -323,6 +324,148 @@ func.func @matvec_keeps_grid_stride(%a: memref<9x7xf32>, %b: memref<7xf32>, %c: 
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Row sums of a row-major 8x1000 array: the input is densest along the
+// reduced loop, so blocks take the rows (8 tasks, one chunk each: 1000
+// points give each of 256 threads fewer than 16) and a block's threads
+// stride along the row from the combiner's identity; gpu.all_reduce combines
+// them and thread 0 adds the result to the output's initial value.
+#rows_in = affine_map<(i, j) -> (i, j)>
+#rows_out = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @row_sums_block_tree
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%[[GX:.*]] = %c8, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BS:.*]] = %c256
+// CHECK:           scf.for %[[ROW:.*]] = %[[BX]] to %c8 step %[[GX]] {
+// CHECK:             %[[PART:.*]] = scf.for %[[J:.*]] = %[[TX]] to %c1000 step %[[BS]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK:               %[[X:.*]] = memref.load %arg0[%[[ROW]], %[[J]]]
+// CHECK:               %[[NEXT:.*]] = arith.addf %[[ACC]], %[[X]]
+// CHECK:               scf.yield %[[NEXT]]
+// CHECK:             %[[ALL:.*]] = gpu.all_reduce add %[[PART]] uniform
+// CHECK:             scf.if
+// CHECK:               %[[OLD:.*]] = memref.load %arg1[%[[ROW]]]
+// CHECK:               %[[NEW:.*]] = arith.addf %[[OLD]], %[[ALL]]
+// CHECK:               memref.store %[[NEW]], %arg1[%[[ROW]]]
+// CHECK:             gpu.barrier
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+// With block-reductions=false the thread-per-row loop stays.
+// NOTREE-LABEL: func.func @row_sums_block_tree
+// NOTREE-NOT:     gpu.all_reduce
+// NOTREE:         scf.for %{{.*}} = %c0 to %c1000 step %c1 iter_args
+func.func @row_sums_block_tree(%x: memref<8x1000xf32>, %out: memref<8xf32>) {
+  linalg.generic {indexing_maps = [#rows_in, #rows_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x1000xf32>) outs(%out : memref<8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A full sum of a dynamic vector: one output, so its points are split into
+// chunks (as many as fill 1024 tasks with at least 16 points per thread),
+// the first launch writes each chunk's sum to a partial buffer, the second
+// combines the chunks of each output into it; the buffer is freed after.
+#full_in = affine_map<(i) -> (i)>
+#full_out = affine_map<(i) -> ()>
+// CHECK-LABEL: func.func @full_sum_two_launches
+// CHECK:         %[[N:.*]] = memref.dim %arg0, %c0
+// CHECK:         %[[USEFUL:.*]] = arith.ceildivui %[[N]], %c4096
+// CHECK:         %[[FEW:.*]] = arith.minui %[[USEFUL]], %c1024
+// CHECK:         %[[CHUNKS:.*]] = arith.maxui %[[FEW]], %c1
+// CHECK:         %[[PARTIAL:.*]] = memref.alloc(%[[CHUNKS]]) : memref<?xf64>
+// CHECK:         gpu.launch
+// CHECK:           %[[LEN:.*]] = arith.ceildivui %[[N]], %[[CHUNKS]]
+// CHECK:           gpu.all_reduce add
+// CHECK:           memref.store %{{.*}}, %[[PARTIAL]][
+// CHECK:           gpu.barrier
+// CHECK:         gpu.launch
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %[[CHUNKS]] step
+// CHECK:             memref.load %[[PARTIAL]][
+// CHECK:           gpu.all_reduce add
+// CHECK:           memref.load %arg1[]
+// CHECK:           memref.store %{{.*}}, %arg1[]
+// CHECK:         memref.dealloc %[[PARTIAL]]
+func.func @full_sum_two_launches(%x: memref<?xf64>, %out: memref<f64>) {
+  linalg.generic {indexing_maps = [#full_in, #full_out], iterator_types = ["reduction"]}
+      ins(%x : memref<?xf64>) outs(%out : memref<f64>) {
+  ^bb0(%v: f64, %acc: f64):
+    %s = arith.addf %acc, %v : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// Column sums of a row-major 64x2048 array: the input is densest along the
+// output's loop and there are 2048 outputs, so a thread per column reads
+// coalesced rows; no tree.
+#cols_in = affine_map<(j, i) -> (i, j)>
+#cols_out = affine_map<(j, i) -> (j)>
+// CHECK-LABEL: func.func @column_sums_keep_threads
+// CHECK-NOT:     gpu.all_reduce
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args
+// CHECK:         return
+func.func @column_sums_keep_threads(%x: memref<64x2048xf32>, %out: memref<2048xf32>) {
+  linalg.generic {indexing_maps = [#cols_in, #cols_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x2048xf32>) outs(%out : memref<2048xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An i8 maximum over the last dim: the partials are exchanged as i32,
+// sign-extended for the signed order, and truncated back.
+#max_in = affine_map<(i, j) -> (i, j)>
+#max_out = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @i8_max_widened
+// CHECK-DAG:     %[[MIN:.*]] = arith.constant -128 : i8
+// CHECK:         scf.for %{{.*}} iter_args(%{{.*}} = %[[MIN]]) -> (i8)
+// CHECK:           arith.maxsi
+// CHECK:         %[[WIDE:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK:         %[[ALL:.*]] = gpu.all_reduce maxsi %[[WIDE]] uniform
+// CHECK:         arith.trunci %[[ALL]] : i32 to i8
+func.func @i8_max_widened(%x: memref<3x500xi8>, %out: memref<3xi8>) {
+  linalg.generic {indexing_maps = [#max_in, #max_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x500xi8>) outs(%out : memref<3xi8>) {
+  ^bb0(%v: i8, %acc: i8):
+    %m = arith.maxsi %acc, %v : i8
+    linalg.yield %m : i8
+  }
+  return
+}
+
+// -----
+
+// An argmax-like payload (two outputs combined by selects) is not a
+// single-op combiner: it keeps the thread-per-output loop.
+#am_in = affine_map<(i, j) -> (i, j)>
+#am_out = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @pair_payload_keeps_threads
+// CHECK-NOT:     gpu.all_reduce
+// CHECK:         return
+func.func @pair_payload_keeps_threads(%x: memref<3x500xf32>, %v: memref<3xf32>, %i: memref<3xi64>) {
+  linalg.generic {indexing_maps = [#am_in, #am_out, #am_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x500xf32>) outs(%v, %i : memref<3xf32>, memref<3xi64>) {
+  ^bb0(%a: f32, %best: f32, %at: i64):
+    %j = linalg.index 1 : index
+    %jj = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %a, %best : f32
+    %nv = arith.select %gt, %a, %best : f32
+    %ni = arith.select %gt, %jj, %at : i64
+    linalg.yield %nv, %ni : f32, i64
   }
   return
 }

@@ -83,6 +83,45 @@ def StrideMapLinalgToGpu : Pass<"stride-map-linalg-to-gpu", "::mlir::func::FuncO
     one, so an empty iteration space launches a block that does nothing).
     These kernels use neither shared memory nor barriers.
 
+    **Reductions: block trees.** A generic with reduction loops whose
+    payload combines each output with one associative op that
+    `gpu.all_reduce` also has (`matchReduction`: `arith.addf`/`addi`,
+    `mulf`/`muli`, the min/max ops including NaN-propagating
+    `maximumf`/`minimumf`, `andi`/`ori`/`xori`; 32- or 64-bit floats, any
+    integer) maps to blocks instead of threads when its first memref input
+    is densest along a reduction loop (row sums of a row-major array: a
+    thread per row would read with the row's stride) or when it has fewer
+    than 1024 outputs (a full sum: a thread per output would leave the GPU
+    idle):
+
+    - Blocks walk (output, chunk) tasks with a block-uniform grid-stride
+      loop. A block's threads stride over the chunk's reduction points,
+      linearized with the input's densest loop fastest (a warp's loads are
+      consecutive), each accumulating from the combiner's identity
+      (`arith::getNeutralElement`).
+    - `gpu.all_reduce` (uniform) combines the threads' partials; upstream's
+      rewrite inside `convert-gpu-to-nvvm` turns it into `gpu.shuffle` xor
+      steps within each warp, one workgroup-memory slot per warp, a
+      barrier, and a last warp-level step. Thread 0 combines the result
+      with the output's initial value (linalg semantics) and stores it; a
+      barrier follows, because the next task reuses the workgroup slots.
+    - With fewer than 1024 outputs, each output's points are split into
+      `min(ceil(1024 / outputs), ceil(points / (16 * block-size)))`
+      chunks: the first launch writes each chunk's result to a partial
+      buffer, a second launch combines each output's chunks. Every thread
+      then adds at most about 16 points in sequence before the tree's
+      pairwise levels, which keeps a float sum's error near a pairwise
+      sum's without compensation (`stride-bufferize{gpu-reductions}` emits
+      plain float sums for GPU targets).
+    - Narrow integers are exchanged widened to 32 bits (sign-extended for
+      signed min/max) and truncated back: the same bits for every
+      operation, wrapping sums included.
+
+    Other reductions (argmax/argmin's value and index pairs, multi-op
+    payloads, reductions of fewer than 32 static points, those whose input
+    is densest along an output loop, such as column sums) keep the
+    thread-per-output loop below.
+
     Why not `gpu-map-parallel-loops`: it maps at most three loops to hardware
     ids and, without tiling first, gives one thread per block; tiling dynamic
     sizes leaves `affine.min` guards per dimension. One delinearized index
@@ -99,6 +138,10 @@ def StrideMapLinalgToGpu : Pass<"stride-map-linalg-to-gpu", "::mlir::func::FuncO
            "grid-stride kernel (1: none)">,
     Option<"tiledMatmul", "tiled-matmul", "bool", /*default=*/"true",
            "Map matmul-shaped generics to the shared-memory tiled kernel">,
+    Option<"blockReductions", "block-reductions", "bool", /*default=*/"true",
+           "Map reductions with single-op combiners whose dense loop is "
+           "reduced, or whose outputs are few, to block trees "
+           "(gpu.all_reduce)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::affine::AffineDialect",

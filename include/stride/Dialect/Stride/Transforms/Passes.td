@@ -422,6 +422,11 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Split large kernels into this many chunks of their outer loop, "
            "run in parallel">,
+    Option<"gpuReductions", "gpu-reductions", "bool", /*default=*/"false",
+           "Emit each reduction as one plain linalg.generic whose combiner "
+           "is a single op (float sums uncompensated), for the block trees "
+           "of stride-map-linalg-to-gpu; the CPU's compensated lanes and "
+           "row blocks are not built">,
   ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -53,6 +53,11 @@ struct StrideBufferizePass
             !op->getParentOp()->hasAttr(kRowBlockAttr))
           op->setAttr(kThreadsAttr, builder.getI64IntegerAttr(threads));
       });
+    if (gpuReductions)
+      module.walk([&](Operation *op) {
+        if (isReduction(op))
+          op->setAttr(kPlainReductionAttr, builder.getUnitAttr());
+      });
     foldCastRoundTrips(module);
     if (failed(expandViewCopies(module)))
       return signalPassFailure();

@@ -11,6 +11,11 @@ namespace mlir::stride {
 /// Discardable attribute on Stride ops: into how many chunks the kernel's
 /// outer loop may be split (see stride-bufferize's `threads`).
 constexpr llvm::StringLiteral kThreadsAttr = "stride.threads";
+/// Discardable unit attribute on a reduction: emit it as one plain
+/// linalg.generic whose payload combines with a single op (no compensated
+/// lanes or row blocks, which are CPU vectorization devices); see
+/// stride-bufferize's `gpu-reductions`.
+constexpr llvm::StringLiteral kPlainReductionAttr = "stride.plain_reduction";
 /// Marks the copy resultsToDestinations puts before a return: its input may
 /// be computed in the output argument directly (see the broadcast model).
 constexpr llvm::StringLiteral kOutputCopyAttr = "stride.output_copy";

@@ -288,8 +288,13 @@ LogicalResult KernelBuilder::emitReduction(
   bool isUnsigned = op->hasAttr(kUnsignedAttr);
   bool unsignedOrder = isBool || isUnsigned;
   Type accType = resultElement;
+  // For a GPU (kPlainReductionAttr) the kernel is one plain generic per
+  // reduction: its combiner is then a single op, which
+  // stride-map-linalg-to-gpu recognizes and combines in a block tree whose
+  // short per-thread runs keep float sums accurate without compensation.
+  bool plain = op->hasAttr(kPlainReductionAttr);
   bool kahan = (kind == ReduceKind::Sum || kind == ReduceKind::Mean) &&
-               isa<FloatType>(resultElement);
+               isa<FloatType>(resultElement) && !plain;
   bool index = kind == ReduceKind::Argmax || kind == ReduceKind::Argmin;
   MLIRContext *context = b.getContext();
 
@@ -358,7 +363,9 @@ LogicalResult KernelBuilder::emitReduction(
     case ReduceKind::Sum:
     case ReduceKind::Mean: {
       if (!kahan)
-        return {arith::AddIOp::create(nb, nl, acc[0], x)};
+        return {isa<FloatType>(accType)
+                    ? arith::AddFOp::create(nb, nl, acc[0], x).getResult()
+                    : arith::AddIOp::create(nb, nl, acc[0], x).getResult()};
       // Kahan: y = x - c; t = s + y; c = (t - s) - y; s = t. The
       // compensation is dropped where t is not finite, so that infinities
       // and NaN propagate as in a plain sum.
@@ -542,7 +549,7 @@ LogicalResult KernelBuilder::emitReduction(
                   (kind == ReduceKind::Prod && isa<FloatType>(accType));
   if (innerSize < 2 * kLanes)
     kLanes = 16;
-  bool lanes = laneKind && inner >= 0 && reduced[inner] &&
+  bool lanes = laneKind && !plain && inner >= 0 && reduced[inner] &&
                innerSize >= 2 * kLanes && innerSize <= (int64_t(1) << 40) &&
                innerStride > 0 && innerStride <= (int64_t(1) << 20) &&
                llvm::all_of(staticStrides, [](auto s) { return s.has_value(); });

@@ -155,3 +155,24 @@ func.func @async_launch(%n: index) {
   }
   return
 }
+
+// -----
+
+// A gpu.all_reduce under thread-dependent control flow: its barriers would
+// not be reached by every thread, so the emulation refuses it.
+func.func @all_reduce_in_divergent_if(%n: index, %x: f32, %out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %n, %g1 = %n, %g2 = %n)
+             threads(%t0, %t1, %t2) in (%s0 = %n, %s1 = %n, %s2 = %n) {
+    // expected-note @below {{non-uniform value defined here}}
+    %first = arith.cmpi eq, %t0, %c0 : index
+    // expected-note @below {{the enclosing control flow}}
+    scf.if %first {
+      // expected-error @below {{cannot run on the host: it is inside 'scf.if', whose operands are not block-uniform}}
+      %r = gpu.all_reduce add %x uniform {} : (f32) -> f32
+      memref.store %r, %out[] : memref<f32>
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -158,3 +158,42 @@ func.func @uniform_loop_private(%n: index, %in: memref<?xf32>, %out: memref<8xf3
   }
   return
 }
+
+// -----
+
+// gpu.all_reduce: each thread stores its value into a slot of a host buffer
+// (one per thread of the block), a barrier, thread 0 folds the slots in
+// thread order with the operation into a result slot, a barrier, and every
+// thread reads the result: three segments, each in its own thread loops.
+// The buffers live outside the block loops and are freed after them.
+// CHECK-LABEL: func.func @all_reduce
+// CHECK-SAME:    (%[[N:.*]]: index, %[[IN:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?xf32>)
+// CHECK:         %[[SLOTS:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK:         %[[RES:.*]] = memref.alloc() : memref<1xf32>
+// CHECK:         scf.for %[[BX:.*]] =
+// CHECK:           scf.for %[[T1:.*]] = %{{.*}} to %[[N]]
+// CHECK:             %[[V:.*]] = memref.load %[[IN]][%[[T1]]]
+// CHECK:             memref.store %[[V]], %[[SLOTS]][%{{.*}}]
+// CHECK:           scf.for %[[T2:.*]] = %{{.*}} to %[[N]]
+// CHECK:             scf.if
+// CHECK:               %[[FIRST:.*]] = memref.load %[[SLOTS]][%{{.*}}]
+// CHECK:               %[[SUM:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]])
+// CHECK:                 %[[NEXT:.*]] = memref.load %[[SLOTS]][%[[I]]]
+// CHECK:                 arith.maximumf %[[ACC]], %[[NEXT]]
+// CHECK:               memref.store %[[SUM]], %[[RES]][
+// CHECK:           scf.for %[[T3:.*]] = %{{.*}} to %[[N]]
+// CHECK:             %[[R:.*]] = memref.load %[[RES]][
+// CHECK:             memref.store %[[R]], %[[OUT]][%[[T3]]]
+// CHECK:         memref.dealloc %[[SLOTS]]
+// CHECK:         memref.dealloc %[[RES]]
+func.func @all_reduce(%n: index, %in: memref<?xf32>, %out: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %n, %s1 = %c1, %s2 = %c1) {
+    %v = memref.load %in[%t0] : memref<?xf32>
+    %r = gpu.all_reduce maximumf %v uniform {} : (f32) -> f32
+    memref.store %r, %out[%t0] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}

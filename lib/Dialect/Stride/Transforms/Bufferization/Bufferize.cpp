@@ -55,7 +55,7 @@ struct StrideBufferizePass
       });
     if (gpuReductions)
       module.walk([&](Operation *op) {
-        if (isReduction(op))
+        if (isReduction(op) || isa<MapReduceOp>(op))
           op->setAttr(kPlainReductionAttr, builder.getUnitAttr());
       });
     foldCastRoundTrips(module);

@@ -209,10 +209,19 @@ def StrideGpuLaunchToHostLoops : Pass<"stride-gpu-launch-to-host-loops", "::mlir
     as the memref of `memref.load` / `memref.store`; other users are
     refused with a diagnostic.
 
+    **`gpu.all_reduce`** is first rewritten into what it means with
+    barriers: each thread stores its value into its slot of a host buffer
+    (one slot per thread of the block), a barrier, thread 0 folds the slots
+    in thread order with the op (or the op's combiner region) into a result
+    slot, a barrier, every thread loads the result. The fission above then
+    runs it, so the all-reduce must sit where a barrier may. The fold's
+    order is not the GPU's tree (upstream lowers the op to shuffles), so
+    float sums round differently, within the tests' tolerances.
+
     Refused, with a diagnostic naming the reason: async launches, thread
     block clusters, dynamic shared memory, bodies of several blocks and
     operations that exchange values between threads without memory
-    (`gpu.all_reduce`, `gpu.subgroup_reduce`, `gpu.shuffle`).
+    (`gpu.subgroup_reduce`, `gpu.shuffle`).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",

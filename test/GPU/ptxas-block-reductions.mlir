@@ -27,6 +27,13 @@ func.func @extrema(%x: tensor<64x3000xf32>, %i: tensor<16x999xi8>, %b: tensor<4x
   return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xi8>, tensor<*xi1>, tensor<*xi64>
 }
 
+func.func @arg(%x: tensor<64x3000xf32>, %v: tensor<?xf64>, %i: tensor<16x999xi8>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>) {
+  %0 = stride.argmax %x axes [1] : tensor<64x3000xf32> -> tensor<*xi64>
+  %1 = stride.argmin %v : tensor<?xf64> -> tensor<*xi64>
+  %2 = stride.argmax %i axes [-1] : tensor<16x999xi8> -> tensor<*xi64>
+  return %0, %1, %2 : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>
+}
+
 func.func @fused(%x: tensor<256x1024xf32>) -> tensor<*xf32> {
   %sq = stride.mul %x, %x : tensor<256x1024xf32>, tensor<256x1024xf32> -> tensor<*xf32>
   %0 = stride.mean %sq axes [-1] keepdims : tensor<*xf32> -> tensor<*xf32>

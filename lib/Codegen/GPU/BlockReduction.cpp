@@ -7,7 +7,9 @@
 // combiner's identity, and gpu.all_reduce combines the threads' partials.
 // convert-gpu-to-nvvm lowers that op to warp shuffles and workgroup memory
 // (upstream's all-reduce rewrite), so the tree is upstream's code; this file
-// decides the work split and the memory order.
+// decides the work split and the memory order. An argmax/argmin (marked by
+// stride-bufferize) takes two all-reduces: the best value, then the first
+// index holding it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,6 +174,74 @@ Operation *combinerOf(linalg::GenericOp op, unsigned k) {
   Block &body = op.getRegion().front();
   return body.getTerminator()->getOperand(k).getDefiningOp();
 }
+
+/// stride-bufferize's marks on a plain argmax/argmin generic
+/// (lib/Dialect/Stride/Transforms/Bufferization/Preparation.h); this
+/// library does not depend on the Stride dialect.
+constexpr llvm::StringLiteral kArgReduceAttr = "stride.arg_reduce";
+constexpr llvm::StringLiteral kUnsignedAttr = "stride.unsigned";
+
+/// The argmax/argmin rule on (value, index) pairs: `x` replaces `v` when it
+/// is better (NaN better than any number), or equal with a smaller index.
+/// Commutative and associative, so partials combine in any order.
+SmallVector<Value> combinePairs(OpBuilder &b, Location loc,
+                                const BlockReduction &plan, ValueRange acc,
+                                ValueRange x) {
+  Value v = acc[0], idx = acc[1], xv = x[0], xi = x[1];
+  Value better, equal;
+  if (isa<FloatType>(v.getType())) {
+    better = arith::CmpFOp::create(
+        b, loc,
+        plan.argMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+        xv, v);
+    Value xNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, xv, xv);
+    Value vNumber =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, v, v);
+    better = arith::OrIOp::create(
+        b, loc, better, arith::AndIOp::create(b, loc, xNaN, vNumber));
+    Value bothNaN = arith::AndIOp::create(
+        b, loc, xNaN,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v));
+    equal = arith::OrIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, xv, v),
+        bothNaN);
+  } else {
+    arith::CmpIPredicate pred =
+        plan.argUnsigned
+            ? (plan.argMax ? arith::CmpIPredicate::ugt
+                           : arith::CmpIPredicate::ult)
+            : (plan.argMax ? arith::CmpIPredicate::sgt
+                           : arith::CmpIPredicate::slt);
+    better = arith::CmpIOp::create(b, loc, pred, xv, v);
+    equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, xv, v);
+  }
+  Value earlier =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, xi, idx);
+  Value take = arith::OrIOp::create(
+      b, loc, better, arith::AndIOp::create(b, loc, equal, earlier));
+  return {arith::SelectOp::create(b, loc, take, xv, v),
+          arith::SelectOp::create(b, loc, take, xi, idx)};
+}
+
+/// The value identity of an argmax/argmin: the worst value of its type.
+std::optional<TypedAttr> argIdentity(Builder &b, Type type, bool max,
+                                     bool isUnsigned) {
+  if (auto f = dyn_cast<FloatType>(type)) {
+    if (f.getWidth() != 32 && f.getWidth() != 64)
+      return std::nullopt;
+    return b.getFloatAttr(type, APFloat::getInf(f.getFloatSemantics(), max));
+  }
+  auto i = dyn_cast<IntegerType>(type);
+  if (!i || i.getWidth() > 64)
+    return std::nullopt;
+  unsigned w = i.getWidth();
+  APInt worst = isUnsigned ? (max ? APInt::getZero(w) : APInt::getMaxValue(w))
+                           : (max ? APInt::getSignedMinValue(w)
+                                  : APInt::getSignedMaxValue(w));
+  return b.getIntegerAttr(type, worst);
+}
 } // namespace
 
 std::optional<BlockReduction>
@@ -188,7 +258,28 @@ mlir::stride::gpu_mapping::matchBlockReduction(linalg::GenericOp op,
   Block &body = op.getRegion().front();
   SmallVector<BlockArgument> carried(
       body.getArguments().take_back(op.getNumDpsInits()));
-  for (unsigned k = 0; k < carried.size(); ++k) {
+  if (auto arg = op->getAttrOfType<StringAttr>(kArgReduceAttr)) {
+    if (carried.size() != 2 || !isa<IntegerType>(carried[1].getType()) ||
+        (arg.getValue() != "max" && arg.getValue() != "min"))
+      return std::nullopt;
+    plan.argReduce = true;
+    plan.argMax = arg.getValue() == "max";
+    plan.argUnsigned = op->hasAttr(kUnsignedAttr);
+    Type value = carried[0].getType();
+    Builder builder(op.getContext());
+    std::optional<TypedAttr> worst =
+        argIdentity(builder, value, plan.argMax, plan.argUnsigned);
+    if (!worst || !isExchangeable(carried[1].getType()))
+      return std::nullopt;
+    Kind extremum =
+        isa<FloatType>(value)
+            ? (plan.argMax ? Kind::MAXIMUMF : Kind::MINIMUMF)
+        : plan.argUnsigned ? (plan.argMax ? Kind::MAXUI : Kind::MINUI)
+                           : (plan.argMax ? Kind::MAXSI : Kind::MINSI);
+    plan.kinds = {extremum, Kind::MINSI};
+    plan.identities = {*worst, builder.getIntegerAttr(carried[1].getType(), 0)};
+  }
+  for (unsigned k = 0; k < carried.size() && !plan.argReduce; ++k) {
     SmallVector<Operation *> combiners;
     if (!matchReduction(carried, k, combiners) || combiners.size() != 1)
       return std::nullopt;
@@ -293,8 +384,21 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
     Value blocks = arith::MinUIOp::create(
         b, loc, arith::MaxUIOp::create(b, loc, numTasks, one),
         indexConst(b, loc, maxBlocks));
-    auto launch =
-        gpu::LaunchOp::create(b, loc, blocks, one, one, block, one, one);
+    // An argmax's thread pair outlives the value's all-reduce (a barrier):
+    // it waits in private memory, which LLVM keeps in registers.
+    SmallVector<Type> privateTypes;
+    if (plan.argReduce) {
+      auto priv = gpu::AddressSpaceAttr::get(b.getContext(),
+                                             gpu::AddressSpace::Private);
+      for (Type type : accTypes)
+        privateTypes.push_back(
+            MemRefType::get({1}, type, MemRefLayoutAttrInterface{}, priv));
+    }
+    auto launch = gpu::LaunchOp::create(
+        b, loc, blocks, one, one, block, one, one,
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/{}, /*workgroupAttributions=*/TypeRange{},
+        privateTypes);
     OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
     gpu::TerminatorOp::create(kb, loc);
     kb.setInsertionPointToStart(&launch.getBody().front());
@@ -321,8 +425,43 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
           scf::YieldOp::create(wb, loc, accumulate(wb, p, r, acc));
         });
     SmallVector<Value> reduced;
-    for (auto [kind, partial] : llvm::zip(plan.kinds, walk.getResults()))
-      reduced.push_back(allReduce(tb, loc, kind, partial));
+    if (plan.argReduce) {
+      // The block's best value, then the smallest index among the threads
+      // holding it (each thread's pair is its first best point).
+      Value zero = indexConst(tb, loc, 0);
+      ArrayRef<BlockArgument> pair = launch.getPrivateAttributions();
+      for (auto [value, slot] : llvm::zip(walk.getResults(), pair))
+        memref::StoreOp::create(tb, loc, value, slot, zero);
+      Value best = allReduce(tb, loc, plan.kinds[0], walk.getResult(0));
+      Value v = memref::LoadOp::create(tb, loc, pair[0], zero);
+      Value i = memref::LoadOp::create(tb, loc, pair[1], zero);
+      Value holds;
+      if (isa<FloatType>(v.getType()))
+        holds = arith::OrIOp::create(
+            tb, loc,
+            arith::CmpFOp::create(tb, loc, arith::CmpFPredicate::OEQ, v, best),
+            arith::AndIOp::create(
+                tb, loc,
+                arith::CmpFOp::create(tb, loc, arith::CmpFPredicate::UNO, v,
+                                      v),
+                arith::CmpFOp::create(tb, loc, arith::CmpFPredicate::UNO,
+                                      best, best)));
+      else
+        holds =
+            arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::eq, v, best);
+      auto indexType = cast<IntegerType>(i.getType());
+      Value none = arith::ConstantOp::create(
+          tb, loc, indexType,
+          tb.getIntegerAttr(indexType,
+                            APInt::getSignedMaxValue(indexType.getWidth())));
+      Value candidate = arith::SelectOp::create(tb, loc, holds, i, none);
+      memref::StoreOp::create(tb, loc, best, pair[0], zero);
+      Value first = allReduce(tb, loc, plan.kinds[1], candidate);
+      reduced = {memref::LoadOp::create(tb, loc, pair[0], zero), first};
+    } else {
+      for (auto [kind, partial] : llvm::zip(plan.kinds, walk.getResults()))
+        reduced.push_back(allReduce(tb, loc, kind, partial));
+    }
     Value first = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::eq, tid,
                                         indexConst(tb, loc, 0));
     auto guard = scf::IfOp::create(tb, loc, first, /*withElse=*/false);
@@ -338,14 +477,25 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
     delinearize(ob, loc, p, plan.parallel, sizes, ivs);
     return applyMap(ob, loc, op.getMatchingIndexingMap(&out), ivs);
   };
+  // Accumulators `acc` combined with partial results `x`.
+  auto combineAll = [&](OpBuilder &ob, ValueRange acc, ValueRange x) {
+    if (plan.argReduce)
+      return combinePairs(ob, loc, plan, acc, x);
+    SmallVector<Value> next;
+    for (unsigned k = 0; k < acc.size(); ++k)
+      next.push_back(combine(ob, combinerOf(op, k), acc[k], x[k]));
+    return next;
+  };
   auto combineIntoOutputs = [&](OpBuilder &ob, Value p, ValueRange reduced) {
-    for (auto [k, out] : llvm::enumerate(op.getDpsInitsMutable())) {
-      SmallVector<Value> idx = outputIndices(ob, p, out);
-      Value old = memref::LoadOp::create(ob, loc, out.get(), idx);
-      memref::StoreOp::create(
-          ob, loc, combine(ob, combinerOf(op, k), old, reduced[k]), out.get(),
-          idx);
+    SmallVector<SmallVector<Value>> indices;
+    SmallVector<Value> old;
+    for (OpOperand &out : op.getDpsInitsMutable()) {
+      indices.push_back(outputIndices(ob, p, out));
+      old.push_back(
+          memref::LoadOp::create(ob, loc, out.get(), indices.back()));
     }
+    for (auto [k, v] : llvm::enumerate(combineAll(ob, old, reduced)))
+      memref::StoreOp::create(ob, loc, v, op.getDpsInits()[k], indices[k]);
   };
 
   auto fromInputs = [&](OpBuilder &ob, Value p, Value r, ValueRange acc) {
@@ -394,11 +544,10 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
       [&](OpBuilder &ob, Value p, Value r, ValueRange acc) {
         Value at = arith::AddIOp::create(
             ob, loc, arith::MulIOp::create(ob, loc, p, chunks), r);
-        SmallVector<Value> next;
-        for (auto [k, partial] : llvm::enumerate(partials))
-          next.push_back(combine(ob, combinerOf(op, k), acc[k],
-                                 memref::LoadOp::create(ob, loc, partial, at)));
-        return next;
+        SmallVector<Value> loaded;
+        for (Value partial : partials)
+          loaded.push_back(memref::LoadOp::create(ob, loc, partial, at));
+        return combineAll(ob, acc, loaded);
       },
       [&](OpBuilder &ob, Value p, Value, ValueRange reduced) {
         combineIntoOutputs(ob, p, reduced);

@@ -27,6 +27,11 @@ struct BlockReduction {
   /// results, and its identity (each thread's initial accumulator).
   SmallVector<gpu::AllReduceOperation> kinds;
   SmallVector<TypedAttr> identities;
+  /// An argmax ("max") or argmin ("min") marked `stride.arg_reduce` by
+  /// stride-bufferize: outputs (value, index), the first index of the best
+  /// value (NaN best); `kinds` then holds the value's extremum and
+  /// `identities` the value's and index 0.
+  bool argReduce = false, argMax = false, argUnsigned = false;
 };
 
 /// The block-tree mapping of `op`, or none when its payload does not

@@ -469,3 +469,44 @@ func.func @pair_payload_keeps_threads(%x: memref<3x500xf32>, %v: memref<3xf32>, 
   }
   return
 }
+
+// -----
+
+// The same pair marked by stride-bufferize as an argmax
+// (`stride.arg_reduce = "max"`, the payload comparing indices): a block tree
+// of two all-reduces, the maximum value, then the smallest index among the
+// threads holding it (a NaN matching a NaN maximum), the thread's pair kept
+// in private memory across the first; thread 0 merges the block's pair into
+// the output's by the same rule.
+#am_in = affine_map<(i, j) -> (i, j)>
+#am_out = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @argmax_block_tree
+// CHECK:         gpu.launch
+// CHECK-SAME:      private(%[[PV:.*]] : memref<1xf32, #gpu.address_space<private>>, %[[PI:.*]] : memref<1xi64, #gpu.address_space<private>>)
+// CHECK:           %[[PAIR:.*]]:2 = scf.for {{.*}} -> (f32, i64)
+// CHECK:           memref.store %[[PAIR]]#0, %[[PV]]
+// CHECK:           memref.store %[[PAIR]]#1, %[[PI]]
+// CHECK:           %[[BEST:.*]] = gpu.all_reduce maximumf %[[PAIR]]#0 uniform
+// CHECK:           %[[V:.*]] = memref.load %[[PV]]
+// CHECK:           %[[I:.*]] = memref.load %[[PI]]
+// CHECK:           arith.cmpf oeq, %[[V]], %[[BEST]]
+// CHECK:           %[[CAND:.*]] = arith.select %{{.*}}, %[[I]], %c9223372036854775807_i64
+// CHECK:           gpu.all_reduce minsi %[[CAND]] uniform
+func.func @argmax_block_tree(%x: memref<3x500xf32>, %v: memref<3xf32>, %i: memref<3xi64>) {
+  linalg.generic {indexing_maps = [#am_in, #am_out, #am_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x500xf32>) outs(%v, %i : memref<3xf32>, memref<3xi64>)
+      attrs = {stride.arg_reduce = "max"} {
+  ^bb0(%a: f32, %best: f32, %at: i64):
+    %j = linalg.index 1 : index
+    %jj = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %a, %best : f32
+    %eq = arith.cmpf oeq, %a, %best : f32
+    %lt = arith.cmpi slt, %jj, %at : i64
+    %tie = arith.andi %eq, %lt : i1
+    %take = arith.ori %gt, %tie : i1
+    %nv = arith.select %take, %a, %best : f32
+    %ni = arith.select %take, %jj, %at : i64
+    linalg.yield %nv, %ni : f32, i64
+  }
+  return
+}

@@ -117,8 +117,20 @@ def StrideMapLinalgToGpu : Pass<"stride-map-linalg-to-gpu", "::mlir::func::FuncO
       signed min/max) and truncated back: the same bits for every
       operation, wrapping sums included.
 
-    Other reductions (argmax/argmin's value and index pairs, multi-op
-    payloads, reductions of fewer than 32 static points, those whose input
+    - **argmax/argmin**, marked `stride.arg_reduce = "max"|"min"` (with
+      `stride.unsigned` for unsigned orders) by `stride-bufferize`, whose
+      outputs are (value, index) and whose payload keeps the first index
+      of the best value (NaN best): each thread accumulates its pair with
+      the payload, then two all-reduces give the block's best value
+      (`maximumf`/`minimumf`, NaN-propagating, or the integer extremum) and
+      the smallest index among the threads holding it (`minsi`; a NaN
+      matches a NaN best). The thread's pair waits in a `private(...)`
+      attribution across the first. Chunk partials and the output's
+      initial pair combine by the same rule (better, or equal with a
+      smaller index), which is commutative and associative.
+
+    Other reductions (multi-op payloads without that mark, reductions of
+    fewer than 32 static points, those whose input
     is densest along an output loop, such as column sums) keep the
     thread-per-output loop below.
 

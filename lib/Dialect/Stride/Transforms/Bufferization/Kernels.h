@@ -94,11 +94,13 @@ private:
                 ValueRange sources, Block *map,
                 function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
   /// Emits the kernel's linalg.generic, in `threads` chunks of its first loop
-  /// when that pays off (see stride-bufferize's description).
+  /// when that pays off (see stride-bufferize's description); `attrs` are
+  /// set on each generic emitted.
   void emitGeneric(Location loc, ValueRange inputs, ValueRange outputs,
                    ArrayRef<AffineMap> maps,
                    ArrayRef<utils::IteratorType> iterators,
-                   function_ref<void(OpBuilder &, Location, ValueRange)> body);
+                   function_ref<void(OpBuilder &, Location, ValueRange)> body,
+                   ArrayRef<NamedAttribute> attrs = {});
 
   OpBuilder &b;
   unsigned threads;

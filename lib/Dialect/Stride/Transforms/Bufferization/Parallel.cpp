@@ -66,9 +66,12 @@ int64_t viewBytes(Value operand) {
 void KernelBuilder::emitGeneric(
     Location loc, ValueRange inputs, ValueRange outputs,
     ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iterators,
-    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<void(OpBuilder &, Location, ValueRange)> body,
+    ArrayRef<NamedAttribute> attrs) {
   auto generic = linalg::GenericOp::create(b, loc, TypeRange{}, inputs,
                                            outputs, maps, iterators, body);
+  for (NamedAttribute attr : attrs)
+    generic->setAttr(attr.getName(), attr.getValue());
   if (threads <= 1)
     return;
   // A loop can be split when it is parallel and a plain index wherever it
@@ -207,7 +210,9 @@ void KernelBuilder::emitGeneric(
     sliced.push_back(
         memref::SubViewOp::create(b, loc, operand, offsets, sizes, strides));
   }
-  linalg::GenericOp::create(
+  auto chunkOp = linalg::GenericOp::create(
       b, loc, TypeRange{}, ArrayRef(sliced).take_front(inputs.size()),
       ArrayRef(sliced).drop_front(inputs.size()), maps, iterators, body);
+  for (NamedAttribute attr : attrs)
+    chunkOp->setAttr(attr.getName(), attr.getValue());
 }

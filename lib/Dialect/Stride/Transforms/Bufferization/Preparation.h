@@ -16,6 +16,11 @@ constexpr llvm::StringLiteral kThreadsAttr = "stride.threads";
 /// lanes or row blocks, which are CPU vectorization devices); see
 /// stride-bufferize's `gpu-reductions`.
 constexpr llvm::StringLiteral kPlainReductionAttr = "stride.plain_reduction";
+/// On the linalg.generic of a plain argmax ("max") or argmin ("min"):
+/// outputs (value, index), the first index of the best value, NaN best;
+/// with kUnsignedAttr the values order without a sign. The contract
+/// stride-map-linalg-to-gpu reads (lib/Codegen/GPU/BlockReduction.cpp).
+constexpr llvm::StringLiteral kArgReduceAttr = "stride.arg_reduce";
 /// Marks the copy resultsToDestinations puts before a return: its input may
 /// be computed in the output argument directly (see the broadcast model).
 constexpr llvm::StringLiteral kOutputCopyAttr = "stride.output_copy";

@@ -633,15 +633,29 @@ LogicalResult KernelBuilder::emitReduction(
                   });
       return success();
     }
-    emitGeneric(loc, inValues, outputs, maps, iterators,
-                [&](OpBuilder &nb, Location nl, ValueRange args) {
-                  Value x = prepare(nb, nl,
-                                    mapValue(nb, nl, args.take_front(numIns)));
-                  Value i = index ? plainIndex(nb, nl) : Value();
-                  linalg::YieldOp::create(
-                      nb, nl,
-                      step(nb, nl, x, i, args.drop_front(numIns), inOrder));
-                });
+    // A plain argmax/argmin says which it is: its (value, index) payload
+    // is not one combiner op, and stride-map-linalg-to-gpu builds its block
+    // tree from the rule instead. Its step compares indices (not
+    // `inOrder`), so any order of the points gives the first index.
+    SmallVector<NamedAttribute> attrs;
+    bool argReduce = plain && index;
+    if (argReduce) {
+      attrs.push_back(b.getNamedAttr(
+          kArgReduceAttr,
+          b.getStringAttr(kind == ReduceKind::Argmax ? "max" : "min")));
+      if (unsignedOrder)
+        attrs.push_back(b.getNamedAttr(kUnsignedAttr, b.getUnitAttr()));
+    }
+    emitGeneric(
+        loc, inValues, outputs, maps, iterators,
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value x = prepare(nb, nl, mapValue(nb, nl, args.take_front(numIns)));
+          Value i = index ? plainIndex(nb, nl) : Value();
+          linalg::YieldOp::create(nb, nl,
+                                  step(nb, nl, x, i, args.drop_front(numIns),
+                                       inOrder && !argReduce));
+        },
+        attrs);
   } else {
     int64_t blocks = innerSize / kLanes, rest = innerSize % kLanes;
     // Loops: the other dims as before (0 .. rank-2), the blocks (rank-1,

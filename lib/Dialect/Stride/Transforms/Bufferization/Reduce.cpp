@@ -432,13 +432,14 @@ LogicalResult KernelBuilder::emitReduction(
                                                  : arith::CmpIPredicate::slt);
           take = arith::CmpIOp::create(nb, nl, pred, x, v);
         }
-        // The value as a NaN-propagating max (min), not a select: the
-        // same value up to the sign of a zero (which compares equal), so
-        // the index is the same, and the value no longer waits on `take`.
+        // Floats: the value is selected by `take` too. A NaN-propagating
+        // arith.maximumf would free it from `take`, but x86 has no such
+        // instruction: it expands to six vector ops (NaN and signed-zero
+        // fix-ups), against one masked move here, and the lanes loop is
+        // bound by its instruction count (argmax rows of 4096x1024 f32).
         Value value;
         if (isFloat)
-          value = max ? arith::MaximumFOp::create(nb, nl, v, x).getResult()
-                      : arith::MinimumFOp::create(nb, nl, v, x).getResult();
+          value = arith::SelectOp::create(nb, nl, take, x, v);
         else if (unsignedOrder)
           value = max ? arith::MaxUIOp::create(nb, nl, v, x).getResult()
                       : arith::MinUIOp::create(nb, nl, v, x).getResult();

@@ -91,6 +91,8 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
     pm.addPass(createStrideTileMatmul());
   if (codegen && options.blockTransposes)
     pm.addPass(createStrideBlockTransposes());
+  if (codegen)
+    pm.addPass(createStrideVectorizeLanes());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));

@@ -25,6 +25,12 @@ namespace mlir::stride {
 constexpr StringLiteral kMicroTile = "stride.micro_tile";
 constexpr StringLiteral kRegisterTile = "stride.transpose_tile";
 
+/// Marks a reduction's lanes generic (set by stride-bufferize, see
+/// lib/Dialect/Stride/Transforms/Bufferization/Reduce.cpp): its last loop is
+/// the static lanes, its outputs are the kernel's own lane buffers, which
+/// stride-vectorize-lanes keeps in vector registers.
+constexpr StringLiteral kLanesAttr = "stride.lanes";
+
 /// Bytes of a cache line on the CPUs Stride targets (x86-64, AArch64).
 constexpr int64_t kCacheLine = 64;
 

@@ -151,4 +151,45 @@ def StrideBlockTransposes : Pass<"stride-block-transposes"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StrideVectorizeLanes : Pass<"stride-vectorize-lanes"> {
+  let summary = "Keep a reduction's lane accumulators in vector registers";
+  let description = [{
+    `stride-bufferize` splits a long contiguous reduced dim into blocks of
+    L lanes (16 to 64) so that independent accumulators break the
+    dependency chain: a `linalg.generic` with loops `..., blocks, lanes`
+    whose outputs are lane buffers indexed by the kept loops and the lanes,
+    marked `stride.lanes`. Lowered to loops, that generic loads and stores
+    every accumulator at every block: LLVM cannot keep them in registers
+    across the blocks loop (the lanes loop inside it is the one it
+    vectorizes), and store-to-load forwarding from its masked stores
+    stalls. This pass instead
+
+    1. tiles every loop but the lanes by 1 (`scf::tileUsingSCF`), so the
+       blocks and any other reduced loops become `scf.for` loops around a
+       1 x ... x 1 x L tile;
+    2. drops the tile's unit loops and vectorizes it (`linalg::vectorize`):
+       one `vector<L x T>` op per payload op, `vector.step` for the lane
+       index;
+    3. moves loop-invariant views out of the tile loops
+       (`moveLoopInvariantCode`) and then each accumulator's
+       `vector.transfer_read`/`vector.transfer_write` pair whose indices do
+       not depend on a loop into that loop's `iter_args`, innermost loop
+       first, so a row's accumulators stay in registers for all of its
+       blocks. Upstream's `hoistRedundantVectorTransfers` declines reads
+       of views (it cannot rule out aliasing); here the buffers are the
+       kernel's own lane buffers, read and written by nothing else in the
+       loop (checked), so the promotion is exact.
+
+    Generics whose payload is not elementwise, whose lanes are not static,
+    whose operands are `i1` or whose maps are not projected permutations
+    (mirrored dims) are left to LLVM's loop vectorizer. Values
+    are unchanged: each lane still meets its elements in the same order.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // STRIDE_CODEGEN_CPU_PASSES_TD

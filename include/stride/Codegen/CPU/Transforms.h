@@ -34,6 +34,12 @@ LogicalResult tileMatmuls(Operation *root,
 LogicalResult blockTransposes(Operation *root,
                               const StrideBlockTransposesOptions &options = {});
 
+/// Vectorizes every reduction lanes generic under `root` (marked
+/// `stride.lanes`) with its accumulators in vector registers across the
+/// loops that do not move them. Fails, with an error on the op, on one
+/// that could not be tiled or vectorized.
+LogicalResult vectorizeLanes(Operation *root);
+
 /// `math.absi` of an n-D vector (n >= 2) as `x < 0 ? 0 - x : x`, which the
 /// LLVM lowering takes (it takes only scalars and 1-D vectors).
 void populateMatrixAbsIPatterns(RewritePatternSet &patterns);

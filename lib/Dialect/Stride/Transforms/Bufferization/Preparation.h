@@ -16,6 +16,9 @@ constexpr llvm::StringLiteral kThreadsAttr = "stride.threads";
 /// lanes or row blocks, which are CPU vectorization devices); see
 /// stride-bufferize's `gpu-reductions`.
 constexpr llvm::StringLiteral kPlainReductionAttr = "stride.plain_reduction";
+/// On a reduction's main lanes generic whose lanes are contiguous: the
+/// contract stride-vectorize-lanes reads (lib/Codegen/CPU/TileUtils.h).
+constexpr llvm::StringLiteral kLanesAttr = "stride.lanes";
 /// On the linalg.generic of a plain argmax ("max") or argmin ("min"):
 /// outputs (value, index), the first index of the best value, NaN best;
 /// with kUnsignedAttr the values order without a sign. The contract

@@ -761,19 +761,26 @@ LogicalResult KernelBuilder::emitReduction(
       linalg::YieldOp::create(
           nb, nl, step(nb, nl, x, i, args.drop_front(numIns), inOrder));
     };
-    emitGeneric(loc, mainInputs, laneBuffers, mainMaps, mainIterators,
-                [&](OpBuilder &nb, Location nl, ValueRange args) {
-                  laneStep(nb, nl, args, [&]() -> Value {
-                    Value block = linalg::IndexOp::create(nb, nl, blockLoop);
-                    Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
-                    return arith::AddIOp::create(
-                        nb, nl,
-                        arith::MulIOp::create(
-                            nb, nl, block,
-                            arith::ConstantIndexOp::create(nb, nl, kLanes)),
-                        lane);
-                  });
-                });
+    // Contiguous lanes are marked for stride-vectorize-lanes, which keeps
+    // the accumulators in vector registers across the blocks.
+    SmallVector<NamedAttribute> laneAttrs;
+    if (innerStride == 1)
+      laneAttrs.push_back(b.getNamedAttr(kLanesAttr, b.getUnitAttr()));
+    emitGeneric(
+        loc, mainInputs, laneBuffers, mainMaps, mainIterators,
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          laneStep(nb, nl, args, [&]() -> Value {
+            Value block = linalg::IndexOp::create(nb, nl, blockLoop);
+            Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
+            return arith::AddIOp::create(
+                nb, nl,
+                arith::MulIOp::create(
+                    nb, nl, block,
+                    arith::ConstantIndexOp::create(nb, nl, kLanes)),
+                lane);
+          });
+        },
+        laneAttrs);
     // The last partial block, into lanes 0 .. rest-1.
     if (rest > 0) {
       SmallVector<Value> tailInputs;

@@ -14,6 +14,7 @@
 #include "TileUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -57,7 +58,8 @@ bool sameIndices(ValueRange a, ValueRange b) {
 /// buffers (stride-bufferize allocates them), which nothing else reads or
 /// writes, so the promotion is exact. Returns the loop (replaced when a
 /// pair was hoisted).
-scf::ForOp hoistAccumulators(RewriterBase &rewriter, scf::ForOp loop) {
+scf::ForOp hoistAccumulators(RewriterBase &rewriter, scf::ForOp loop,
+                             SmallVectorImpl<Operation *> &hoistedReads) {
   while (true) {
     vector::TransferReadOp read;
     vector::TransferWriteOp write;
@@ -107,7 +109,9 @@ scf::ForOp hoistAccumulators(RewriterBase &rewriter, scf::ForOp loop) {
       hoistedWrite.getValueToStoreMutable().assign(grown.getResults().back());
     });
     rewriter.eraseOp(write);
+    llvm::erase(hoistedReads, read.getOperation());
     rewriter.eraseOp(read);
+    hoistedReads.push_back(hoistedRead);
     loop = grown;
   }
 }
@@ -150,6 +154,14 @@ struct LaneVectorizer {
                  OpTrait::hasElementwiseMappableTraits(&o);
         }))
       return success(); // stays a generic: LLVM's loop vectorizer takes it
+    // Lane buffers the kernel allocated and filled with a constant just
+    // before: once every kept point reads its lanes once, before any
+    // write, the reads are that constant and the fill is dead.
+    DenseMap<Value, linalg::FillOp> filled;
+    for (Value out : op.getDpsInits())
+      if (linalg::FillOp fill = soleInitialFill(op, out))
+        filled[out] = fill;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     SmallVector<int64_t> sizes(numLoops, 1);
     sizes.back() = 0;
     FailureOr<scf::SCFTilingResult> tiles =
@@ -166,15 +178,59 @@ struct LaneVectorizer {
     rewriter.eraseOp(tile);
     // Innermost loop first: its invariant views and index math move out,
     // then the accumulators; the loop around it may then take them too.
+    SmallVector<Operation *> hoistedReads;
+    unsigned innerLoops = 0; // tile loops the reads were hoisted out of
     for (LoopLikeOpInterface like : llvm::reverse(tiles->loops)) {
       auto loop = dyn_cast<scf::ForOp>(like.getOperation());
       if (!loop)
         break;
       moveLoopInvariantCode(loop);
-      if (hoistAccumulators(rewriter, loop) == loop)
+      if (hoistAccumulators(rewriter, loop, hoistedReads) == loop)
         break; // the accumulators move with this loop's index
+      ++innerLoops;
     }
+    // Out of every reduction loop: each kept point reads its lanes once.
+    bool readOnce = true;
+    for (unsigned loop = 0; loop + innerLoops < numLoops - 1; ++loop)
+      readOnce &= iterators[loop] == utils::IteratorType::parallel;
+    if (!readOnce || filled.empty())
+      return success();
+    for (Operation *read : hoistedReads) {
+      auto transfer = cast<vector::TransferReadOp>(read);
+      Value base = transfer.getBase();
+      while (auto view = base.getDefiningOp<memref::SubViewOp>())
+        base = view.getSource();
+      auto it = filled.find(base);
+      if (it == filled.end())
+        continue;
+      rewriter.setInsertionPoint(transfer);
+      rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
+          transfer, transfer.getVectorType(), it->second.getInputs()[0]);
+    }
+    for (auto &[buffer, fill] : filled)
+      rewriter.eraseOp(fill);
     return success();
+  }
+
+  /// The linalg.fill of `buffer` with a scalar, in `op`'s block before it,
+  /// when `buffer` is a memref.alloc that nothing else uses before `op`
+  /// and that `op` writes whole (its loops are the buffer's dims); or null.
+  static linalg::FillOp soleInitialFill(linalg::GenericOp op, Value buffer) {
+    if (!buffer.getDefiningOp<memref::AllocOp>())
+      return {};
+    linalg::FillOp fill;
+    for (Operation *user : buffer.getUsers()) {
+      if (user == op)
+        continue;
+      if (user->getBlock() == op->getBlock() && op->isBeforeInBlock(user))
+        continue;
+      auto f = dyn_cast<linalg::FillOp>(user);
+      if (!f || fill || f->getBlock() != op->getBlock() ||
+          f.getOutputs()[0] != buffer || isa<ShapedType>(f.getInputs()[0].getType()))
+        return {};
+      fill = f;
+    }
+    return fill;
   }
 };
 

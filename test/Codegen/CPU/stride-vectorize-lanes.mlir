@@ -108,3 +108,59 @@ func.func @booleans_stay(%x: memref<4x8x16xi1>, %s: memref<4x16xi1>) {
   }
   return
 }
+
+// -----
+
+// Lane buffers the kernel allocated and filled with its identity just
+// before: once the reads are out of every reduction loop (each row reads
+// its lanes once, before writing them), they are the fill's constant, a
+// vector.broadcast, and the fill goes. A buffer filled from another value
+// or used before the generic keeps its fill and read (see the next case).
+#fin = affine_map<(r, b, l) -> (r, b, l)>
+#facc = affine_map<(r, b, l) -> (r, l)>
+// CHECK-LABEL: func.func @fill_forwarded
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.for
+// CHECK-NOT:       vector.transfer_read %{{.*}} : memref<16xf32, strided<[1], offset: ?>>, vector<16xf32>
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<16xf32>)
+func.func @fill_forwarded(%x: memref<4x8x16xf32>) -> memref<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [#fin, #facc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<4x8x16xf32>) outs(%acc : memref<4x16xf32>)
+      attrs = {stride.lanes} {
+  ^bb0(%a: f32, %s: f32):
+    %n = arith.addf %s, %a : f32
+    linalg.yield %n : f32
+  }
+  return %acc : memref<4x16xf32>
+}
+
+// -----
+
+// The buffer is read between its fill and the generic: the fill stays and
+// the accumulators are read from memory.
+#uin = affine_map<(r, b, l) -> (r, b, l)>
+#uacc = affine_map<(r, b, l) -> (r, l)>
+// CHECK-LABEL: func.func @fill_used_before
+// CHECK:         linalg.fill
+// CHECK:         memref.copy
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read %{{.*}} : memref<16xf32, strided<[1], offset: ?>>, vector<16xf32>
+// CHECK:           scf.for {{.*}} iter_args
+func.func @fill_used_before(%x: memref<4x8x16xf32>, %seen: memref<4x16xf32>) -> memref<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<4x16xf32>)
+  memref.copy %acc, %seen : memref<4x16xf32> to memref<4x16xf32>
+  linalg.generic {indexing_maps = [#uin, #uacc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<4x8x16xf32>) outs(%acc : memref<4x16xf32>)
+      attrs = {stride.lanes} {
+  ^bb0(%a: f32, %s: f32):
+    %n = arith.addf %s, %a : f32
+    linalg.yield %n : f32
+  }
+  return %acc : memref<4x16xf32>
+}

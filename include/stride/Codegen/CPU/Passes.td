@@ -180,6 +180,13 @@ def StrideVectorizeLanes : Pass<"stride-vectorize-lanes"> {
        kernel's own lane buffers, read and written by nothing else in the
        loop (checked), so the promotion is exact.
 
+    4. when a lane buffer is a `memref.alloc` filled with a constant just
+       before the generic (its identity) and used by nothing else before
+       it, and the reads ended up outside every reduction loop (each kept
+       point reads its lanes once, before writing them), the reads become
+       `vector.broadcast`s of that constant and the fill is erased: the
+       generic writes the whole buffer anyway.
+
     Generics whose payload is not elementwise, whose lanes are not static,
     whose operands are `i1` or whose maps are not projected permutations
     (mirrored dims) are left to LLVM's loop vectorizer. Values

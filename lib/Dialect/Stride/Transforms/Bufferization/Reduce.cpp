@@ -539,7 +539,7 @@ LogicalResult KernelBuilder::emitReduction(
           : 8;
   if (index)
     accBytes = std::max(accBytes, laneIndexType.getIntOrFloatBitWidth() / 8);
-  int64_t kLanes = std::max<int64_t>(16, 256 / accBytes);
+  int64_t kLanes = std::max<int64_t>(16, (index ? 128 : 256) / accBytes);
   int64_t inner = rank ? order.back() : -1;
   int64_t innerSize = 0, innerStride = 0; // 0: not static
   if (inner >= 0) {

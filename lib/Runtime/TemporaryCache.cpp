@@ -23,7 +23,10 @@ struct Header {
   size_t rawBytes;
 };
 
-constexpr size_t kMinCachedBytes = size_t(1) << 20;
+/// glibc's default mmap threshold: from this size on, glibc may serve a
+/// block with its own mmap and unmap it on free (a reduction's 512 KiB lane
+/// buffers were faulted in on every call below the former 1 MiB).
+constexpr size_t kMinCachedBytes = size_t(128) << 10;
 constexpr size_t kRounding = size_t(64) << 10;
 
 struct Block {

@@ -8,9 +8,10 @@
 // call would fault in (and the kernel zero) every page of every temporary
 // again, which costs more than the kernel itself on a softmax-sized array.
 //
-// Blocks of at least 1 MiB are kept, the smallest fitting one (at most twice
-// the request) is reused, and at most $STRIDE_TEMP_CACHE_MB MiB (default
-// 256; 0 turns the cache off) stay cached; beyond that the oldest go back.
+// Blocks of at least 128 KiB (glibc's default mmap threshold) are kept, the
+// smallest fitting one (at most twice the request) is reused, and at most
+// $STRIDE_TEMP_CACHE_MB MiB (default 256; 0 turns the cache off) stay
+// cached; beyond that the oldest go back.
 // Builds with AddressSanitizer cache nothing, so that a kernel's use of a
 // freed temporary is still reported.
 //

@@ -144,11 +144,13 @@ struct LaneVectorizer {
         !llvm::all_of(op.getIndexingMapsArray(),
                       [](AffineMap m) { return m.isProjectedPermutation(); }) ||
         op.getIteratorTypesArray().back() != utils::IteratorType::parallel ||
-        !llvm::all_of(op->getOperands(), [](Value v) {
-          auto type = dyn_cast<MemRefType>(v.getType());
-          return !type || (type.getElementType().isIntOrFloat() &&
-                           type.getElementTypeBitWidth() % 8 == 0);
-        }) ||
+        !llvm::all_of(op->getOperands(),
+                      [](Value v) {
+                        auto type = dyn_cast<MemRefType>(v.getType());
+                        return !type ||
+                               (type.getElementType().isIntOrFloat() &&
+                                type.getElementTypeBitWidth() % 8 == 0);
+                      }) ||
         !llvm::all_of(op.getBlock()->without_terminator(), [](Operation &o) {
           return isa<linalg::IndexOp>(o) ||
                  OpTrait::hasElementwiseMappableTraits(&o);
@@ -226,7 +228,8 @@ struct LaneVectorizer {
         continue;
       auto f = dyn_cast<linalg::FillOp>(user);
       if (!f || fill || f->getBlock() != op->getBlock() ||
-          f.getOutputs()[0] != buffer || isa<ShapedType>(f.getInputs()[0].getType()))
+          f.getOutputs()[0] != buffer ||
+          isa<ShapedType>(f.getInputs()[0].getType()))
         return {};
       fill = f;
     }

@@ -154,8 +154,7 @@ Value allReduce(OpBuilder &b, Location loc, Kind kind, Value value) {
   }
   Value reduced = gpu::AllReduceOp::create(
       b, loc, value.getType(), value,
-      gpu::AllReduceOperationAttr::get(b.getContext(), kind),
-      b.getUnitAttr());
+      gpu::AllReduceOperationAttr::get(b.getContext(), kind), b.getUnitAttr());
   if (narrow && narrow.getWidth() < 32)
     reduced = arith::TruncIOp::create(b, loc, type, reduced);
   return reduced;
@@ -190,30 +189,28 @@ SmallVector<Value> combinePairs(OpBuilder &b, Location loc,
   Value v = acc[0], idx = acc[1], xv = x[0], xi = x[1];
   Value better, equal;
   if (isa<FloatType>(v.getType())) {
-    better = arith::CmpFOp::create(
-        b, loc,
-        plan.argMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-        xv, v);
+    better = arith::CmpFOp::create(b, loc,
+                                   plan.argMax ? arith::CmpFPredicate::OGT
+                                               : arith::CmpFPredicate::OLT,
+                                   xv, v);
     Value xNaN =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, xv, xv);
     Value vNumber =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, v, v);
-    better = arith::OrIOp::create(
-        b, loc, better, arith::AndIOp::create(b, loc, xNaN, vNumber));
+    better = arith::OrIOp::create(b, loc, better,
+                                  arith::AndIOp::create(b, loc, xNaN, vNumber));
     Value bothNaN = arith::AndIOp::create(
         b, loc, xNaN,
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v));
     equal = arith::OrIOp::create(
-        b, loc,
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, xv, v),
+        b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, xv, v),
         bothNaN);
   } else {
-    arith::CmpIPredicate pred =
-        plan.argUnsigned
-            ? (plan.argMax ? arith::CmpIPredicate::ugt
-                           : arith::CmpIPredicate::ult)
-            : (plan.argMax ? arith::CmpIPredicate::sgt
-                           : arith::CmpIPredicate::slt);
+    arith::CmpIPredicate pred = plan.argUnsigned
+                                    ? (plan.argMax ? arith::CmpIPredicate::ugt
+                                                   : arith::CmpIPredicate::ult)
+                                    : (plan.argMax ? arith::CmpIPredicate::sgt
+                                                   : arith::CmpIPredicate::slt);
     better = arith::CmpIOp::create(b, loc, pred, xv, v);
     equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, xv, v);
   }
@@ -272,10 +269,9 @@ mlir::stride::gpu_mapping::matchBlockReduction(linalg::GenericOp op,
     if (!worst || !isExchangeable(carried[1].getType()))
       return std::nullopt;
     Kind extremum =
-        isa<FloatType>(value)
-            ? (plan.argMax ? Kind::MAXIMUMF : Kind::MINIMUMF)
-        : plan.argUnsigned ? (plan.argMax ? Kind::MAXUI : Kind::MINUI)
-                           : (plan.argMax ? Kind::MAXSI : Kind::MINSI);
+        isa<FloatType>(value) ? (plan.argMax ? Kind::MAXIMUMF : Kind::MINIMUMF)
+        : plan.argUnsigned    ? (plan.argMax ? Kind::MAXUI : Kind::MINUI)
+                              : (plan.argMax ? Kind::MAXSI : Kind::MINSI);
     plan.kinds = {extremum, Kind::MINSI};
     plan.identities = {*worst, builder.getIntegerAttr(carried[1].getType(), 0)};
   }
@@ -373,8 +369,8 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
   // the threads of a task stride over its chunk of `count` points,
   // `accumulate` folding point r of output p into the accumulators;
   // `finish` (thread 0) stores the block's combined results.
-  using Accumulate = function_ref<SmallVector<Value>(
-      OpBuilder &, Value p, Value r, ValueRange acc)>;
+  using Accumulate = function_ref<SmallVector<Value>(OpBuilder &, Value p,
+                                                     Value r, ValueRange acc)>;
   using Finish =
       function_ref<void(OpBuilder &, Value p, Value chunk, ValueRange)>;
   auto emitLaunch = [&](Value perOutput, Value count, Accumulate accumulate,
@@ -442,10 +438,9 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
             arith::CmpFOp::create(tb, loc, arith::CmpFPredicate::OEQ, v, best),
             arith::AndIOp::create(
                 tb, loc,
-                arith::CmpFOp::create(tb, loc, arith::CmpFPredicate::UNO, v,
-                                      v),
-                arith::CmpFOp::create(tb, loc, arith::CmpFPredicate::UNO,
-                                      best, best)));
+                arith::CmpFOp::create(tb, loc, arith::CmpFPredicate::UNO, v, v),
+                arith::CmpFOp::create(tb, loc, arith::CmpFPredicate::UNO, best,
+                                      best)));
       else
         holds =
             arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::eq, v, best);
@@ -491,8 +486,7 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
     SmallVector<Value> old;
     for (OpOperand &out : op.getDpsInitsMutable()) {
       indices.push_back(outputIndices(ob, p, out));
-      old.push_back(
-          memref::LoadOp::create(ob, loc, out.get(), indices.back()));
+      old.push_back(memref::LoadOp::create(ob, loc, out.get(), indices.back()));
     }
     for (auto [k, v] : llvm::enumerate(combineAll(ob, old, reduced)))
       memref::StoreOp::create(ob, loc, v, op.getDpsInits()[k], indices[k]);
@@ -507,8 +501,7 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
       Value v = in->get();
       if (isa<MemRefType>(v.getType()))
         v = memref::LoadOp::create(
-            ob, loc, v,
-            applyMap(ob, loc, op.getMatchingIndexingMap(in), ivs));
+            ob, loc, v, applyMap(ob, loc, op.getMatchingIndexingMap(in), ivs));
       args.push_back(v);
     }
     args.append(acc.begin(), acc.end());

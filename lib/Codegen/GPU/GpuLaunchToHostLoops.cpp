@@ -11,9 +11,9 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -183,8 +183,8 @@ private:
       Value c1 = arith::ConstantIndexOp::create(kb, rl, 1);
       Value count = arith::MulIOp::create(
           kb, rl, bsz.x, arith::MulIOp::create(kb, rl, bsz.y, bsz.z));
-      Value isFirst = arith::CmpIOp::create(kb, rl, arith::CmpIPredicate::eq,
-                                            linear, c0);
+      Value isFirst =
+          arith::CmpIOp::create(kb, rl, arith::CmpIPredicate::eq, linear, c0);
       auto first = scf::IfOp::create(kb, rl, isFirst, /*withElse=*/false);
       OpBuilder fb = OpBuilder::atBlockTerminator(first.thenBlock());
       Value start = memref::LoadOp::create(fb, rl, slots, c0);

@@ -550,10 +550,11 @@ LogicalResult KernelBuilder::emitReduction(
                   (kind == ReduceKind::Prod && isa<FloatType>(accType));
   if (innerSize < 2 * kLanes)
     kLanes = 16;
-  bool lanes = laneKind && !plain && inner >= 0 && reduced[inner] &&
-               innerSize >= 2 * kLanes && innerSize <= (int64_t(1) << 40) &&
-               innerStride > 0 && innerStride <= (int64_t(1) << 20) &&
-               llvm::all_of(staticStrides, [](auto s) { return s.has_value(); });
+  bool lanes =
+      laneKind && !plain && inner >= 0 && reduced[inner] &&
+      innerSize >= 2 * kLanes && innerSize <= (int64_t(1) << 40) &&
+      innerStride > 0 && innerStride <= (int64_t(1) << 20) &&
+      llvm::all_of(staticStrides, [](auto s) { return s.has_value(); });
 
   // Each accumulator meets its elements in increasing index order when the
   // reduced dims' loops nest in dim order, none walked mirrored.

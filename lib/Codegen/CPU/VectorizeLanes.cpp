@@ -14,6 +14,7 @@
 #include "TileUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -152,8 +153,15 @@ struct LaneVectorizer {
                                 type.getElementTypeBitWidth() % 8 == 0);
                       }) ||
         !llvm::all_of(op.getBlock()->without_terminator(), [](Operation &o) {
+          // Math functions stay with LLVM's loop vectorizer, which calls
+          // libmvec's 16-lane variants; a vector<64xf32> math.exp would be
+          // split into scalar calls (softmax's sum of exponentials).
+          bool call = isa<math::MathDialect>(o.getDialect()) &&
+                      !isa<math::AbsFOp, math::AbsIOp, math::SqrtOp,
+                           math::FmaOp, math::CopySignOp, math::FloorOp,
+                           math::CeilOp, math::TruncOp, math::RoundEvenOp>(o);
           return isa<linalg::IndexOp>(o) ||
-                 OpTrait::hasElementwiseMappableTraits(&o);
+                 (OpTrait::hasElementwiseMappableTraits(&o) && !call);
         }))
       return success(); // stays a generic: LLVM's loop vectorizer takes it
     // Lane buffers the kernel allocated and filled with a constant just

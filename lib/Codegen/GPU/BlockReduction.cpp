@@ -17,6 +17,8 @@
 
 #include "GenericPayload.h"
 
+#include "stride/Support/ArgReduceRule.h"
+
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -180,46 +182,13 @@ Operation *combinerOf(linalg::GenericOp op, unsigned k) {
 constexpr llvm::StringLiteral kArgReduceAttr = "stride.arg_reduce";
 constexpr llvm::StringLiteral kUnsignedAttr = "stride.unsigned";
 
-/// The argmax/argmin rule on (value, index) pairs: `x` replaces `v` when it
-/// is better (NaN better than any number), or equal with a smaller index.
-/// Commutative and associative, so partials combine in any order.
+/// Partial argmax/argmin pairs merged by the libraries' rule.
 SmallVector<Value> combinePairs(OpBuilder &b, Location loc,
                                 const BlockReduction &plan, ValueRange acc,
                                 ValueRange x) {
-  Value v = acc[0], idx = acc[1], xv = x[0], xi = x[1];
-  Value better, equal;
-  if (isa<FloatType>(v.getType())) {
-    better = arith::CmpFOp::create(b, loc,
-                                   plan.argMax ? arith::CmpFPredicate::OGT
-                                               : arith::CmpFPredicate::OLT,
-                                   xv, v);
-    Value xNaN =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, xv, xv);
-    Value vNumber =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, v, v);
-    better = arith::OrIOp::create(b, loc, better,
-                                  arith::AndIOp::create(b, loc, xNaN, vNumber));
-    Value bothNaN = arith::AndIOp::create(
-        b, loc, xNaN,
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v));
-    equal = arith::OrIOp::create(
-        b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, xv, v),
-        bothNaN);
-  } else {
-    arith::CmpIPredicate pred = plan.argUnsigned
-                                    ? (plan.argMax ? arith::CmpIPredicate::ugt
-                                                   : arith::CmpIPredicate::ult)
-                                    : (plan.argMax ? arith::CmpIPredicate::sgt
-                                                   : arith::CmpIPredicate::slt);
-    better = arith::CmpIOp::create(b, loc, pred, xv, v);
-    equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, xv, v);
-  }
-  Value earlier =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, xi, idx);
-  Value take = arith::OrIOp::create(
-      b, loc, better, arith::AndIOp::create(b, loc, equal, earlier));
-  return {arith::SelectOp::create(b, loc, take, xv, v),
-          arith::SelectOp::create(b, loc, take, xi, idx)};
+  auto [value, index] = stride::combineArgPairs(
+      b, loc, plan.argMax, plan.argUnsigned, acc[0], acc[1], x[0], x[1]);
+  return {value, index};
 }
 
 /// The value identity of an argmax/argmin: the worst value of its type.
@@ -334,11 +303,7 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
                                                     int64_t maxBlocks) {
   Location loc = op.getLoc();
   OpBuilder b(op);
-  SmallVector<Range> ranges =
-      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
-  SmallVector<Value> sizes;
-  for (Range r : ranges)
-    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  SmallVector<Value> sizes = loopSizes(b, loc, op);
   Value one = indexConst(b, loc, 1);
   Value outputs = product(b, loc, sizes, plan.parallel);
   Value points = product(b, loc, sizes, plan.reduction);

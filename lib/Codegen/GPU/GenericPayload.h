@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -17,6 +18,16 @@ namespace mlir::stride::gpu_mapping {
 
 inline Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The size of each of `op`'s loops at `b` (constants where static).
+inline SmallVector<Value> loopSizes(OpBuilder &b, Location loc,
+                                    linalg::GenericOp op) {
+  SmallVector<Value> sizes;
+  for (Range r :
+       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  return sizes;
 }
 
 /// The indices of `map` for loop values `ivs` (entries of loops that `map`

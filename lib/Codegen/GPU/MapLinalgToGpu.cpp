@@ -105,11 +105,7 @@ struct LinalgGpuMapper : stride::StrideMapLinalgToGpuOptions {
 
     Location loc = op.getLoc();
     OpBuilder b(op);
-    SmallVector<Range> ranges =
-        cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
-    SmallVector<Value> sizes;
-    for (Range r : ranges)
-      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+    SmallVector<Value> sizes = loopSizes(b, loc, op);
 
     SmallVector<unsigned> parallel = parallelLoopOrder(op);
     SmallVector<unsigned> reduction;
@@ -171,7 +167,7 @@ struct LinalgGpuMapper : stride::StrideMapLinalgToGpuOptions {
     kb.setInsertionPoint(loop.getBody()->getTerminator());
 
     // Loop indices of this point.
-    SmallVector<Value> ivs(ranges.size());
+    SmallVector<Value> ivs(sizes.size());
     Value linear = loop.getInductionVar();
     if (parallel.size() == 1) {
       ivs[parallel[0]] = linear;

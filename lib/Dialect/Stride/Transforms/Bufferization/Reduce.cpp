@@ -29,6 +29,8 @@
 #include "Kernels.h"
 #include "Preparation.h"
 
+#include "stride/Support/ArgReduceRule.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -116,10 +118,6 @@ Value truth(OpBuilder &b, Location loc, Value x) {
   }
   Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
-}
-
-Value isNaN(OpBuilder &b, Location loc, Value x) {
-  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
 }
 } // namespace
 
@@ -448,35 +446,9 @@ LogicalResult KernelBuilder::emitReduction(
                       : arith::MinSIOp::create(nb, nl, v, x).getResult();
         return {value, arith::SelectOp::create(nb, nl, take, i, idx)};
       }
-      Value better, equal;
-      if (isFloat) {
-        better = arith::CmpFOp::create(
-            nb, nl, max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-            x, v);
-        Value xNaN = isNaN(nb, nl, x), vNaN = isNaN(nb, nl, v);
-        Value vNumber = arith::XOrIOp::create(
-            nb, nl, vNaN,
-            arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true)));
-        better = arith::OrIOp::create(
-            nb, nl, better, arith::AndIOp::create(nb, nl, xNaN, vNumber));
-        equal = arith::OrIOp::create(
-            nb, nl,
-            arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ, x, v),
-            arith::AndIOp::create(nb, nl, xNaN, vNaN));
-      } else {
-        arith::CmpIPredicate pred =
-            unsignedOrder
-                ? (max ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult)
-                : (max ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt);
-        better = arith::CmpIOp::create(nb, nl, pred, x, v);
-        equal = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, x, v);
-      }
-      Value earlier =
-          arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, idx);
-      Value take = arith::OrIOp::create(
-          nb, nl, better, arith::AndIOp::create(nb, nl, equal, earlier));
-      return {arith::SelectOp::create(nb, nl, take, x, v),
-              arith::SelectOp::create(nb, nl, take, i, idx)};
+      auto [value, at] =
+          combineArgPairs(nb, nl, max, unsignedOrder, v, idx, x, i);
+      return {value, at};
     }
     }
     return {};

@@ -187,9 +187,12 @@ def StrideVectorizeLanes : Pass<"stride-vectorize-lanes"> {
        `vector.broadcast`s of that constant and the fill is erased: the
        generic writes the whole buffer anyway.
 
-    Generics whose payload is not elementwise, whose lanes are not static,
-    whose operands are `i1` or whose maps are not projected permutations
-    (mirrored dims) are left to LLVM's loop vectorizer. Values
+    Generics whose payload is not elementwise or calls a math function
+    (`math.exp`, `math.log`, ...: LLVM's loop vectorizer maps those to
+    libmvec's 16-lane variants, while a `vector<64xf32>` call would be
+    split into scalar calls), whose lanes are not static, whose operands
+    are `i1` or whose maps are not projected permutations (mirrored dims)
+    are left to LLVM's loop vectorizer. Values
     are unchanged: each lane still meets its elements in the same order.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",

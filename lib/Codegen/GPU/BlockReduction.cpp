@@ -122,25 +122,6 @@ Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
   return total;
 }
 
-/// Splits `linear` into the indices of `loops` (slowest first) in `ivs`.
-void delinearize(OpBuilder &b, Location loc, Value linear,
-                 ArrayRef<unsigned> loops, ArrayRef<Value> sizes,
-                 SmallVectorImpl<Value> &ivs) {
-  if (loops.empty())
-    return;
-  if (loops.size() == 1) {
-    ivs[loops[0]] = linear;
-    return;
-  }
-  SmallVector<OpFoldResult> basis;
-  for (unsigned l : loops)
-    basis.push_back(getAsOpFoldResult(sizes[l]));
-  auto split = affine::AffineDelinearizeIndexOp::create(b, loc, linear, basis,
-                                                        /*hasOuterBound=*/true);
-  for (auto [k, l] : llvm::enumerate(loops))
-    ivs[l] = split.getResult(k);
-}
-
 /// gpu.all_reduce of `value` over the block; integers narrower than 32 bits
 /// are exchanged widened (sign-extended for the signed orders), which gives
 /// the same bits back after truncation for every operation, the wrapping
@@ -332,12 +313,13 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
 
   // One launch: blocks loop over `numTasks` = outputs x `perOutput` tasks;
   // the threads of a task stride over its chunk of `count` points,
-  // `accumulate` folding point r of output p into the accumulators;
-  // `finish` (thread 0) stores the block's combined results.
-  using Accumulate = function_ref<SmallVector<Value>(OpBuilder &, Value p,
-                                                     Value r, ValueRange acc)>;
-  using Finish =
-      function_ref<void(OpBuilder &, Value p, Value chunk, ValueRange)>;
+  // `accumulate` folding point r of output p (whose parallel loop indices
+  // are `at`, split once per task) into the accumulators; `finish`
+  // (thread 0) stores the block's combined results.
+  using Accumulate = function_ref<SmallVector<Value>(
+      OpBuilder &, Value p, ArrayRef<Value> at, Value r, ValueRange acc)>;
+  using Finish = function_ref<void(OpBuilder &, Value p, ArrayRef<Value> at,
+                                   Value chunk, ValueRange)>;
   auto emitLaunch = [&](Value perOutput, Value count, Accumulate accumulate,
                         Finish finish) {
     Value numTasks = arith::MulIOp::create(b, loc, outputs, perOutput);
@@ -372,6 +354,8 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
     Value task = tasks.getInductionVar();
     Value p = arith::DivUIOp::create(tb, loc, task, perOutput);
     Value chunk = arith::RemUIOp::create(tb, loc, task, perOutput);
+    SmallVector<Value> at(sizes.size());
+    delinearize(tb, loc, p, plan.parallel, sizes, at);
     Value length = arith::CeilDivUIOp::create(tb, loc, count, perOutput);
     Value lo = arith::MinUIOp::create(
         tb, loc, arith::MulIOp::create(tb, loc, chunk, length), count);
@@ -383,7 +367,7 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
     auto walk = scf::ForOp::create(
         tb, loc, arith::AddIOp::create(tb, loc, lo, tid), hi, bdim, init,
         [&](OpBuilder &wb, Location, Value r, ValueRange acc) {
-          scf::YieldOp::create(wb, loc, accumulate(wb, p, r, acc));
+          scf::YieldOp::create(wb, loc, accumulate(wb, p, at, r, acc));
         });
     SmallVector<Value> reduced;
     if (plan.argReduce) {
@@ -426,17 +410,12 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
                                         indexConst(tb, loc, 0));
     auto guard = scf::IfOp::create(tb, loc, first, /*withElse=*/false);
     OpBuilder gb = OpBuilder::atBlockTerminator(guard.thenBlock());
-    finish(gb, p, chunk, reduced);
+    finish(gb, p, at, chunk, reduced);
     // The all-reduce's workgroup buffer is reused by the next task.
     gpu::BarrierOp::create(tb, loc);
   };
 
   // The outputs' elements at output point p.
-  auto outputIndices = [&](OpBuilder &ob, Value p, OpOperand &out) {
-    SmallVector<Value> ivs(sizes.size());
-    delinearize(ob, loc, p, plan.parallel, sizes, ivs);
-    return applyMap(ob, loc, op.getMatchingIndexingMap(&out), ivs);
-  };
   // Accumulators `acc` combined with partial results `x`.
   auto combineAll = [&](OpBuilder &ob, ValueRange acc, ValueRange x) {
     if (plan.argReduce)
@@ -446,20 +425,22 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
       next.push_back(combine(ob, combinerOf(op, k), acc[k], x[k]));
     return next;
   };
-  auto combineIntoOutputs = [&](OpBuilder &ob, Value p, ValueRange reduced) {
+  auto combineIntoOutputs = [&](OpBuilder &ob, ArrayRef<Value> at,
+                                ValueRange reduced) {
     SmallVector<SmallVector<Value>> indices;
     SmallVector<Value> old;
     for (OpOperand &out : op.getDpsInitsMutable()) {
-      indices.push_back(outputIndices(ob, p, out));
+      indices.push_back(
+          applyMap(ob, loc, op.getMatchingIndexingMap(&out), at));
       old.push_back(memref::LoadOp::create(ob, loc, out.get(), indices.back()));
     }
     for (auto [k, v] : llvm::enumerate(combineAll(ob, old, reduced)))
       memref::StoreOp::create(ob, loc, v, op.getDpsInits()[k], indices[k]);
   };
 
-  auto fromInputs = [&](OpBuilder &ob, Value p, Value r, ValueRange acc) {
-    SmallVector<Value> ivs(sizes.size());
-    delinearize(ob, loc, p, plan.parallel, sizes, ivs);
+  auto fromInputs = [&](OpBuilder &ob, Value, ArrayRef<Value> at, Value r,
+                        ValueRange acc) {
+    SmallVector<Value> ivs(at);
     delinearize(ob, loc, r, plan.reduction, sizes, ivs);
     SmallVector<Value> args;
     for (OpOperand *in : op.getDpsInputOperands()) {
@@ -475,9 +456,8 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
 
   if (!split) {
     emitLaunch(one, points, fromInputs,
-               [&](OpBuilder &ob, Value p, Value, ValueRange reduced) {
-                 combineIntoOutputs(ob, p, reduced);
-               });
+               [&](OpBuilder &ob, Value, ArrayRef<Value> at, Value,
+                   ValueRange reduced) { combineIntoOutputs(ob, at, reduced); });
     op.erase();
     return;
   }
@@ -491,25 +471,25 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
         b, loc, MemRefType::get({ShapedType::kDynamic}, type),
         ValueRange{numPartials}));
   emitLaunch(chunks, points, fromInputs,
-             [&](OpBuilder &ob, Value p, Value chunk, ValueRange reduced) {
-               Value at = arith::AddIOp::create(
+             [&](OpBuilder &ob, Value p, ArrayRef<Value>, Value chunk,
+                 ValueRange reduced) {
+               Value slot = arith::AddIOp::create(
                    ob, loc, arith::MulIOp::create(ob, loc, p, chunks), chunk);
                for (auto [partial, v] : llvm::zip(partials, reduced))
-                 memref::StoreOp::create(ob, loc, v, partial, at);
+                 memref::StoreOp::create(ob, loc, v, partial, slot);
              });
   emitLaunch(
       one, chunks,
-      [&](OpBuilder &ob, Value p, Value r, ValueRange acc) {
-        Value at = arith::AddIOp::create(
+      [&](OpBuilder &ob, Value p, ArrayRef<Value>, Value r, ValueRange acc) {
+        Value slot = arith::AddIOp::create(
             ob, loc, arith::MulIOp::create(ob, loc, p, chunks), r);
         SmallVector<Value> loaded;
         for (Value partial : partials)
-          loaded.push_back(memref::LoadOp::create(ob, loc, partial, at));
+          loaded.push_back(memref::LoadOp::create(ob, loc, partial, slot));
         return combineAll(ob, acc, loaded);
       },
-      [&](OpBuilder &ob, Value p, Value, ValueRange reduced) {
-        combineIntoOutputs(ob, p, reduced);
-      });
+      [&](OpBuilder &ob, Value, ArrayRef<Value> at, Value,
+          ValueRange reduced) { combineIntoOutputs(ob, at, reduced); });
   for (Value partial : partials)
     memref::DeallocOp::create(b, loc, partial);
   op.erase();

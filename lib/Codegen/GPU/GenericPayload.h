@@ -30,6 +30,25 @@ inline SmallVector<Value> loopSizes(OpBuilder &b, Location loc,
   return sizes;
 }
 
+/// Splits `linear` into the indices of `loops` (slowest first) in `ivs`.
+inline void delinearize(OpBuilder &b, Location loc, Value linear,
+                        ArrayRef<unsigned> loops, ArrayRef<Value> sizes,
+                        SmallVectorImpl<Value> &ivs) {
+  if (loops.empty())
+    return;
+  if (loops.size() == 1) {
+    ivs[loops[0]] = linear;
+    return;
+  }
+  SmallVector<OpFoldResult> basis;
+  for (unsigned l : loops)
+    basis.push_back(getAsOpFoldResult(sizes[l]));
+  auto split = affine::AffineDelinearizeIndexOp::create(b, loc, linear, basis,
+                                                        /*hasOuterBound=*/true);
+  for (auto [k, l] : llvm::enumerate(loops))
+    ivs[l] = split.getResult(k);
+}
+
 /// The indices of `map` for loop values `ivs` (entries of loops that `map`
 /// does not use may be null).
 inline SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,

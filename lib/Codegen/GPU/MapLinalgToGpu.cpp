@@ -168,18 +168,7 @@ struct LinalgGpuMapper : stride::StrideMapLinalgToGpuOptions {
 
     // Loop indices of this point.
     SmallVector<Value> ivs(sizes.size());
-    Value linear = loop.getInductionVar();
-    if (parallel.size() == 1) {
-      ivs[parallel[0]] = linear;
-    } else if (!parallel.empty()) {
-      SmallVector<OpFoldResult> basis;
-      for (unsigned p : parallel)
-        basis.push_back(getAsOpFoldResult(extent[p]));
-      auto delin = affine::AffineDelinearizeIndexOp::create(
-          kb, loc, linear, basis, /*hasOuterBound=*/true);
-      for (auto [k, p] : llvm::enumerate(parallel))
-        ivs[p] = delin.getResult(k);
-    }
+    delinearize(kb, loc, loop.getInductionVar(), parallel, extent, ivs);
 
     auto loadOperand = [&](OpBuilder &ob, OpOperand &operand,
                            ArrayRef<Value> at) -> Value {

@@ -430,8 +430,7 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
     SmallVector<SmallVector<Value>> indices;
     SmallVector<Value> old;
     for (OpOperand &out : op.getDpsInitsMutable()) {
-      indices.push_back(
-          applyMap(ob, loc, op.getMatchingIndexingMap(&out), at));
+      indices.push_back(applyMap(ob, loc, op.getMatchingIndexingMap(&out), at));
       old.push_back(memref::LoadOp::create(ob, loc, out.get(), indices.back()));
     }
     for (auto [k, v] : llvm::enumerate(combineAll(ob, old, reduced)))
@@ -455,9 +454,10 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
   };
 
   if (!split) {
-    emitLaunch(one, points, fromInputs,
-               [&](OpBuilder &ob, Value, ArrayRef<Value> at, Value,
-                   ValueRange reduced) { combineIntoOutputs(ob, at, reduced); });
+    emitLaunch(
+        one, points, fromInputs,
+        [&](OpBuilder &ob, Value, ArrayRef<Value> at, Value,
+            ValueRange reduced) { combineIntoOutputs(ob, at, reduced); });
     op.erase();
     return;
   }
@@ -488,8 +488,9 @@ void mlir::stride::gpu_mapping::buildBlockReduction(linalg::GenericOp op,
           loaded.push_back(memref::LoadOp::create(ob, loc, partial, slot));
         return combineAll(ob, acc, loaded);
       },
-      [&](OpBuilder &ob, Value, ArrayRef<Value> at, Value,
-          ValueRange reduced) { combineIntoOutputs(ob, at, reduced); });
+      [&](OpBuilder &ob, Value, ArrayRef<Value> at, Value, ValueRange reduced) {
+        combineIntoOutputs(ob, at, reduced);
+      });
   for (Value partial : partials)
     memref::DeallocOp::create(b, loc, partial);
   op.erase();

@@ -16,6 +16,7 @@
 #include "stride/Driver/CompileEntry.h"
 #include "stride/Pipelines/GpuPipeline.h"
 #include "stride/Pipelines/LLVMOptimization.h"
+#include "stride/Support/GridShape.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -144,7 +145,13 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
       }
     OwningOpRef<ModuleOp> copy;
     DistributionPlan plan;
-    if (options.distribute > 0) {
+    std::vector<int64_t> grid;
+    if (!options.distribute.empty()) {
+      if (std::string bad = ::stride::parseGridShape(options.distribute, grid);
+          !bad.empty()) {
+        error = "--distribute: " + bad;
+        return std::nullopt;
+      }
       if (options.target != Target::Cpu) {
         error = "--distribute runs on the CPU; drop --target=gpu";
         return std::nullopt;
@@ -219,8 +226,9 @@ mlir::stride::compileAot(ModuleOp module, ArrayRef<std::string> entries,
         (isOutput ? entry.outputs : entry.inputs).push_back(*described);
       }
 
-    if (options.distribute > 0) {
-      entry.ranks = options.distribute;
+    if (!options.distribute.empty()) {
+      entry.ranks = ::stride::gridRanks(grid);
+      entry.grid = grid;
       entry.globalInputs = plan.inputs;
       entry.globalOutputs = plan.outputs;
     }

@@ -85,12 +85,12 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
       "symbol-prefix",
       cl::desc("Exported functions are named <prefix><entry>"),
       cl::init("stride_"), cl::cat(category));
-  static cl::opt<unsigned> distribute(
+  static cl::opt<std::string> distribute(
       "distribute",
-      cl::desc("Compile each entry for one of N MPI processes (its static "
-               "shapes split by stride-distribute); run the library with "
-               "mpirun -np N stride-exec"),
-      cl::init(0), cl::cat(category));
+      cl::desc("Compile each entry for one of N MPI processes, or of a grid "
+               "NxM... (its static shapes split by stride-distribute); run "
+               "the library with mpirun -np N stride-exec"),
+      cl::cat(category));
   static cl::opt<std::string> strategy(
       "distribute-strategy",
       cl::desc("With --distribute: auto (default), rows, cols or k"),
@@ -151,7 +151,7 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
   options.symbolPrefix = symbolPrefix;
   options.distribute = distribute;
   options.strategy = strategy;
-  if (distribute > 0 && compile.dynamicShapes)
+  if (!distribute.empty() && compile.dynamicShapes)
     return fail("--distribute needs static shapes; drop --dynamic");
   std::optional<AotModule> compiled =
       compileAot(*module, entries, options, *targetMachine, error);

@@ -5,7 +5,8 @@
 // each replicated one (and scalars), every other rank sends rank 0 its block
 // of each split result; in the kernel an all-reduce of B bytes moves
 // 2 (N-1)/N B per rank each way (ring), an all-gather or all-to-all of a
-// local result of B bytes (N-1)/N B. Flops: one per body op per element of
+// local result of B bytes (N-1)/N B, where N is the size of the group the
+// collective runs in (the product of its grid axes' sizes). Flops: one per body op per element of
 // an elementwise result, 2 M N K per (local) matmul, one per input element
 // of a reduction.
 //
@@ -16,6 +17,7 @@
 #include "stride/Dialect/Stride/IR/ReduceOps.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Support/GridShape.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -72,7 +74,7 @@ int64_t flopsOf(func::FuncOp fn) {
 
 /// The strategy's costs, or its failure as text in `why`.
 std::optional<Costs> costsOf(MLIRContext &context, ModuleOp specialized,
-                             StringRef entry, unsigned ranks,
+                             StringRef entry, StringRef grid,
                              ::stride::layout::Policy policy,
                              StringRef strategy, std::string &why) {
   OwningOpRef<ModuleOp> probe = specialized.clone();
@@ -93,7 +95,7 @@ std::optional<Costs> costsOf(MLIRContext &context, ModuleOp specialized,
       createStridePropagateLayout(StridePropagateLayoutOptions{policy, false}));
   pm.addPass(createStrideGeneralize());
   pm.addPass(createStrideDistribute(
-      StrideDistributeOptions{std::to_string(ranks), strategy.str()}));
+      StrideDistributeOptions{grid.str(), strategy.str()}));
   pm.addNestedPass<func::FuncOp>(shard::createPartition());
   if (failed(pm.run(*probe))) {
     why = errors;
@@ -101,21 +103,21 @@ std::optional<Costs> costsOf(MLIRContext &context, ModuleOp specialized,
   }
   auto fn = probe->lookupSymbol<func::FuncOp>(entry);
   Costs c;
-  int64_t n = ranks;
-  auto splitOf = [](DictionaryAttr attrs) {
-    auto a =
-        attrs ? attrs.getAs<IntegerAttr>("stride.split_dim") : IntegerAttr();
-    return a ? a.getInt() : int64_t(-1);
+  std::vector<int64_t> shape;
+  (void)::stride::parseGridShape(grid.str(), shape); // the pass checked it
+  int64_t n = ::stride::gridRanks(shape);
+  auto isSplit = [](DictionaryAttr attrs) {
+    auto a = attrs ? attrs.getAs<DenseI64ArrayAttr>("stride.split_dims")
+                   : DenseI64ArrayAttr();
+    return a && llvm::any_of(a.asArrayRef(), [](int64_t d) { return d >= 0; });
   };
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
     int64_t local = bytesOf(fn.getArgumentTypes()[i]);
-    bool split = splitOf(fn.getArgAttrDict(i)) >= 0;
     c.rootSends += local * (n - 1); // a block, or all of it, to each rank
     c.otherReceives += local;
-    (void)split;
   }
   for (unsigned j = 0; j < fn.getNumResults(); ++j) {
-    if (splitOf(fn.getResultAttrDict(j)) < 0)
+    if (!isSplit(fn.getResultAttrDict(j)))
       continue;
     int64_t local = bytesOf(fn.getResultTypes()[j]);
     c.otherSends += local;
@@ -125,6 +127,12 @@ std::optional<Costs> costsOf(MLIRContext &context, ModuleOp specialized,
   fn.walk([&](Operation *op) {
     int64_t bytes =
         op->getNumResults() ? bytesOf(op->getResult(0).getType()) : 0;
+    // The group's size: the product of the collective's grid axes.
+    auto axesAttr = op->getAttrOfType<DenseI16ArrayAttr>("grid_axes");
+    int64_t n = 1;
+    if (axesAttr)
+      for (int16_t axis : axesAttr.asArrayRef())
+        n *= shape[size_t(axis)];
     if (isa<shard::AllReduceOp>(op))
       c.collectiveBytes += 2 * (n - 1) * bytes / n;
     else if (isa<shard::AllGatherOp>(op))
@@ -148,7 +156,7 @@ std::optional<Costs> costsOf(MLIRContext &context, ModuleOp specialized,
 
 std::string mlir::stride::distributeReport(MLIRContext &context,
                                            ModuleOp specialized,
-                                           StringRef entry, unsigned ranks,
+                                           StringRef entry, StringRef grid,
                                            ::stride::layout::Policy policy) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -163,12 +171,19 @@ std::string mlir::stride::distributeReport(MLIRContext &context,
     if (succeeded(pm.run(*whole)))
       total = flopsOf(whole->lookupSymbol<func::FuncOp>(entry));
   }
-  os << "distribute report: @" << entry << " over " << ranks
-     << " ranks; one process does " << total << " flops\n";
+  std::vector<int64_t> shape;
+  if (std::string error = ::stride::parseGridShape(grid.str(), shape);
+      !error.empty())
+    return "distribute report: " + error + "\n";
+  os << "distribute report: @" << entry << " over ";
+  if (shape.size() > 1)
+    os << "a " << grid << " grid of ";
+  os << ::stride::gridRanks(shape) << " ranks; one process does " << total
+     << " flops\n";
   for (StringRef strategy : {"auto", "rows", "cols", "k"}) {
     std::string why;
     std::optional<Costs> c =
-        costsOf(context, specialized, entry, ranks, policy, strategy, why);
+        costsOf(context, specialized, entry, grid, policy, strategy, why);
     os << "strategy " << strategy << ": ";
     if (!c) {
       os << "not possible: " << why << "\n";

@@ -24,11 +24,12 @@ std::string typeName(Type type) {
   return text;
 }
 
-int64_t splitOf(DictionaryAttr attrs) {
-  if (auto a =
-          attrs ? attrs.getAs<IntegerAttr>("stride.split_dim") : IntegerAttr())
-    return a.getInt();
-  return -1;
+/// stride-distribute's record: per grid axis, the dim it splits (-1: none).
+std::vector<int64_t> splitOf(DictionaryAttr attrs, size_t gridDims) {
+  if (auto a = attrs ? attrs.getAs<DenseI64ArrayAttr>("stride.split_dims")
+                     : DenseI64ArrayAttr())
+    return std::vector<int64_t>(a.asArrayRef().begin(), a.asArrayRef().end());
+  return std::vector<int64_t>(gridDims, -1);
 }
 } // namespace
 
@@ -67,7 +68,7 @@ mlir::stride::specializeToDeclared(ModuleOp module, func::FuncOp entry,
 
 std::string mlir::stride::planDistribution(
     MLIRContext &context, ModuleOp specialized, StringRef entryName,
-    unsigned ranks, StringRef strategy, ::stride::layout::Policy policy,
+    StringRef grid, StringRef strategy, ::stride::layout::Policy policy,
     bool showRemark, DistributionPlan &plan) {
   OwningOpRef<ModuleOp> probe = specialized.clone();
   std::string diagnostics;
@@ -120,13 +121,16 @@ std::string mlir::stride::planDistribution(
   PassManager distribute(&context);
   distribute.addPass(createStrideGeneralize());
   distribute.addPass(createStrideDistribute(
-      StrideDistributeOptions{std::to_string(ranks), strategy.str()}));
+      StrideDistributeOptions{grid.str(), strategy.str()}));
   if (failed(distribute.run(*probe)))
     return "cannot distribute @" + entryName.str() + ":\n" + diagnostics;
   fn = probe->lookupSymbol<func::FuncOp>(entryName);
+  size_t gridDims = 1;
+  if (auto shape = fn->getAttrOfType<DenseI64ArrayAttr>("stride.grid"))
+    gridDims = shape.size();
   for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-    plan.inputs[i].split = splitOf(fn.getArgAttrDict(i));
+    plan.inputs[i].split = splitOf(fn.getArgAttrDict(i), gridDims);
   for (unsigned j = 0; j < fn.getNumResults(); ++j)
-    plan.outputs[j].split = splitOf(fn.getResultAttrDict(j));
+    plan.outputs[j].split = splitOf(fn.getResultAttrDict(j), gridDims);
   return "";
 }

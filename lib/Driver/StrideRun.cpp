@@ -26,6 +26,7 @@
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
 #include "stride/Runtime/StridedBuffer.h"
+#include "stride/Support/GridShape.h"
 
 #include "MpiLoader.h"
 #include "StrideGpuRuntime.h"
@@ -108,8 +109,10 @@ struct RunOptions {
   Target target = Target::Cpu;
   uint64_t seed = 0;
   unsigned benchRuns = 0, threads = 0; // 0: $STRIDE_NUM_THREADS or the cores
-  // --distribute: ranks of a 1-D grid (0: one process) and the strategy.
-  unsigned distribute = 0;
+  // --distribute: the grid of ranks ("4", "2x2"; empty: one process) and
+  // the strategy.
+  std::string distribute;
+  std::vector<int64_t> grid;
   std::string strategy = "auto";
 };
 
@@ -362,11 +365,12 @@ std::string runKernel(JitKernel &kernel, StringRef entryText,
 int runDistributed(const RunOptions &options, MLIRContext &context,
                    ModuleOp module, func::FuncOp entry) {
   std::string entryText = "@" + entry.getName().str();
-  ::stride::mpi::Job job(int(options.distribute),
-                         "--distribute " + std::to_string(options.distribute));
+  ::stride::mpi::Job job(int(::stride::gridRanks(options.grid)),
+                         "--distribute " + options.distribute);
   if (!job.error().empty())
     return fail(job.error());
-  rt::Ranks ranks{::stride::mpi::runtime(), job.rank(), job.size()};
+  rt::Ranks ranks{::stride::mpi::runtime(), job.rank(), job.size(),
+                  options.grid};
 
   // Every rank compiles the same program, specialized to the declared
   // (static) argument layouts, which rank 0's inputs must then match.
@@ -466,13 +470,14 @@ int ::stride::strideRunMain(int argc, char **argv) {
                "for the GPU and run them on this CPU with the grid and "
                "block enumerated (checks GPU kernel code without a GPU)"),
       cl::init("cpu"), cl::cat(category));
-  static cl::opt<unsigned> distribute(
+  static cl::opt<std::string> distribute(
       "distribute",
-      cl::desc("Run as one of N processes started by mpirun (OpenMPI or "
+      cl::desc("Run as one of N processes (or of a grid NxM...) started by "
+               "mpirun (OpenMPI or "
                "MPICH): the entry is partitioned by stride-distribute, rank "
                "0 reads the inputs and scatters them, and gathers, prints "
                "and writes the results"),
-      cl::init(0), cl::cat(category));
+      cl::cat(category));
   static cl::opt<bool> distributeReport(
       "distribute-report",
       cl::desc("With --distribute N: print, for every strategy, the bytes "
@@ -500,6 +505,11 @@ int ::stride::strideRunMain(int argc, char **argv) {
   options.threads = compile.threads.getValue();
   options.noFuse = compile.noFuse;
   options.distribute = distribute;
+  if (!options.distribute.empty())
+    if (std::string error =
+            ::stride::parseGridShape(options.distribute, options.grid);
+        !error.empty())
+      return fail("--distribute: " + error);
   options.strategy = strategy;
   std::optional<Target> parsedTarget = parseTarget(target);
   if (!parsedTarget)
@@ -530,9 +540,9 @@ int ::stride::strideRunMain(int argc, char **argv) {
       !error.empty())
     return fail(error);
   std::string entryText = "@" + entry.getName().str();
-  if (distributeReport && options.distribute == 0)
+  if (distributeReport && options.distribute.empty())
     return fail("--distribute-report needs --distribute N");
-  if (options.distribute > 0) {
+  if (!options.distribute.empty()) {
     if (options.dynamicShapes || options.target != Target::Cpu ||
         !options.shapeTexts.empty())
       return fail("--distribute runs static shapes on the CPU: drop "

@@ -17,6 +17,7 @@
 #include "stride/Runtime/Distributed.h"
 #include "stride/Runtime/Npy.h"
 #include "stride/Runtime/RunSteps.h"
+#include "stride/Support/GridShape.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -358,6 +359,21 @@ PackedArgs packArgs(std::vector<rt::PreparedArg> &inputs,
   return packed;
 }
 
+/// "split along dim 1", or on a grid of several dims "split along dim 0
+/// (grid axis 0) and dim 1 (grid axis 1)".
+std::string splitText(const rt::AotParam &p, const std::vector<int64_t> &grid) {
+  std::string text;
+  for (size_t a = 0; a < p.split.size(); ++a) {
+    if (p.split[a] < 0)
+      continue;
+    text += (text.empty() ? "split along dim " : " and dim ") +
+            std::to_string(p.split[a]);
+    if (grid.size() > 1)
+      text += " (grid axis " + std::to_string(a) + ")";
+  }
+  return text;
+}
+
 /// A library compiled with --distribute N, run as one rank of an mpirun
 /// job: as stride-run --distribute, rank 0 reads or draws the inputs in the
 /// global layouts, scatters blocks, gathers the results and reports them.
@@ -372,7 +388,8 @@ int execDistributed(const rt::AotEntry &entry, const Options &options,
                              std::to_string(entry.ranks) + " ranks)");
   if (!job.error().empty())
     return fail(job.error());
-  rt::Ranks ranks{::stride::mpi::runtime(), job.rank(), job.size()};
+  rt::Ranks ranks{::stride::mpi::runtime(), job.rank(), job.size(),
+                  entry.grid};
   // Rank 0 reads the inputs as the single-process entry declares them.
   rt::AotEntry global = entry;
   global.inputs = entry.globalInputs;
@@ -481,17 +498,22 @@ int stride::strideExecMain(int argc, char **argv) {
         std::cout << "  result #" << j << ": "
                   << describeParam(entry.outputs[j]) << "\n";
       if (entry.ranks > 0) {
-        std::cout << "  compiled for " << entry.ranks << " ranks (mpirun -np "
-                  << entry.ranks << "); single-process parameters:\n";
+        std::cout << "  compiled for "
+                  << (entry.grid.size() > 1
+                          ? "a " + ::stride::formatGridShape(entry.grid) +
+                                " grid of "
+                          : std::string())
+                  << entry.ranks << " ranks (mpirun -np " << entry.ranks
+                  << "); single-process parameters:\n";
         for (auto [kind, params] : {std::pair("argument", &entry.globalInputs),
                                     std::pair("result", &entry.globalOutputs)})
           for (size_t k = 0; k < params->size(); ++k) {
             const rt::AotParam &p = (*params)[k];
             std::cout << "    " << kind << " #" << k << ": " << describeParam(p)
-                      << (p.split >= 0
-                              ? ", split along dim " + std::to_string(p.split)
-                              : std::string(p.isTensor ? ", whole on every rank"
-                                                       : ""))
+                      << (p.isSplit() ? ", " + splitText(p, entry.grid)
+                                      : std::string(p.isTensor
+                                                        ? ", whole on every rank"
+                                                        : ""))
                       << "\n";
           }
       }

@@ -36,11 +36,11 @@ void mlir::stride::buildStrideToLinalgPipeline(
   pm.addPass(createStridePropagateLayout(
       StridePropagateLayoutOptions{options.policy, options.keepResultLayouts}));
   pm.addPass(createStrideGeneralize());
-  if (options.distribute > 0) {
+  if (!options.distribute.empty()) {
     // Each rank's program on its blocks; the local layouts are the policy's
     // for the dense blocks the runner hands every rank.
     pm.addPass(createStrideDistribute(
-        StrideDistributeOptions{std::to_string(unsigned(options.distribute)),
+        StrideDistributeOptions{options.distribute,
                                 options.distributeStrategy}));
     pm.addNestedPass<func::FuncOp>(shard::createPartition());
     pm.addPass(createConvertShardToStrideMpi());
@@ -57,7 +57,7 @@ void mlir::stride::buildStrideToLinalgPipeline(
   // The loops over rows hold linalg kernels that only the CPU lowering
   // runs; a partitioned program's blocks are already each rank's.
   if (options.fuse && options.fuseRows && options.target == Target::Cpu &&
-      options.distribute == 0)
+      options.distribute.empty())
     pm.addPass(createStrideFuseRows());
   pm.addPass(createStrideCoalesce());
   // The pipeline is a function of its options alone: threads=0 is one thread

@@ -11,10 +11,12 @@
 //                                            trailing '~': converted in the op,
 //                                            '*': converted by a copy first)
 //   result <ref>
-//   distribute <ranks>                       (entries compiled for N ranks)
+//   distribute <grid>                        (entries compiled for a grid of
+//                                            ranks: 4, or 2x2)
 //   global input|output <split> tensor|scalar ...   (as input/output: the
 //                                            single-process parameter; split:
-//                                            its dim split across ranks or -1)
+//                                            per grid axis, comma-separated,
+//                                            the dim it splits or -1)
 //   end
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +24,7 @@
 #include "stride/Runtime/AotMetadata.h"
 
 #include "stride/Runtime/StridedBuffer.h"
+#include "stride/Support/GridShape.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -171,12 +174,18 @@ std::string formatAotMetadata(const AotMetadata &metadata) {
     if (entry.hasLayoutGraph)
       formatGraph(os, entry.layoutGraph);
     if (entry.ranks > 0) {
-      os << "distribute " << entry.ranks << "\n";
+      os << "distribute " << formatGridShape(entry.grid) << "\n";
       for (auto [kind, params] :
            {std::pair("global input ", &entry.globalInputs),
             std::pair("global output ", &entry.globalOutputs)})
-        for (const AotParam &param : *params)
-          formatParam(os, (kind + std::to_string(param.split)).c_str(), param);
+        for (const AotParam &param : *params) {
+          std::string split;
+          for (size_t a = 0; a < entry.grid.size(); ++a)
+            split += (a ? "," : "") +
+                     std::to_string(a < param.split.size() ? param.split[a]
+                                                           : int64_t(-1));
+          formatParam(os, (kind + split).c_str(), param);
+        }
     }
   }
   os << "end\n";
@@ -304,24 +313,40 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
       if (metadata.entries.empty())
         return bad("'distribute' before any entry");
       std::string word, extra;
-      int64_t ranks = 0;
-      if (!(words >> word) || !parseValue(word, ranks) || ranks < 1 ||
-          ranks > (int64_t(1) << 24))
-        return bad("'distribute' needs a number of ranks");
+      std::vector<int64_t> grid;
+      if (!(words >> word))
+        return bad("'distribute' needs a grid of ranks (4, or 2x2)");
+      if (std::string error = parseGridShape(word, grid); !error.empty())
+        return bad("'distribute': " + error);
       if (words >> extra)
         return bad("unexpected '" + extra + "'");
-      metadata.entries.back().ranks = ranks;
+      metadata.entries.back().ranks = gridRanks(grid);
+      metadata.entries.back().grid = grid;
       continue;
     }
     bool global = kind == "global";
-    int64_t split = -1;
+    std::vector<int64_t> split;
     if (global) {
       std::string word;
       if (metadata.entries.empty() || metadata.entries.back().ranks == 0)
         return bad("'global' before 'distribute'");
       if (!(words >> kind) || (kind != "input" && kind != "output") ||
-          !(words >> word) || !parseValue(word, split) || split < -1)
-        return bad("'global' needs input or output and a split dim");
+          !(words >> word))
+        return bad("'global' needs input or output and a split dim per grid "
+                   "axis");
+      std::istringstream parts(word);
+      std::string part;
+      while (std::getline(parts, part, ',')) {
+        int64_t dim;
+        if (!parseValue(part, dim) || dim < -1)
+          return bad("a split dim must be -1 or a dim, got '" + part + "'");
+        split.push_back(dim);
+      }
+      if (split.size() != metadata.entries.back().grid.size())
+        return bad("'" + word + "' gives " + std::to_string(split.size()) +
+                   " split dims for a grid of " +
+                   std::to_string(metadata.entries.back().grid.size()) +
+                   " dims");
     }
     if (kind != "input" && kind != "output")
       return bad("unknown record '" + kind + "'");
@@ -367,9 +392,24 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
     std::string extra;
     if (words >> extra)
       return bad("unexpected '" + extra + "'");
-    if (param.split >= int64_t(param.shape.size()) && param.split >= 0)
-      return bad("split dim " + std::to_string(param.split) +
-                 " of a tensor of rank " + std::to_string(param.shape.size()));
+    for (int64_t dim : param.split)
+      if (dim >= int64_t(param.shape.size()))
+        return bad("split dim " + std::to_string(dim) + " of a tensor of rank " +
+                   std::to_string(param.shape.size()));
+    if (global)
+      for (int64_t dim : param.split) {
+        if (dim < 0)
+          continue;
+        int64_t blocks = 1, index = 0;
+        const std::vector<int64_t> &grid = metadata.entries.back().grid;
+        blockAlong(param.split, grid, std::vector<int64_t>(grid.size(), 0), dim,
+                   blocks, index);
+        if (param.shape[dim] < 0 || param.shape[dim] % blocks != 0)
+          return bad("dim " + std::to_string(dim) + " (size " +
+                     std::to_string(param.shape[dim]) +
+                     ") does not split into " + std::to_string(blocks) +
+                     " equal blocks");
+      }
     AotEntry &entry = metadata.entries.back();
     if (global)
       (kind == "input" ? entry.globalInputs : entry.globalOutputs)

@@ -4,55 +4,95 @@
 
 #include "MpiLoader.h"
 
+#include "stride/Support/GridShape.h"
+
 #include <cstring>
 
 namespace stride::runtime {
 namespace {
 
-/// (rows before dim, size of dim, bytes of one index of dim).
-struct Geometry {
-  int64_t outer = 1, size = 1, inner;
-};
-Geometry geometry(const Array &a, int64_t dim) {
-  Geometry g;
-  g.inner = int64_t(elementSize(a.dtype));
-  for (int64_t d = 0; d < int64_t(a.shape.size()); ++d) {
-    if (d < dim)
-      g.outer *= a.shape[d];
-    else if (d == dim)
-      g.size = a.shape[d];
-    else
-      g.inner *= a.shape[d];
+/// Copies the box [start, start + sizes) of row-major `full` to or from the
+/// dense row-major `block`, one contiguous run of the innermost dims at a
+/// time.
+void copyBox(Array &full, Array &block, const std::vector<int64_t> &start,
+             const std::vector<int64_t> &sizes, bool toBlock) {
+  const int64_t rank = int64_t(full.shape.size());
+  const int64_t es = int64_t(elementSize(full.dtype));
+  // The innermost dims taken whole join the run.
+  int64_t inner = rank, run = es;
+  while (inner > 0 && sizes[inner - 1] == full.shape[inner - 1]) {
+    --inner;
+    run *= full.shape[inner];
   }
-  return g;
+  if (inner > 0) {
+    run *= sizes[inner - 1];
+    --inner;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (sizes[d] == 0)
+      return;
+  std::vector<int64_t> fullStrides = rowMajorStrides(full.shape);
+  std::vector<int64_t> index(size_t(inner), 0);
+  int64_t blockOffset = 0;
+  for (;;) {
+    int64_t fullOffset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      fullOffset +=
+          (start[d] + (d < inner ? index[size_t(d)] : 0)) * fullStrides[d];
+    char *f = reinterpret_cast<char *>(full.data.data()) + fullOffset * es;
+    char *k = reinterpret_cast<char *>(block.data.data()) + blockOffset;
+    if (toBlock)
+      std::memcpy(k, f, size_t(run));
+    else
+      std::memcpy(f, k, size_t(run));
+    blockOffset += run;
+    int64_t d = inner - 1;
+    for (; d >= 0; --d) {
+      if (++index[size_t(d)] < sizes[d])
+        break;
+      index[size_t(d)] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+/// The box of `shape` that grid coordinates `coords` hold under `split`.
+void boxOf(const std::vector<int64_t> &shape, const std::vector<int64_t> &split,
+           const std::vector<int64_t> &grid, const std::vector<int64_t> &coords,
+           std::vector<int64_t> &start, std::vector<int64_t> &sizes) {
+  start.assign(shape.size(), 0);
+  sizes = shape;
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d) {
+    int64_t blocks, index;
+    blockAlong(split, grid, coords, d, blocks, index);
+    sizes[size_t(d)] = shape[size_t(d)] / blocks;
+    start[size_t(d)] = index * sizes[size_t(d)];
+  }
 }
 
 constexpr int kOkTag = 1 << 20, kResultTag = 1 << 21;
 
 } // namespace
 
-Array takeBlock(const Array &full, int64_t dim, int64_t r, int64_t n) {
-  Geometry g = geometry(full, dim);
-  int64_t rows = g.size / n;
+Array takeBlock(const Array &full, const std::vector<int64_t> &split,
+                const std::vector<int64_t> &grid, int64_t rank) {
+  std::vector<int64_t> start, sizes;
+  boxOf(full.shape, split, grid, gridCoords(rank, grid), start, sizes);
   Array block;
   block.dtype = full.dtype;
-  block.shape = full.shape;
-  block.shape[dim] = rows;
-  block.data.resize(size_t(g.outer * rows * g.inner));
-  for (int64_t o = 0; o < g.outer; ++o)
-    std::memcpy(block.data.data() + o * rows * g.inner,
-                full.data.data() + (o * g.size + r * rows) * g.inner,
-                size_t(rows * g.inner));
+  block.shape = sizes;
+  block.data.resize(size_t(block.numel()) * elementSize(full.dtype));
+  copyBox(const_cast<Array &>(full), block, start, sizes, /*toBlock=*/true);
   return block;
 }
 
-void putBlock(Array &full, const Array &block, int64_t dim, int64_t r,
-              int64_t n) {
-  Geometry g = geometry(full, dim);
-  int64_t rows = g.size / n;
-  for (int64_t o = 0; o < g.outer; ++o)
-    std::memcpy(full.data.data() + (o * g.size + r * rows) * g.inner,
-                block.data.data() + o * rows * g.inner, size_t(rows * g.inner));
+void putBlock(Array &full, const Array &block,
+              const std::vector<int64_t> &split,
+              const std::vector<int64_t> &grid, int64_t rank) {
+  std::vector<int64_t> start, sizes;
+  boxOf(full.shape, split, grid, gridCoords(rank, grid), start, sizes);
+  copyBox(full, const_cast<Array &>(block), start, sizes, /*toBlock=*/false);
 }
 
 bool everyRankOk(const Ranks &ranks, bool ok) {
@@ -89,22 +129,25 @@ std::string scatterInputs(const Ranks &ranks,
     Array block;
     block.dtype = param.dtype;
     block.shape = param.shape;
-    if (param.split >= 0)
-      block.shape[param.split] /= ranks.size;
+    {
+      std::vector<int64_t> start;
+      boxOf(param.shape, param.split, ranks.grid,
+            gridCoords(ranks.rank, ranks.grid), start, block.shape);
+    }
     block.data.resize(size_t(block.numel()) * elementSize(param.dtype));
     Array full;
     if (root)
       full = global[i].buffer->gather();
-    if (param.split < 0) {
+    if (!param.isSplit()) {
       if (root)
         block = std::move(full);
       mpi.bcast(block.data.data(), int64_t(block.data.size()), 0);
     } else if (root) {
       for (int r = 1; r < ranks.size; ++r) {
-        Array theirs = takeBlock(full, param.split, r, ranks.size);
+        Array theirs = takeBlock(full, param.split, ranks.grid, r);
         mpi.send(theirs.data.data(), int64_t(theirs.data.size()), r, int(i));
       }
-      block = takeBlock(full, param.split, 0, ranks.size);
+      block = takeBlock(full, param.split, ranks.grid, 0);
     } else {
       mpi.recv(block.data.data(), int64_t(block.data.size()), 0, int(i));
     }
@@ -128,23 +171,23 @@ std::string gatherOutputs(const Ranks &ranks,
     const DistributedParam &param = outputs[j];
     Array block = local[j].buffer->gather();
     if (!root) {
-      if (param.split >= 0)
+      if (param.isSplit())
         mpi.send(block.data.data(), int64_t(block.data.size()), 0,
                  kResultTag + int(j));
       continue;
     }
     Array full;
-    if (param.split < 0) {
+    if (!param.isSplit()) {
       full = std::move(block);
     } else {
       full.dtype = param.dtype;
       full.shape = param.shape;
       full.data.resize(size_t(full.numel()) * elementSize(param.dtype));
-      putBlock(full, block, param.split, 0, ranks.size);
+      putBlock(full, block, param.split, ranks.grid, 0);
       for (int r = 1; r < ranks.size; ++r) {
         mpi.recv(block.data.data(), int64_t(block.data.size()), r,
                  kResultTag + int(j));
-        putBlock(full, block, param.split, r, ranks.size);
+        putBlock(full, block, param.split, ranks.grid, r);
       }
     }
     std::string error;

@@ -44,6 +44,16 @@ static int64_t g_max_count = INT_MAX;
 /* NaN-propagating min/max: f32 max, f64 max, f32 min, f64 min. */
 static MPI_Op g_float_ops[4] = {MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL,
                                 MPI_OP_NULL};
+/* Process groups of grids (stride_mpi_grid_group): handle h >= 1 is
+ * g_groups[h - 1]; handle 0 is g_comm. */
+#define STRIDE_MPI_MAX_GROUPS 64
+typedef struct {
+  int64_t grid[4], axes;
+  MPI_Comm comm;
+  int size;
+} Group;
+static Group g_groups[STRIDE_MPI_MAX_GROUPS];
+static int g_num_groups;
 
 /* ---- Errors ---------------------------------------------------------------
  */
@@ -203,6 +213,9 @@ int stride_mpi_finalize(void) {
   for (int i = 0; i < 4; ++i)
     if (g_float_ops[i] != MPI_OP_NULL)
       MPI_Op_free(&g_float_ops[i]);
+  for (int i = 0; i < g_num_groups; ++i)
+    MPI_Comm_free(&g_groups[i].comm);
+  g_num_groups = 0;
   MPI_Comm_free(&g_comm);
   g_comm = MPI_COMM_NULL;
   g_rank = g_size = -1;
@@ -537,6 +550,74 @@ int32_t stride_mpi_comm_size(void) {
   return g_size;
 }
 
+int32_t stride_mpi_grid_group(int64_t g0, int64_t g1, int64_t g2, int64_t g3,
+                              int64_t axes) {
+  const char *fn = "stride_mpi_grid_group";
+  require_init(fn);
+  const int64_t grid[4] = {g0, g1, g2, g3};
+  int dims = 0;
+  int64_t total = 1;
+  while (dims < 4 && grid[dims] > 0)
+    total *= grid[dims++];
+  for (int d = dims; d < 4; ++d)
+    if (grid[d] != 0)
+      die(fn, "grid size %" PRId64 " after a 0 (sizes are g0..g3, 0 unused)",
+          grid[d]);
+  if (dims == 0 || total != g_size)
+    die(fn, "a grid of %" PRId64 " ranks (%d dims) in a job of %d ranks",
+        total, dims, g_size);
+  int listed[4], count = 0, used = 0;
+  for (int64_t rest = axes; rest != 0; rest >>= 4) {
+    int axis = (int)(rest & 15) - 1;
+    if (count == 4 || axis < 0 || axis >= dims || (used >> axis & 1))
+      die(fn,
+          "axes code 0x%" PRIx64 " is not a list of distinct axes of a "
+          "%d-dim grid (nibble i, from the lowest: axis + 1, then 0)",
+          axes, dims);
+    used |= 1 << axis;
+    listed[count++] = axis;
+  }
+  for (int i = 0; i < g_num_groups; ++i)
+    if (!memcmp(g_groups[i].grid, grid, sizeof grid) &&
+        g_groups[i].axes == axes)
+      return i + 1;
+  if (g_num_groups == STRIDE_MPI_MAX_GROUPS)
+    die(fn, "more than %d process groups", STRIDE_MPI_MAX_GROUPS);
+  /* Row-major coordinates of this rank; the color is the position outside
+   * the group's axes, the key the position along them (listed order). */
+  int64_t coords[4], rest = g_rank, color = 0, key = 0;
+  for (int d = dims - 1; d >= 0; --d) {
+    coords[d] = rest % grid[d];
+    rest /= grid[d];
+  }
+  for (int d = 0; d < dims; ++d)
+    if (!(used >> d & 1))
+      color = color * grid[d] + coords[d];
+  for (int i = 0; i < count; ++i)
+    key = key * grid[listed[i]] + coords[listed[i]];
+  Group *group = &g_groups[g_num_groups];
+  check(MPI_Comm_split(g_comm, (int)color, (int)key, &group->comm), fn,
+        "MPI_Comm_split");
+  MPI_Comm_set_errhandler(group->comm, MPI_ERRORS_RETURN);
+  MPI_Comm_size(group->comm, &group->size);
+  memcpy(group->grid, grid, sizeof grid);
+  group->axes = axes;
+  return ++g_num_groups;
+}
+
+/* The communicator and size of group handle `group`. */
+static MPI_Comm group_comm(const char *fn, int32_t group, int *size) {
+  require_init(fn);
+  if (group == 0) {
+    *size = g_size;
+    return g_comm;
+  }
+  if (group < 0 || group > g_num_groups)
+    die(fn, "unknown process group %d", group);
+  *size = g_groups[group - 1].size;
+  return g_groups[group - 1].comm;
+}
+
 /* numpy.maximum/minimum: a NaN operand gives NaN; +0 is above -0. */
 #define STRIDE_FLOAT_OP(NAME, T, IS_MAX)                                       \
   static void NAME(void *in, void *inout, int *len, MPI_Datatype *type) {      \
@@ -623,10 +704,11 @@ static void check_rank(const char *fn, int64_t inRank, int64_t outRank) {
         outRank);
 }
 
-void stride_mpi_allreduce(int64_t inRank, void *in, int64_t outRank, void *out,
-                          int32_t dtype, int32_t kind) {
-  const char *fn = "stride_mpi_allreduce";
-  require_init(fn);
+static void allreduce_on(const char *fn, int32_t group, int64_t inRank,
+                         void *in, int64_t outRank, void *out, int32_t dtype,
+                         int32_t kind) {
+  int groupSize;
+  MPI_Comm comm = group_comm(fn, group, &groupSize);
   const size_t es = dtype_size(fn, dtype);
   MPI_Datatype type;
   MPI_Op op;
@@ -667,7 +749,7 @@ void stride_mpi_allreduce(int64_t inRank, void *in, int64_t outRank, void *out,
     int c = (int)(n - done < g_max_count ? n - done : g_max_count);
     const int64_t at = done * (int64_t)es;
     check(MPI_Allreduce(send ? (const void *)(send + at) : MPI_IN_PLACE,
-                        buf + at, c, type, op, g_comm),
+                        buf + at, c, type, op, comm),
           fn, "MPI_Allreduce");
     done += c;
   } while (done < n);
@@ -675,6 +757,19 @@ void stride_mpi_allreduce(int64_t inRank, void *in, int64_t outRank, void *out,
     view_copy(&vo, es, tmp, 0);
     free(tmp);
   }
+}
+
+void stride_mpi_allreduce(int64_t inRank, void *in, int64_t outRank, void *out,
+                          int32_t dtype, int32_t kind) {
+  allreduce_on("stride_mpi_allreduce", 0, inRank, in, outRank, out, dtype,
+               kind);
+}
+
+void stride_mpi_allreduce_group(int64_t inRank, void *in, int64_t outRank,
+                                void *out, int32_t dtype, int32_t kind,
+                                int32_t group) {
+  allreduce_on("stride_mpi_allreduce_group", group, inRank, in, outRank, out,
+               dtype, kind);
 }
 
 static void check_dim(const char *fn, const char *what, int64_t dim, int rank) {
@@ -710,9 +805,9 @@ typedef int (*Exchange)(const void *, int, MPI_Datatype, void *, int,
  * apart from the other side's, else packed into (or unpacked from) a
  * temporary. */
 static void exchange_blocks(const char *fn, const char *callName, Exchange call,
-                            const View *vi, int sendDim, int sendBlocks,
-                            const View *vo, int recvDim, size_t es) {
-  const int N = g_size;
+                            MPI_Comm comm, int N, const View *vi, int sendDim,
+                            int sendBlocks, const View *vo, int recvDim,
+                            size_t es) {
   const int64_t n = view_count(fn, vi), outN = view_count(fn, vo);
   const int64_t blockBytes = n / sendBlocks * (int64_t)es;
   const int overlap = views_overlap(vi, vo, es, n, outN);
@@ -738,7 +833,7 @@ static void exchange_blocks(const char *fn, const char *callName, Exchange call,
   int count, owned;
   MPI_Datatype type;
   bytes_type(fn, blockBytes, &count, &type, &owned);
-  check(call(send, count, type, recv, count, type, g_comm), fn, callName);
+  check(call(send, count, type, recv, count, type, comm), fn, callName);
   if (owned)
     MPI_Type_free(&type);
   free(sendTmp);
@@ -751,13 +846,15 @@ static void exchange_blocks(const char *fn, const char *callName, Exchange call,
   }
 }
 
-void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank, void *out,
-                          int32_t dtype, int64_t dim) {
-  const char *fn = "stride_mpi_allgather";
+static void allgather_on(const char *fn, int32_t group, int64_t inRank,
+                         void *in, int64_t outRank, void *out, int32_t dtype,
+                         int64_t dim) {
   View vi, vo;
   const size_t es = read_in_out(fn, inRank, in, outRank, out, dtype, &vi, &vo);
+  int N;
+  MPI_Comm comm = group_comm(fn, group, &N);
   check_dim(fn, "dimension", dim, vi.rank);
-  const int g = (int)dim, N = g_size;
+  const int g = (int)dim;
   for (int d = 0; d < vi.rank; ++d) {
     if (d == g) {
       int64_t want;
@@ -774,17 +871,32 @@ void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank, void *out,
           vo.sizes[d], d, vi.sizes[d], g);
     }
   }
-  exchange_blocks(fn, "MPI_Allgather", MPI_Allgather, &vi, 0, 1, &vo, g, es);
+  exchange_blocks(fn, "MPI_Allgather", MPI_Allgather, comm, N, &vi, 0, 1, &vo,
+                  g, es);
 }
 
-void stride_mpi_alltoall(int64_t inRank, void *in, int64_t outRank, void *out,
-                         int32_t dtype, int64_t splitDim, int64_t concatDim) {
-  const char *fn = "stride_mpi_alltoall";
+void stride_mpi_allgather(int64_t inRank, void *in, int64_t outRank, void *out,
+                          int32_t dtype, int64_t dim) {
+  allgather_on("stride_mpi_allgather", 0, inRank, in, outRank, out, dtype, dim);
+}
+
+void stride_mpi_allgather_group(int64_t inRank, void *in, int64_t outRank,
+                                void *out, int32_t dtype, int64_t dim,
+                                int32_t group) {
+  allgather_on("stride_mpi_allgather_group", group, inRank, in, outRank, out,
+               dtype, dim);
+}
+
+static void alltoall_on(const char *fn, int32_t group, int64_t inRank,
+                        void *in, int64_t outRank, void *out, int32_t dtype,
+                        int64_t splitDim, int64_t concatDim) {
   View vi, vo;
   const size_t es = read_in_out(fn, inRank, in, outRank, out, dtype, &vi, &vo);
+  int N;
+  MPI_Comm comm = group_comm(fn, group, &N);
   check_dim(fn, "split dimension", splitDim, vi.rank);
   check_dim(fn, "concat dimension", concatDim, vi.rank);
-  const int s = (int)splitDim, c = (int)concatDim, N = g_size;
+  const int s = (int)splitDim, c = (int)concatDim;
   if (vi.sizes[s] % N != 0)
     die(fn,
         "in size %" PRId64 " along split dimension %d is not divisible by %d "
@@ -819,5 +931,19 @@ void stride_mpi_alltoall(int64_t inRank, void *in, int64_t outRank, void *out,
         "%" PRId64,
         vo.sizes[d], d, vi.sizes[d]);
   }
-  exchange_blocks(fn, "MPI_Alltoall", MPI_Alltoall, &vi, s, N, &vo, c, es);
+  exchange_blocks(fn, "MPI_Alltoall", MPI_Alltoall, comm, N, &vi, s, N, &vo, c,
+                  es);
+}
+
+void stride_mpi_alltoall(int64_t inRank, void *in, int64_t outRank, void *out,
+                         int32_t dtype, int64_t splitDim, int64_t concatDim) {
+  alltoall_on("stride_mpi_alltoall", 0, inRank, in, outRank, out, dtype,
+              splitDim, concatDim);
+}
+
+void stride_mpi_alltoall_group(int64_t inRank, void *in, int64_t outRank,
+                               void *out, int32_t dtype, int64_t splitDim,
+                               int64_t concatDim, int32_t group) {
+  alltoall_on("stride_mpi_alltoall_group", group, inRank, in, outRank, out,
+              dtype, splitDim, concatDim);
 }

@@ -110,6 +110,35 @@ STRIDE_MPI_API void stride_mpi_alltoall(int64_t inRank, void *in,
                                         int32_t dtype, int64_t splitDim,
                                         int64_t concatDim);
 
+/* ---- Process groups of a grid --------------------------------------------
+ * A grid of g0 x g1 x ... ranks (up to 4 dims; a 0 ends the list) whose
+ * product is the job's size puts rank r at the row-major coordinates of r
+ * (the last dim fastest), as MLIR's shard.process_multi_index does.
+ * stride_mpi_grid_group returns a handle (>= 1) to the ranks that share
+ * this rank's coordinates on every grid axis outside `axes`, ordered by
+ * their coordinates along `axes`, the first listed axis major (shard's
+ * grid_axes order). `axes` lists axes in 4-bit nibbles, from the lowest:
+ * axis + 1, then 0 (axes [1] is 0x2, axes [0, 1] is 0x21). Collective over
+ * all ranks the first time a (grid, axes) pair is asked for; cached after.
+ * Handle 0 means all ranks. The _group collectives run over a handle's
+ * ranks; "rank order" and "commSize" above then mean the group's. */
+STRIDE_MPI_API int32_t stride_mpi_grid_group(int64_t g0, int64_t g1,
+                                             int64_t g2, int64_t g3,
+                                             int64_t axes);
+STRIDE_MPI_API void stride_mpi_allreduce_group(int64_t inRank, void *in,
+                                               int64_t outRank, void *out,
+                                               int32_t dtype, int32_t kind,
+                                               int32_t group);
+STRIDE_MPI_API void stride_mpi_allgather_group(int64_t inRank, void *in,
+                                               int64_t outRank, void *out,
+                                               int32_t dtype, int64_t dim,
+                                               int32_t group);
+STRIDE_MPI_API void stride_mpi_alltoall_group(int64_t inRank, void *in,
+                                              int64_t outRank, void *out,
+                                              int32_t dtype, int64_t splitDim,
+                                              int64_t concatDim,
+                                              int32_t group);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,22 @@
       int64_t inRank, void *in, int64_t outRank, void *out, int64_t splitDim,  \
       int64_t concatDim) {                                                     \
     stride_mpi_alltoall(inRank, in, outRank, out, code, splitDim, concatDim);  \
+  }                                                                            \
+  STRIDE_MPI_API void stride_mpi_allreduce_group_##suffix(                     \
+      int64_t inRank, void *in, int64_t outRank, void *out, int32_t kind,      \
+      int32_t group) {                                                         \
+    stride_mpi_allreduce_group(inRank, in, outRank, out, code, kind, group);   \
+  }                                                                            \
+  STRIDE_MPI_API void stride_mpi_allgather_group_##suffix(                     \
+      int64_t inRank, void *in, int64_t outRank, void *out, int64_t dim,       \
+      int32_t group) {                                                         \
+    stride_mpi_allgather_group(inRank, in, outRank, out, code, dim, group);    \
+  }                                                                            \
+  STRIDE_MPI_API void stride_mpi_alltoall_group_##suffix(                      \
+      int64_t inRank, void *in, int64_t outRank, void *out, int64_t splitDim,  \
+      int64_t concatDim, int32_t group) {                                      \
+    stride_mpi_alltoall_group(inRank, in, outRank, out, code, splitDim,        \
+                              concatDim, group);                               \
   }
 
 STRIDE_MPI_TYPED(f32, 0)

@@ -11,7 +11,7 @@ func.func @uneven(%a: tensor<7x3xf32>) -> tensor<7x3xf32> {
 
 // A user's sharding that splits a dim unevenly is refused.
 shard.grid @g(shape = 2)
-// expected-error @+1 {{dim 0 of %arg0 (size 5) does not split evenly over 2 ranks; uneven shards are not supported}}
+// expected-error @+1 {{dim 0 of %arg0 (size 5) does not split evenly into 2 blocks; uneven shards are not supported}}
 func.func @user_uneven(%a: tensor<5x4xf32>) -> tensor<5x4xf32> {
   %0 = stride.exp %a : tensor<5x4xf32> -> tensor<5x4xf32>
   %s = shard.sharding @g split_axes = [[0]] : !shard.sharding

@@ -51,7 +51,7 @@ func.func @argmax_split(%a: tensor<6x4xf32>) -> (tensor<6x4xf32>, tensor<4xi64>)
 // reads) and by blocks (by the split select): the rank receives its block,
 // and the whole value is gathered from it.
 // CHECK-LABEL: func.func @argument_read_whole_and_split
-// CHECK-SAME: (%[[A:.*]]: tensor<1x3xf32> {stride.split_dim = 0 : i64}
+// CHECK-SAME: (%[[A:.*]]: tensor<1x3xf32> {stride.split_dims = array<i64: 0>}
 // CHECK: %[[G:.*]] = shard.all_gather %[[A]] on @stride_grid grid_axes = [0] gather_axis = 0 : tensor<1x3xf32> -> tensor<2x3xf32>
 // CHECK: stride.cmp ge, %{{.*}}, %{{.*}} : f32, tensor<2x3xf32> -> tensor<2x3xi1>
 // CHECK: %[[ANY:.*]] = stride.any %{{.*}} axes [0] keepdims : tensor<2x3xi1> -> tensor<1x3xi1>
@@ -71,7 +71,7 @@ func.func @argument_read_whole_and_split(%a: tensor<2x3xf32>, %s: f32) -> tensor
 // need the whole input back); the argmin, an earlier user of the split
 // argument, gathers it.
 // CHECK-LABEL: func.func @split_for_a_later_reduction
-// CHECK-SAME: (%[[A:.*]]: tensor<3x3xf32> {stride.split_dim = 0 : i64}
+// CHECK-SAME: (%[[A:.*]]: tensor<3x3xf32> {stride.split_dims = array<i64: 0>}
 // CHECK: %[[G:.*]] = shard.all_gather %[[A]] on @stride_grid grid_axes = [0] gather_axis = 0 : tensor<3x3xf32> -> tensor<6x3xf32>
 // CHECK: stride.argmin %[[G]] : tensor<6x3xf32> -> tensor<i64>
 // CHECK: %[[S:.*]] = stride.sum %[[A]] : tensor<3x3xf32> -> tensor<f32>

@@ -6,7 +6,7 @@
 // blocks).
 // CHECK: shard.grid @stride_grid(shape = 2) {sym_visibility = "private"}
 // CHECK-LABEL: func.func @transposed
-// CHECK-SAME: (%{{.*}}: tensor<8x4xf32> {stride.split_dim = 1 : i64}, %{{.*}}: tensor<4xf32> {stride.split_dim = 0 : i64}, %{{.*}}: f32) -> (tensor<8x4xf32> {stride.split_dim = 1 : i64})
+// CHECK-SAME: (%{{.*}}: tensor<8x4xf32> {stride.split_dims = array<i64: 1>}, %{{.*}}: tensor<4xf32> {stride.split_dims = array<i64: 0>}, %{{.*}}: f32) -> (tensor<8x4xf32> {stride.split_dims = array<i64: 1>})
 // CHECK-SAME: stride.grid = array<i64: 2>
 // CHECK: %[[S:.*]] = shard.sharding @stride_grid split_axes = {{\[\[\], \[0\]\]}}
 // CHECK: stride.add
@@ -26,7 +26,7 @@ func.func @transposed(%a: tensor<8x4xf32, #stride.layout<strides = [1, 8]>>,
 // A size-1 (broadcast) dim is never split: the column operand is split
 // with the rows, the row operand is whole on every rank.
 // CHECK-LABEL: func.func @broadcast
-// CHECK-SAME: (%{{.*}}: tensor<8x1xf32> {stride.split_dim = 0 : i64}, %{{.*}}: tensor<1x6xf32>) -> (tensor<8x6xf32> {stride.split_dim = 0 : i64})
+// CHECK-SAME: (%{{.*}}: tensor<8x1xf32> {stride.split_dims = array<i64: 0>}, %{{.*}}: tensor<1x6xf32>) -> (tensor<8x6xf32> {stride.split_dims = array<i64: 0>})
 // expected-remark @+1 {{split along dim 0}}
 func.func @broadcast(%a: tensor<8x1xf32>, %b: tensor<1x6xf32>) -> tensor<8x6xf32> {
   %0 = stride.sub %a, %b : tensor<8x1xf32>, tensor<1x6xf32> -> tensor<8x6xf32>
@@ -38,7 +38,7 @@ func.func @broadcast(%a: tensor<8x1xf32>, %b: tensor<1x6xf32>) -> tensor<8x6xf32
 // A matmul splits its rows (M) under auto: the left operand by rows, the
 // right one whole.
 // CHECK-LABEL: func.func @matmul_rows
-// CHECK-SAME: (%{{.*}}: tensor<8x6xf32> {stride.split_dim = 0 : i64}, %{{.*}}: tensor<6x4xf32>) -> (tensor<8x4xf32> {stride.split_dim = 0 : i64})
+// CHECK-SAME: (%{{.*}}: tensor<8x6xf32> {stride.split_dims = array<i64: 0>}, %{{.*}}: tensor<6x4xf32>) -> (tensor<8x4xf32> {stride.split_dims = array<i64: 0>})
 // expected-remark @+1 {{split along the rows (dim 0, size 8) of the first stride.matmul}}
 func.func @matmul_rows(%a: tensor<8x6xf32>, %b: tensor<6x4xf32>) -> tensor<8x4xf32> {
   %0 = stride.matmul %a, %b : tensor<8x6xf32>, tensor<6x4xf32> -> tensor<8x4xf32>
@@ -50,7 +50,7 @@ func.func @matmul_rows(%a: tensor<8x6xf32>, %b: tensor<6x4xf32>) -> tensor<8x4xf
 
 // A batched matmul splits its batch; a broadcast batch operand is whole.
 // CHECK-LABEL: func.func @matmul_batch
-// CHECK-SAME: (%{{.*}}: tensor<4x3x5xf32> {stride.split_dim = 0 : i64}, %{{.*}}: tensor<1x5x2xf32>) -> (tensor<4x3x2xf32> {stride.split_dim = 0 : i64})
+// CHECK-SAME: (%{{.*}}: tensor<4x3x5xf32> {stride.split_dims = array<i64: 0>}, %{{.*}}: tensor<1x5x2xf32>) -> (tensor<4x3x2xf32> {stride.split_dims = array<i64: 0>})
 // expected-remark @+1 {{a batch dim (dim 0, size 4)}}
 func.func @matmul_batch(%a: tensor<4x3x5xf32>, %b: tensor<1x5x2xf32>) -> tensor<4x3x2xf32> {
   %0 = stride.matmul %a, %b : tensor<4x3x5xf32>, tensor<1x5x2xf32> -> tensor<4x3x2xf32>
@@ -61,7 +61,7 @@ func.func @matmul_batch(%a: tensor<4x3x5xf32>, %b: tensor<1x5x2xf32>) -> tensor<
 
 // Rows that the grid does not divide fall back to the contracted dim.
 // CHECK-LABEL: func.func @matmul_k
-// CHECK-SAME: (%{{.*}}: tensor<7x6xf32> {stride.split_dim = 1 : i64}, %{{.*}}: tensor<6x3xf32> {stride.split_dim = 0 : i64}) -> tensor<7x3xf32>
+// CHECK-SAME: (%{{.*}}: tensor<7x6xf32> {stride.split_dims = array<i64: 1>}, %{{.*}}: tensor<6x3xf32> {stride.split_dims = array<i64: 0>}) -> tensor<7x3xf32>
 // expected-remark @+1 {{the contracted dim (K = 6)}}
 func.func @matmul_k(%a: tensor<7x6xf32>, %b: tensor<6x3xf32>) -> tensor<7x3xf32> {
   %0 = stride.matmul %a, %b : tensor<7x6xf32>, tensor<6x3xf32> -> tensor<7x3xf32>
@@ -72,8 +72,8 @@ func.func @matmul_k(%a: tensor<7x6xf32>, %b: tensor<6x3xf32>) -> tensor<7x3xf32>
 
 // Shardings written in the input are kept (here: columns, not rows).
 // CHECK-LABEL: func.func @user
-// CHECK-SAME: {stride.split_dim = 1 : i64}
-// CHECK-SAME: -> (tensor<4x6xf32> {stride.split_dim = 1 : i64})
+// CHECK-SAME: {stride.split_dims = array<i64: 1>}
+// CHECK-SAME: -> (tensor<4x6xf32> {stride.split_dims = array<i64: 1>})
 shard.grid @g(shape = 2)
 // expected-remark @+1 {{the shardings written in the input}}
 func.func @user(%a: tensor<4x6xf32>) -> tensor<4x6xf32> {

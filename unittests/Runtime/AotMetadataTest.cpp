@@ -450,14 +450,15 @@ TEST(AotMetadata, DistributedEntryRoundTrip) {
   AotMetadata written = sample();
   AotEntry &entry = written.entries[0];
   entry.ranks = 4;
+  entry.grid = {4};
   AotParam x = entry.outputs[0];
   x.shape = {16, 2, 3};
   x.strides = {6, 3, 1};
-  x.split = 0;
+  x.split = {0};
   AotParam s;
   s.dtype = ElementType::I1;
   AotParam whole = x;
-  whole.split = -1;
+  whole.split = {-1};
   entry.globalInputs = {x, s, whole};
   entry.globalOutputs = {x};
   std::string text = formatAotMetadata(written);
@@ -471,13 +472,44 @@ TEST(AotMetadata, DistributedEntryRoundTrip) {
   ASSERT_NE(demo, nullptr);
   EXPECT_EQ(demo->ranks, 4);
   ASSERT_EQ(demo->globalInputs.size(), 3u);
-  EXPECT_EQ(demo->globalInputs[0].split, 0);
+  EXPECT_EQ(demo->grid, (std::vector<int64_t>{4}));
+  EXPECT_EQ(demo->globalInputs[0].split, (std::vector<int64_t>{0}));
   EXPECT_EQ(demo->globalInputs[0].shape, (std::vector<int64_t>{16, 2, 3}));
   EXPECT_FALSE(demo->globalInputs[1].isTensor);
-  EXPECT_EQ(demo->globalInputs[2].split, -1);
+  EXPECT_EQ(demo->globalInputs[2].split, (std::vector<int64_t>{-1}));
+  EXPECT_FALSE(demo->globalInputs[2].isSplit());
   ASSERT_EQ(demo->globalOutputs.size(), 1u);
   EXPECT_EQ(read.find("other")->ranks, 0);
   EXPECT_TRUE(read.find("other")->globalInputs.empty());
+}
+
+// A 2x2 grid: each axis names the dim it splits, comma-separated.
+TEST(AotMetadata, GridEntryRoundTrip) {
+  AotMetadata written = sample();
+  AotEntry &entry = written.entries[0];
+  entry.ranks = 4;
+  entry.grid = {2, 2};
+  AotParam x = entry.outputs[0];
+  x.shape = {4, 6};
+  x.strides = {6, 1};
+  x.split = {1, 0};
+  AotParam rows = x;
+  rows.split = {0, 0};
+  entry.globalInputs = {x, rows};
+  entry.globalOutputs = {x};
+  std::string text = formatAotMetadata(written);
+  EXPECT_NE(text.find("distribute 2x2\nglobal input 1,0 tensor f32 2 4 6 6 1\n"
+                      "global input 0,0 tensor"),
+            std::string::npos)
+      << text;
+  AotMetadata read;
+  ASSERT_EQ(parseAotMetadata(text, read), "");
+  const AotEntry *demo = read.find("demo");
+  ASSERT_NE(demo, nullptr);
+  EXPECT_EQ(demo->ranks, 4);
+  EXPECT_EQ(demo->grid, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(demo->globalInputs[0].split, (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(demo->globalInputs[1].split, (std::vector<int64_t>{0, 0}));
 }
 
 TEST(AotMetadata, MalformedDistributionIsAnError) {
@@ -489,10 +521,22 @@ TEST(AotMetadata, MalformedDistributionIsAnError) {
   EXPECT_EQ(parseError(head + "global input 0 scalar f32\nend\n"),
             "metadata line 3: 'global' before 'distribute'");
   EXPECT_EQ(parseError(head + "distribute 0\nend\n"),
-            "metadata line 3: 'distribute' needs a number of ranks");
+            "metadata line 3: 'distribute': grid '0': every size must be at "
+            "least 1");
+  EXPECT_EQ(parseError(head + "distribute 2y2\nend\n"),
+            "metadata line 3: 'distribute': grid '2y2': expected sizes "
+            "separated by 'x', like 4 or 2x2");
   EXPECT_EQ(
       parseError(head + "distribute 2\nglobal input -2 scalar f32\nend\n"),
-      "metadata line 4: 'global' needs input or output and a split dim");
+      "metadata line 4: a split dim must be -1 or a dim, got '-2'");
+  EXPECT_EQ(
+      parseError(head + "distribute 2x2\nglobal input 0 tensor f32 1 4 1\n"
+                        "end\n"),
+      "metadata line 4: '0' gives 1 split dims for a grid of 2 dims");
+  EXPECT_EQ(parseError(head + "distribute 2x2\nglobal input 0,0 tensor f32 1 "
+                              "6 1\nend\n"),
+            "metadata line 4: dim 0 (size 6) does not split into 4 equal "
+            "blocks");
   EXPECT_EQ(parseError(head + "distribute 2\nglobal output 2 tensor f32 1 4 1\n"
                               "end\n"),
             "metadata line 4: split dim 2 of a tensor of rank 1");

@@ -42,7 +42,7 @@ struct AotOptions {
   /// --distribute N: each entry is compiled for one of N ranks (its
   /// declared static shapes split by stride-distribute with `strategy`);
   /// the metadata records the global parameters and their split dims.
-  unsigned distribute = 0;
+  std::string distribute; // "4" or "2x2"; empty: one process
   std::string strategy = "auto";
 };
 

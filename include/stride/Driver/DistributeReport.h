@@ -18,11 +18,11 @@
 
 namespace mlir::stride {
 
-/// The report for `entry` of `specialized` (static shapes) over `ranks`
-/// processes under every strategy; a strategy that cannot split the entry
-/// gets its reason.
+/// The report for `entry` of `specialized` (static shapes) over a `grid`
+/// of processes ("1024", "32x32") under every strategy; a strategy that
+/// cannot split the entry gets its reason.
 std::string distributeReport(MLIRContext &context, ModuleOp specialized,
-                             StringRef entry, unsigned ranks,
+                             StringRef entry, StringRef grid,
                              ::stride::layout::Policy policy);
 
 } // namespace mlir::stride

@@ -36,7 +36,7 @@ std::string specializeToDeclared(ModuleOp module, func::FuncOp entry,
 /// copy of `specialized` and reads the plan off it; "" or the diagnostics.
 /// With `showRemark`, the pass's remark (its choice) goes to stderr.
 std::string planDistribution(MLIRContext &context, ModuleOp specialized,
-                             StringRef entry, unsigned ranks,
+                             StringRef entry, StringRef grid,
                              StringRef strategy,
                              ::stride::layout::Policy policy, bool showRemark,
                              DistributionPlan &plan);

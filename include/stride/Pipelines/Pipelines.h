@@ -75,12 +75,12 @@ struct StridePipelineOptions
       llvm::cl::desc("Keep the layouts declared on function results (the "
                      "caller's destination buffers) instead of propagating"),
       llvm::cl::init(false)};
-  PassOptions::Option<unsigned> distribute{
+  PassOptions::Option<std::string> distribute{
       *this, "distribute",
-      llvm::cl::desc("Partition every entry over this many MPI processes "
-                     "(stride-distribute, shard-partition, "
-                     "convert-shard-to-stride-mpi); 0: one process"),
-      llvm::cl::init(0)};
+      llvm::cl::desc("Partition every entry over this grid of MPI processes, "
+                     "4 or 2x2 (stride-distribute, shard-partition, "
+                     "convert-shard-to-stride-mpi); empty: one process"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> distributeStrategy{
       *this, "distribute-strategy",
       llvm::cl::desc("With distribute: auto, rows, cols or k"),

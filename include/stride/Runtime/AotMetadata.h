@@ -47,9 +47,17 @@ struct AotParam {
   /// (#stride.layout<perm = ...>) but whose strides depend on its sizes: that
   /// order, outermost dim first. Empty otherwise.
   std::vector<int64_t> perm;
-  /// In an entry's global parameters (distributed libraries): the tensor dim
-  /// split across the ranks, -1 when every rank holds all of it.
-  int64_t split = -1;
+  /// In an entry's global parameters (distributed libraries): per grid
+  /// axis, the tensor dim that axis splits (-1: none; axes splitting one
+  /// dim count major to minor in axis order). No entry, or all -1, when
+  /// every rank holds all of it.
+  std::vector<int64_t> split;
+  bool isSplit() const {
+    for (int64_t d : split)
+      if (d >= 0)
+        return true;
+    return false;
+  }
 };
 
 struct AotEntry {
@@ -61,10 +69,12 @@ struct AotEntry {
   /// result's shape or strides depend on the input sizes.
   bool hasLayoutGraph = false;
   ::stride::layout::LayoutGraph layoutGraph;
-  /// A library compiled with --distribute N: `inputs` and `outputs` are one
-  /// rank's (dense blocks), these the single-process ones with their split
-  /// dims, and the entry runs as one of `ranks` processes under mpirun.
+  /// A library compiled with --distribute N (or a grid NxM): `inputs` and
+  /// `outputs` are one rank's (dense blocks), these the single-process ones
+  /// with their split dims, and the entry runs as one of `ranks` processes
+  /// (the product of `grid`) under mpirun.
   int64_t ranks = 0;
+  std::vector<int64_t> grid;
   std::vector<AotParam> globalInputs, globalOutputs;
 };
 

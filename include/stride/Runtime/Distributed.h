@@ -25,12 +25,15 @@ struct Runtime;
 
 namespace stride::runtime {
 
-/// Block `r` of `n` along `dim` of `full` (C order). Precondition:
-/// full.shape[dim] % n == 0 and 0 <= r < n.
-Array takeBlock(const Array &full, int64_t dim, int64_t r, int64_t n);
-/// Writes `block` as block `r` of `n` along `dim` into `full`.
-void putBlock(Array &full, const Array &block, int64_t dim, int64_t r,
-              int64_t n);
+/// The dense row-major block of row-major `full` that `rank` of `grid`
+/// holds when grid axis a splits dim split[a] (-1: none; see
+/// stride/Support/GridShape.h). Precondition: the blocks divide the dims.
+Array takeBlock(const Array &full, const std::vector<int64_t> &split,
+                const std::vector<int64_t> &grid, int64_t rank);
+/// Writes `block` into `full` where takeBlock would have taken it.
+void putBlock(Array &full, const Array &block,
+              const std::vector<int64_t> &split,
+              const std::vector<int64_t> &grid, int64_t rank);
 
 /// One parameter of a distributed entry, in its global (single-process)
 /// form: the caller's static shape and strides, and the split dim (-1:
@@ -38,10 +41,12 @@ void putBlock(Array &full, const Array &block, int64_t dim, int64_t r,
 /// stride-exec hands those over as they are.
 using DistributedParam = AotParam;
 
-/// A communicator of `size` ranks; this process is `rank`.
+/// A communicator of `size` ranks laid out as `grid` (row-major; its
+/// product is `size`); this process is `rank`.
 struct Ranks {
   const ::stride::mpi::Runtime &mpi;
   int rank, size;
+  std::vector<int64_t> grid;
 };
 
 /// True when `ok` holds on every rank (each rank learns the answer), so a

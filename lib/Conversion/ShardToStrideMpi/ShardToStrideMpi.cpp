@@ -55,17 +55,51 @@ struct ConvertShardToStrideMpiPass
     return fn;
   }
 
-  LogicalResult checkGrid(Operation *op, FlatSymbolRefAttr gridName,
-                          SymbolTableCollection &symbols) {
+  FailureOr<shard::GridOp> checkGrid(Operation *op, FlatSymbolRefAttr gridName,
+                                     SymbolTableCollection &symbols) {
     shard::GridOp grid = shard::getGridOrNull(op, gridName, symbols);
     if (!grid)
       return op->emitError()
              << "convert-shard-to-stride-mpi: no grid " << gridName;
-    if (grid.getRank() != 1)
+    if (grid.getRank() > 4)
       return op->emitError()
              << "convert-shard-to-stride-mpi: grid " << gridName << " has "
-             << grid.getRank() << " dims; Stride's MPI runtime runs 1-D grids";
-    return success();
+             << grid.getRank()
+             << " dims; Stride's MPI runtime takes grids of up to 4 dims";
+    if (llvm::any_of(grid.getShape(), ShapedType::isDynamic))
+      return op->emitError() << "convert-shard-to-stride-mpi: grid "
+                             << gridName << " has a dynamic shape";
+    return grid;
+  }
+
+  /// The group of ranks a collective over `axes` of `grid` runs among: no
+  /// value on a 1-D grid (the runtime's plain functions run over all
+  /// ranks), else a call of `stride_mpi_grid_group`.
+  FailureOr<Value> groupOf(Operation *op, FlatSymbolRefAttr gridName,
+                           ArrayRef<int16_t> axes,
+                           SymbolTableCollection &symbols) {
+    FailureOr<shard::GridOp> grid = checkGrid(op, gridName, symbols);
+    if (failed(grid))
+      return failure();
+    if (grid->getRank() == 1)
+      return Value();
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Type i64 = b.getI64Type();
+    SmallVector<Value> args;
+    for (int64_t d = 0; d < 4; ++d)
+      args.push_back(arith::ConstantOp::create(
+          b, loc, i64,
+          b.getI64IntegerAttr(d < grid->getRank() ? grid->getShape()[d] : 0)));
+    uint64_t code = 0;
+    for (int16_t axis : llvm::reverse(axes))
+      code = code << 4 | uint64_t(axis + 1);
+    args.push_back(arith::ConstantOp::create(b, loc, i64,
+                                             b.getI64IntegerAttr(code)));
+    func::FuncOp fn = declare(
+        "stride_mpi_grid_group",
+        b.getFunctionType(SmallVector<Type>(5, i64), {b.getI32Type()}));
+    return func::CallOp::create(b, loc, fn, args).getResult(0);
   }
 
   Value rankIndex(OpBuilder &b, Location loc) {
@@ -78,7 +112,8 @@ struct ConvertShardToStrideMpiPass
   /// Replaces `op` (tensor in, tensor out) by a call of
   /// `stride_mpi_<what>_<type>(in, out, extra...)`.
   LogicalResult lowerCollective(Operation *op, StringRef what,
-                                ArrayRef<int64_t> extra, Type extraType) {
+                                ArrayRef<int64_t> extra, Type extraType,
+                                Value group) {
     OpBuilder b(op);
     Location loc = op->getLoc();
     Value input = op->getOperand(0);
@@ -108,7 +143,13 @@ struct ConvertShardToStrideMpiPass
                                                b.getIntegerAttr(extraType, v)));
       argTypes.push_back(extraType);
     }
-    func::FuncOp fn = declare(("stride_mpi_" + what + "_" + *suffix).str(),
+    if (group) {
+      args.push_back(group);
+      argTypes.push_back(group.getType());
+    }
+    func::FuncOp fn = declare(("stride_mpi_" + what + (group ? "_group_" : "_") +
+                               *suffix)
+                                  .str(),
                               b.getFunctionType(argTypes, {}));
     func::CallOp::create(b, loc, fn, args);
     Value result = bufferization::ToTensorOp::create(
@@ -136,7 +177,9 @@ struct ConvertShardToStrideMpiPass
       LogicalResult done =
           llvm::TypeSwitch<Operation *, LogicalResult>(op)
               .Case([&](shard::AllReduceOp r) -> LogicalResult {
-                if (failed(checkGrid(op, r.getGridAttr(), symbols)))
+                FailureOr<Value> group = groupOf(op, r.getGridAttr(),
+                                                 r.getGridAxes(), symbols);
+                if (failed(group))
                   return failure();
                 // The runtime's kind codes (0=sum 1=product 2=min 3=max)
                 // are the indices of this list.
@@ -151,24 +194,29 @@ struct ConvertShardToStrideMpiPass
                          << " has no MPI runtime function";
                 int64_t kind = it - std::begin(kKinds);
                 Builder b(op->getContext());
-                return lowerCollective(op, "allreduce", {kind}, b.getI32Type());
+                return lowerCollective(op, "allreduce", {kind}, b.getI32Type(),
+                                       *group);
               })
               .Case([&](shard::AllGatherOp g) -> LogicalResult {
-                if (failed(checkGrid(op, g.getGridAttr(), symbols)))
+                FailureOr<Value> group = groupOf(op, g.getGridAttr(),
+                                                 g.getGridAxes(), symbols);
+                if (failed(group))
                   return failure();
                 Builder b(op->getContext());
                 return lowerCollective(op, "allgather",
                                        {g.getGatherAxis().getSExtValue()},
-                                       b.getI64Type());
+                                       b.getI64Type(), *group);
               })
               .Case([&](shard::AllToAllOp a) -> LogicalResult {
-                if (failed(checkGrid(op, a.getGridAttr(), symbols)))
+                FailureOr<Value> group = groupOf(op, a.getGridAttr(),
+                                                 a.getGridAxes(), symbols);
+                if (failed(group))
                   return failure();
                 Builder b(op->getContext());
                 return lowerCollective(op, "alltoall",
                                        {a.getSplitAxis().getSExtValue(),
                                         a.getConcatAxis().getSExtValue()},
-                                       b.getI64Type());
+                                       b.getI64Type(), *group);
               })
               .Case([&](shard::ProcessLinearIndexOp p) -> LogicalResult {
                 if (failed(checkGrid(op, p.getGridAttr(), symbols)))
@@ -208,10 +256,10 @@ struct ConvertShardToStrideMpiPass
     // partitioning; the LLVM translation would warn about argument ones.
     for (auto fn : module.getOps<func::FuncOp>()) {
       for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-        fn.removeArgAttr(i, "stride.split_dim");
+        fn.removeArgAttr(i, "stride.split_dims");
       for (unsigned j = 0; j < fn.getNumResults(); ++j)
-        fn.removeResultAttr(j,
-                            StringAttr::get(&getContext(), "stride.split_dim"));
+        fn.removeResultAttr(
+            j, StringAttr::get(&getContext(), "stride.split_dims"));
     }
   }
 };

@@ -76,10 +76,39 @@ func.func @broadcast(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Grids of several dims are not run by the runtime.
-shard.grid @g(shape = 2x2)
-func.func @grid_2d(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{grid @g has 2 dims; Stride's MPI runtime runs 1-D grids}}
+// On a 2x3 grid a collective runs among the ranks its grid axes span: the
+// group is asked for with the grid's sizes (0 for unused dims) and the axes
+// as nibbles (axis + 1, first axis lowest), and passed to the _group
+// function.
+// CHECK-LABEL: func.func @grid_2d
+// CHECK: %[[G0:.*]] = arith.constant 2 : i64
+// CHECK-NEXT: %[[G1:.*]] = arith.constant 3 : i64
+// CHECK-NEXT: %[[G2:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[G3:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[AXIS1:.*]] = arith.constant 2 : i64
+// CHECK-NEXT: %[[GROUP:.*]] = call @stride_mpi_grid_group(%[[G0]], %[[G1]], %[[G2]], %[[G3]], %[[AXIS1]]) : (i64, i64, i64, i64, i64) -> i32
+// CHECK: call @stride_mpi_allreduce_group_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[GROUP]]) : (memref<*xf32>, memref<*xf32>, i32, i32) -> ()
+// CHECK: %[[BOTH:.*]] = arith.constant 33 : i64
+// CHECK: %[[GROUP2:.*]] = call @stride_mpi_grid_group(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BOTH]])
+// CHECK: call @stride_mpi_allgather_group_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[GROUP2]])
+// CHECK: %[[AXIS0:.*]] = arith.constant 1 : i64
+// CHECK: %[[GROUP3:.*]] = call @stride_mpi_grid_group(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[AXIS0]])
+// CHECK: call @stride_mpi_alltoall_group_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[GROUP3]])
+// CHECK: func.func private @stride_mpi_grid_group(i64, i64, i64, i64, i64) -> i32
+shard.grid @g(shape = 2x3)
+func.func @grid_2d(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<24xf32>, tensor<4xf32>) {
+  %0 = shard.all_reduce %x on @g grid_axes = [1] : tensor<4xf32> -> tensor<4xf32>
+  %1 = shard.all_gather %x on @g grid_axes = [0, 1] gather_axis = 0 : tensor<4xf32> -> tensor<24xf32>
+  %2 = shard.all_to_all %x on @g grid_axes = [0] split_axis = 0 concat_axis = 0 : tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<24xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Grids of more than four dims have no process groups in the runtime.
+shard.grid @g(shape = 2x1x1x1x2)
+func.func @grid_5d(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{grid @g has 5 dims; Stride's MPI runtime takes grids of up to 4 dims}}
   %0 = shard.all_reduce %x on @g grid_axes = [0] : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

@@ -108,13 +108,16 @@ record "differential --large --python" $?
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_PYTHON_COUNT:-30}" --seed 1 --feed --python
 record "differential --feed --python" $?
-echo "== differential test on 2 and 4 ranks (mpirun stride-run --distribute N, OpenMPI and MPICH in turn)"
+echo "== differential test on 2 and 4 ranks and a 2x2 grid (mpirun stride-run --distribute N, OpenMPI and MPICH in turn)"
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_DISTRIBUTE_COUNT:-60}" --seed 1 --distribute 2 --jobs 1
 record "differential --distribute 2" $?
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
   --count "${STRIDE_DIFFERENTIAL_DISTRIBUTE_COUNT:-20}" --seed 1 --large --distribute 4 --jobs 1
 record "differential --large --distribute 4" $?
+/usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \
+  --count "${STRIDE_DIFFERENTIAL_DISTRIBUTE_COUNT:-30}" --seed 1 --reduce --distribute 2x2 --jobs 1
+record "differential --reduce --distribute 2x2" $?
 echo "== differential test of the GPU kernels, run on the host (--target gpu-host)"
 gpu_cases=$(mktemp -d)
 /usr/bin/python3 test/Differential/differential.py --stride-run "$BUILD_DIR/bin/stride-run" \

@@ -119,8 +119,9 @@ so each mode's cases are reproducible alone like the default's:
   the stride package, default the python/ folder next to stride-run's
   bin/).
 
-* `--distribute N` (with or without `--large`): each program runs on N
-  ranks, `mpirun -np N stride-run --distribute N` (running.py), under
+* `--distribute N` or `--distribute NxM` (with or without `--large`): each
+  program runs on N ranks (or a grid of N*M), `mpirun -np N stride-run
+  --distribute N` (running.py), under
   OpenMPI and MPICH in turn (`--mpi` picks one). The programs are the
   mode's, uncomposed: calls, loops, slices and linalg copies have no
   sharding rules yet. A program that stride-distribute refuses on purpose
@@ -251,10 +252,11 @@ def main():
                     help="run the programs through the Python package "
                     "(stride.compile on strided NumPy arrays) instead of "
                     "stride-run")
-    ap.add_argument("--distribute", type=int, default=0, metavar="N",
-                    help="run each program on N ranks under mpirun "
-                    "(stride-run --distribute N), the programs without "
-                    "composition (no calls, loops or slices)")
+    ap.add_argument("--distribute", default="", metavar="N|NxM",
+                    help="run each program on N ranks, or a grid NxM of "
+                    "ranks, under mpirun (stride-run --distribute N), the "
+                    "programs without composition (no calls, loops or "
+                    "slices)")
     ap.add_argument("--mpi", default="both", choices=["openmpi", "mpich", "both"],
                     help="with --distribute: the MPI launcher (both: in turn)")
     ap.add_argument("--python-path", metavar="DIR",
@@ -297,9 +299,10 @@ def main():
                   "does not combine with --feed, --python, --layout-only or "
                   "--target", file=sys.stderr)
             return 2
-        if opts.distribute < 1:
-            print("differential: --distribute needs a positive rank count",
-                  file=sys.stderr)
+        if not all(p.isdigit() and int(p) >= 1
+                   for p in opts.distribute.split("x")):
+            print("differential: --distribute needs a positive rank count "
+                  "or a grid NxM", file=sys.stderr)
             return 2
         if not opts.self_check and not available_launchers(opts):
             print(f"differential: no MPI launcher found for --mpi {opts.mpi} "

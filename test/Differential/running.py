@@ -122,9 +122,12 @@ def check_case(case, opts, workdir):
                    "--policy", case.policy, "--output-dir", outdir]
             prefix = ""
             if getattr(opts, "distribute", 0):
-                ranks = str(opts.distribute)
-                cmd = (mpi_launcher(opts, case) + ["-np", ranks] + cmd
-                       + ["--distribute", ranks])
+                # N, or a grid NxM: -np is the product.
+                ranks = 1
+                for size in str(opts.distribute).split("x"):
+                    ranks *= int(size)
+                cmd = (mpi_launcher(opts, case) + ["-np", str(ranks)] + cmd
+                       + ["--distribute", str(opts.distribute)])
             if case.threads:
                 cmd += ["--num-threads", str(case.threads)]
             if getattr(opts, "target", "cpu") != "cpu":

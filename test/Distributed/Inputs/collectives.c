@@ -509,6 +509,79 @@ static void allgather_and_alltoall(void) {
   }
 }
 
+/* ---- process groups of a grid --------------------------------------------
+ * The job as a g0 x g1 grid (2 columns when the size is even, else one):
+ * rank r sits at (r / g1, r % g1). Each check gathers or reduces one i64
+ * per rank holding its rank, so the result names who took part, in what
+ * order. */
+
+static void grid_groups(void) {
+  const int64_t g1 = g_size % 2 == 0 ? 2 : 1, g0 = g_size / g1;
+  const int64_t c0 = g_rank / g1, c1 = g_rank % g1;
+  const int64_t one[1] = {1};
+  struct {
+    const char *name;
+    int64_t axes; /* nibbles: axis + 1, first listed axis lowest */
+    int64_t size; /* ranks in the group */
+  } checks[] = {{"grid-allgather-axis1", 0x2, g1},
+                {"grid-allgather-axis0", 0x1, g0},
+                {"grid-allgather-axes01", 0x21, g0 * g1},
+                {"grid-allgather-axes10", 0x12, g0 * g1},
+                {"grid-allgather-no-axes", 0x0, 1}};
+  for (size_t i = 0; i < sizeof checks / sizeof *checks; ++i) {
+    int32_t group = stride_mpi_grid_group(g0, g1, 0, 0, checks[i].axes);
+    /* Asking again gives the cached handle. */
+    if (stride_mpi_grid_group(g0, g1, 0, 0, checks[i].axes) != group)
+      ++g_mismatches;
+    Memref in = dense(STRIDE_MPI_I64, 1, one);
+    int64_t outShape[1] = {checks[i].size};
+    Memref out = dense(STRIDE_MPI_I64, 1, outShape);
+    put(&in, 0, g_rank);
+    stride_mpi_allgather_group(1, &in.d, 1, &out.d, STRIDE_MPI_I64, 0, group);
+    for (int64_t k = 0; k < checks[i].size; ++k) {
+      int64_t want;
+      switch (checks[i].axes) {
+      case 0x2: /* the row: same c0, c1 = k */
+        want = c0 * g1 + k;
+        break;
+      case 0x1: /* the column: c0 = k, same c1 */
+        want = k * g1 + c1;
+        break;
+      case 0x21: /* every rank, axis 0 major: rank order */
+        want = k;
+        break;
+      case 0x12: /* every rank, axis 1 major: k = c1 * g0 + c0 */
+        want = (k % g0) * g1 + k / g0;
+        break;
+      default: /* no axes: this rank alone */
+        want = g_rank;
+      }
+      expect(checks[i].name, &out, k, (double)want);
+    }
+    finish(checks[i].name, &in, &out);
+  }
+  /* A sum over the row and an all-to-all down the column. */
+  int32_t row = stride_mpi_grid_group(g0, g1, 0, 0, 0x2);
+  Memref in = dense(STRIDE_MPI_I64, 1, one);
+  Memref out = dense(STRIDE_MPI_I64, 1, one);
+  put(&in, 0, g_rank);
+  stride_mpi_allreduce_group(1, &in.d, 1, &out.d, STRIDE_MPI_I64,
+                             STRIDE_MPI_SUM, row);
+  expect("grid-allreduce-axis1", &out, 0,
+         (double)(c0 * g1 * g1 + g1 * (g1 - 1) / 2));
+  finish("grid-allreduce-axis1", &in, &out);
+  int32_t column = stride_mpi_grid_group(g0, g1, 0, 0, 0x1);
+  int64_t shape[1] = {g0};
+  in = dense(STRIDE_MPI_I64, 1, shape);
+  out = dense(STRIDE_MPI_I64, 1, shape);
+  for (int64_t k = 0; k < g0; ++k)
+    put(&in, k, g_rank * 100 + k); /* piece k goes to column member k */
+  stride_mpi_alltoall_group(1, &in.d, 1, &out.d, STRIDE_MPI_I64, 0, 0, column);
+  for (int64_t k = 0; k < g0; ++k) /* from member k: its piece c0 */
+    expect("grid-alltoall-axis0", &out, k, (double)((k * g1 + c1) * 100 + c0));
+  finish("grid-alltoall-axis0", &in, &out);
+}
+
 /* ---- host side ------------------------------------------------------------
  */
 
@@ -639,6 +712,7 @@ int main(int argc, char **argv) {
   allreduce_nan();
   allreduce_layouts();
   allgather_and_alltoall();
+  grid_groups();
   if (g_rank == 0)
     printf("done\n");
   return stride_mpi_finalize();

@@ -73,10 +73,10 @@ struct Annotation {
 std::string axisDimsText(const AxisDims &dims) {
   std::string text;
   for (auto [axis, d] : llvm::enumerate(dims))
-    if (d >= 0)
-      text += (text.empty() ? "" : ", ") + ("grid axis " + Twine(axis) +
-                                           " -> dim " + Twine(d))
-                                              .str();
+    text += (text.empty() ? "" : ", ") +
+            ("grid axis " + Twine(axis) +
+             (d >= 0 ? " -> dim " + Twine(d) : Twine(" -> whole")))
+                .str();
   return text;
 }
 
@@ -189,6 +189,10 @@ struct StrideDistributePass
   /// divides. `reuseFirst`: an axis first tries a dim an earlier axis split
   /// (the blocks stay one contiguous run when that dim is outermost);
   /// otherwise it tries the unsplit ones first (a 2-D block decomposition).
+  /// On a grid of several dims an axis that no dim fits splits nothing: the
+  /// ranks along it hold the same blocks and compute them alike (as a
+  /// 6x3 result on a 2x2 grid: rows over axis 0, axis 1 whole). Fails when
+  /// no axis splits anything.
   std::optional<AxisDims> assignAxes(Value v, ArrayRef<int64_t> candidates,
                                      bool reuseFirst) {
     auto t = cast<RankedTensorType>(v.getType());
@@ -211,11 +215,16 @@ struct StrideDistributePass
         if (chosen >= 0)
           break;
       }
-      if (chosen < 0)
-        return std::nullopt;
+      if (chosen < 0) {
+        if (gridShape.size() == 1)
+          return std::nullopt;
+        continue;
+      }
       dims[axis] = chosen;
       left[chosen] /= g;
     }
+    if (!isSplit(dims))
+      return std::nullopt;
     return dims;
   }
 
@@ -678,8 +687,6 @@ struct StrideDistributePass
           shard::maybeInsertSourceShardingAnnotation(replicated(), operand, b);
     });
 
-    decomposeReshards(fn);
-
     // Record what the runners scatter and gather.
     for (BlockArgument arg : fn.getArguments()) {
       if (!isa<RankedTensorType>(arg.getType()))
@@ -731,6 +738,8 @@ struct StrideDistributePass
     });
     if (bad.wasInterrupted())
       return failure();
+    // Last: the arguments' own annotations above make pairs too.
+    decomposeReshards(fn);
     fn->setAttr(kGridAttr, b.getDenseI64ArrayAttr(gridShape));
     fn.emitRemark() << "stride-distribute: @" << fn.getSymName() << " over "
                     << gridText() << ", split along " << why;

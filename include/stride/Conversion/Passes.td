@@ -19,7 +19,7 @@ def ConvertShardToStrideMpi : Pass<"convert-shard-to-stride-mpi", "::mlir::Modul
     tensors. Upstream's `convert-shard-to-mpi` lowers only `all_reduce` and
     `update_halo`, leaves every other collective behind with exit status 0,
     and ties the module to one MPI's ABI. This pass lowers every collective a
-    1-D grid partition emits instead, to calls into `libstride_mpi` (built
+    partition emits instead, to calls into `libstride_mpi` (built
     against each installed MPI with its own `mpicc`, so one kernel runs
     under OpenMPI and MPICH alike):
 
@@ -31,14 +31,22 @@ def ConvertShardToStrideMpi : Pass<"convert-shard-to-stride-mpi", "::mlir::Modul
       (`tensor.extract_slice` at the rank's offset), with the rank from
       `stride_mpi_comm_rank()`; `shard.grid_shape` -> constants.
 
+    On a grid of several dims (up to 4) a collective runs among the ranks
+    its `grid_axes` span: a call of `stride_mpi_grid_group(g0, g1, g2, g3,
+    axes)` (the grid's sizes, 0 for unused dims; the axes as 4-bit nibbles
+    of axis + 1, first listed axis lowest) gives the group, a communicator
+    the runtime splits once and caches, and the collective calls the
+    `_group_<type>` variant with it (MPI rank r sits at the row-major
+    coordinates of r in the grid, as `shard.process_multi_index` has it).
+
     Each collective reads its operand through `bufferization.to_buffer`,
     writes a fresh `memref.alloc`, and gives a `bufferization.to_tensor` of
     it, so One-Shot Bufferize and the ownership-based deallocation see plain
     calls on unranked memrefs (no op with unknown memory effects). A
     collective this pass cannot lower (another reduction kind, a grid of
-    several dims, `send`/`recv`/`shift`/`broadcast`/`scatter`, halos) is an
+    more than four dims, `send`/`recv`/`shift`/`broadcast`/`scatter`, halos) is an
     error naming the op, never left in place. The `shard.grid` symbols and
-    stride-distribute's `stride.split_dim` records (read by runners before
+    stride-distribute's `stride.split_dims` records (read by runners before
     partitioning) are removed at the end.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

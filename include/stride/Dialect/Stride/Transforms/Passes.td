@@ -442,11 +442,12 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
 }
 
 def StrideDistribute : Pass<"stride-distribute", "::mlir::ModuleOp"> {
-  let summary = "Choose shardings of each entry over a 1-D grid of processes and propagate them";
+  let summary = "Choose shardings of each entry over a grid of processes and propagate them";
   let description = [{
     Prepares a shape-inferred, layout-propagated module for upstream
     `shard-partition`: every public function with a body becomes a program
-    that each of `grid` processes runs on its block of the data.
+    that each process of `grid` (`4`, or `2x2`: rank r at the row-major
+    coordinates of r) runs on its block of the data.
 
     1. **Choice.** A function that already holds `shard.shard` ops keeps its
        user's shardings. Otherwise one value is annotated and upstream
@@ -466,6 +467,13 @@ def StrideDistribute : Pass<"stride-distribute", "::mlir::ModuleOp"> {
          last dim;
        - `k`: the matmul's contracted dim; each rank multiplies its slices
          of K and a `shard.all_reduce` sums the partial products.
+       On a grid of several dims each axis, in order, takes a dim whose
+       size (less what earlier axes took of it) it divides. Elementwise
+       results reuse a split dim first (both axes on the outermost dim
+       when it divides: one contiguous block per rank); an `auto` matmul
+       takes distinct dims first among batch, M and then N (rows over axis
+       0, columns over axis 1: a 2-D block decomposition). An axis no dim
+       fits stays whole: the ranks along it compute the same blocks.
        The choice is printed as a remark on the function.
     2. **Layouts.** Every rank holds each split (or replicated) argument as
        a dense row-major block, which the runner copies out of the caller's
@@ -474,21 +482,30 @@ def StrideDistribute : Pass<"stride-distribute", "::mlir::ModuleOp"> {
        gives each local result the layout the policy gives it for those
        blocks, and the runner writes the gathered blocks into the strides
        the single-process run gives.
-    3. **Record.** Each split argument and result gets `stride.split_dim`
-       (the tensor dim split along the grid) and the function gets
-       `stride.grid` (the grid's shape), so runners scatter and gather
+    3. **Reshardings.** Upstream `shard-partition` reshards correctly in one
+       step only when one grid axis is appended to or dropped from the end
+       of one dim's list, or moved from the end of one dim's list to the
+       end of another's; on grids of several dims it gives wrong shapes or
+       crashes on the others (swapping the axes of two dims). The pass
+       chains such a change as single steps: drop the axes that do not
+       stay, last first, then append the new ones.
+    4. **Record.** Each split argument and result gets `stride.split_dims`
+       (per grid axis, the tensor dim it splits or -1) and the function
+       gets `stride.grid` (the grid's shape), so runners scatter and gather
        without re-deriving the shardings.
 
     Refused with an error naming the value or op, never partitioned wrongly:
     a dim that the grid does not divide (uneven shards), a dynamic shape,
     an op without a sharding rule (views and calls for now), an `argmax` or
     `argmin` over a split dim,
-    halo or explicit shard-offset shardings, and grids of more than one
-    dimension.
+    halo or explicit shard-offset shardings, a user's sharding over a grid
+    of another shape, one that lists a dim's axes out of ascending order,
+    and grids of more than four dims.
   }];
   let options = [
     Option<"grid", "grid", "std::string", /*default=*/"\"2\"",
-           "number of processes (a 1-D grid), e.g. 4">,
+           "the grid of processes: a number (4) or sizes joined by 'x' "
+           "(2x2), at most 4 dims">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
            "auto, rows, cols or k">,
   ];

@@ -21,11 +21,12 @@ func.func @user_uneven(%a: tensor<5x4xf32>) -> tensor<5x4xf32> {
 
 // -----
 
-// Views have no sharding rule yet.
-func.func @view(%a: tensor<4x6xf32>) -> tensor<6x4xf32> {
-  // expected-error @+1 {{'stride.permute' has no sharding rule yet; only elementwise ops, reductions and stride.matmul distribute}}
-  %0 = stride.permute %a [1, 0] : tensor<4x6xf32> -> tensor<6x4xf32>
-  return %0 : tensor<6x4xf32>
+// Slices have no sharding rule yet: a block of the result is not a block
+// of the operand.
+func.func @view(%a: tensor<4x6xf32>) -> tensor<2x6xf32, #stride.layout<strides = [12, 1], offset = 6>> {
+  // expected-error @+1 {{'stride.slice' has no sharding rule yet; only elementwise ops, reductions, stride.matmul and the views permute, transpose, squeeze and unsqueeze distribute}}
+  %0 = stride.slice %a [1::2] : tensor<4x6xf32> -> tensor<2x6xf32, #stride.layout<strides = [12, 1], offset = 6>>
+  return %0 : tensor<2x6xf32, #stride.layout<strides = [12, 1], offset = 6>>
 }
 
 // -----

@@ -82,3 +82,27 @@ func.func @split_for_a_later_reduction(%a: tensor<6x3xf32>) -> (tensor<f32>, ten
   %1 = stride.sum %a : tensor<6x3xf32> -> tensor<f32>
   return %1, %0 : tensor<f32>, tensor<i64>
 }
+
+// -----
+
+// Views take a block of their operand to a block of their result: the
+// permute reads the argument's other dim, and a squeeze without dims gets
+// its dims listed, since a rank's block may have size 1 where the value
+// does not.
+// CHECK-LABEL: func.func @views
+// CHECK-SAME: (%[[A:.*]]: tensor<4x3xf32> {stride.split_dims = array<i64: 0>}, %[[B:.*]]: tensor<3x1x4xf32> {stride.split_dims = array<i64: 2>})
+// CHECK: %[[T:.*]] = stride.permute %[[A]] [1, 0] : tensor<4x3xf32> -> tensor<3x4xf32>
+// CHECK: %[[S:.*]] = stride.squeeze %[[B]] dims [1] : tensor<3x1x4xf32> -> tensor<3x4xf32>
+// CHECK: %[[U:.*]] = stride.unsqueeze %{{.*}}[0] : tensor<3x4xf32> -> tensor<1x3x4xf32>
+// CHECK: stride.transpose %[[U]] [0, 2] : tensor<1x3x4xf32> -> tensor<4x3x1xf32>
+// CHECK-NOT: shard.all
+// expected-remark @+1 {{split along dim 0 (size 8) of the first result}}
+func.func @views(%a: tensor<8x3xf32>, %b: tensor<3x1x8xf32>) -> tensor<8x3x1xf32> {
+  %t = stride.permute %a [1, 0] : tensor<8x3xf32> -> tensor<3x8xf32, #stride.layout<strides = [1, 3]>>
+  %s = stride.squeeze %b : tensor<3x1x8xf32> -> tensor<3x8xf32>
+  %r = stride.add %t, %s : tensor<3x8xf32, #stride.layout<strides = [1, 3]>>, tensor<3x8xf32> -> tensor<3x8xf32>
+  %u = stride.unsqueeze %r [0] : tensor<3x8xf32> -> tensor<1x3x8xf32>
+  %w = stride.transpose %u [0, 2] : tensor<1x3x8xf32> -> tensor<8x3x1xf32, #stride.layout<strides = [1, 8, 24]>>
+  %c = stride.neg %w : tensor<8x3x1xf32, #stride.layout<strides = [1, 8, 24]>> -> tensor<8x3x1xf32>
+  return %c : tensor<8x3x1xf32>
+}

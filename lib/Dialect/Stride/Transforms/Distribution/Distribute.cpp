@@ -157,7 +157,8 @@ struct StrideDistributePass
       if (!isa<shard::ShardingInterface>(op)) {
         op->emitError() << "stride-distribute: '" << op->getName()
                         << "' has no sharding rule yet; only elementwise ops, "
-                           "reductions and stride.matmul distribute";
+                           "reductions, stride.matmul and the views permute, "
+                           "transpose, squeeze and unsqueeze distribute";
         return WalkResult::interrupt();
       }
       for (Value v : op->getResults())

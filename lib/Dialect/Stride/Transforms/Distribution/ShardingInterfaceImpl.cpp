@@ -180,6 +180,79 @@ LoopNest reduceNest(Operation *op) {
   return finish(std::move(nest), exprs, ctx);
 }
 
+/// The operand dims a squeeze removes, ascending.
+SmallVector<int64_t> squeezedDims(SqueezeOp op) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  SmallVector<int64_t> dims;
+  if (std::optional<ArrayRef<int64_t>> listed = op.getDims()) {
+    for (int64_t d : *listed)
+      dims.push_back(d < 0 ? d + input.getRank() : d);
+    llvm::sort(dims);
+    dims.erase(llvm::unique(dims), dims.end());
+    return dims;
+  }
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    if (input.getDimSize(d) == 1)
+      dims.push_back(d);
+  return dims;
+}
+
+/// Views each of whose result blocks is one block of the operand: one
+/// parallel loop per result dim; the operand reads them reordered
+/// (permute, transpose), without an inserted size-1 dim (unsqueeze), or
+/// with the removed size-1 dims on loops of their own (squeeze), which are
+/// never split. Slices, flips and reshapes have no such rule: a block of
+/// their result is not a block of the operand.
+LoopNest viewNest(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  LoopNest nest;
+  auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!input || !result)
+    return nest;
+  int64_t inRank = input.getRank(), outRank = result.getRank();
+  for (int64_t d = 0; d < outRank; ++d)
+    nest.iterators.push_back(utils::IteratorType::parallel);
+  SmallVector<SmallVector<AffineExpr>> exprs(2);
+  auto loop = [&](int64_t d) { return getAffineDimExpr(unsigned(d), ctx); };
+  SmallVector<int64_t> perm;
+  if (auto permute = dyn_cast<PermuteOp>(op)) {
+    perm.assign(permute.getPerm().begin(), permute.getPerm().end());
+  } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+    perm = llvm::to_vector(llvm::seq<int64_t>(0, inRank));
+    ArrayRef<int64_t> dims = transpose.getDims();
+    if (dims.size() == 2 && inRank > 0) {
+      int64_t a = (dims[0] + inRank) % inRank, b = (dims[1] + inRank) % inRank;
+      std::swap(perm[a], perm[b]);
+    }
+  }
+  if (!perm.empty() || (inRank == 0 && isa<PermuteOp, TransposeOp>(op))) {
+    exprs[0].resize(inRank);
+    for (auto [i, p] : llvm::enumerate(perm))
+      exprs[0][(p + inRank) % std::max<int64_t>(inRank, 1)] = loop(i);
+  } else if (auto unsqueeze = dyn_cast<UnsqueezeOp>(op)) {
+    int64_t at = unsqueeze.getDim();
+    if (at < 0)
+      at += outRank;
+    for (int64_t j = 0; j < inRank; ++j)
+      exprs[0].push_back(loop(j < at ? j : j + 1));
+  } else if (auto squeeze = dyn_cast<SqueezeOp>(op)) {
+    SmallVector<int64_t> removed = squeezedDims(squeeze);
+    int64_t kept = 0;
+    for (int64_t j = 0; j < inRank; ++j) {
+      if (llvm::is_contained(removed, j)) {
+        exprs[0].push_back(loop(nest.iterators.size()));
+        nest.iterators.push_back(utils::IteratorType::parallel);
+      } else {
+        exprs[0].push_back(loop(kept++));
+      }
+    }
+  }
+  for (int64_t d = 0; d < outRank; ++d)
+    exprs[1].push_back(loop(d));
+  return finish(std::move(nest), exprs, ctx);
+}
+
 /// How the ranks' partial results of a reduction combine.
 std::optional<shard::ReductionKind> combinerOf(ReduceKind kind) {
   switch (kind) {
@@ -355,6 +428,32 @@ struct ElementwiseSharding
   }
 };
 
+/// Views have no reduction loop; a squeeze's clone lists its dims, since a
+/// rank's block may have size 1 where the whole value does not.
+template <typename Op>
+struct ViewSharding : public NestSharding<ViewSharding<Op>, Op, viewNest> {
+  using Base = NestSharding<ViewSharding<Op>, Op, viewNest>;
+  static FailureOr<shard::ReductionKind> splitCombiner(Operation *) {
+    llvm_unreachable("a view has no reduction loop");
+  }
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(Base::partition(op, partitionedOperands, operandShardings,
+                               resultShardings, partitionMap, symbolTable,
+                               builder)))
+      return failure();
+    if (auto squeeze = dyn_cast<SqueezeOp>(op))
+      if (auto local = partitionMap.lookup(op->getResult(0))
+                           .template getDefiningOp<SqueezeOp>())
+        local.setDims(squeezedDims(squeeze));
+    return success();
+  }
+};
+
 struct MatmulSharding
     : public NestSharding<MatmulSharding, MatmulOp, matmulNest> {
   SmallVector<shard::ReductionKind>
@@ -421,6 +520,10 @@ void mlir::stride::registerShardingInterfaceExternalModels(
     ctx->getOrLoadDialect<shard::ShardDialect>();
     BroadcastOp::attachInterface<ElementwiseSharding<BroadcastOp>>(*ctx);
     MatmulOp::attachInterface<MatmulSharding>(*ctx);
+    PermuteOp::attachInterface<ViewSharding<PermuteOp>>(*ctx);
+    TransposeOp::attachInterface<ViewSharding<TransposeOp>>(*ctx);
+    SqueezeOp::attachInterface<ViewSharding<SqueezeOp>>(*ctx);
+    UnsqueezeOp::attachInterface<ViewSharding<UnsqueezeOp>>(*ctx);
     attachToGroup<OpGroup::Reduction, ReduceSharding>(ctx);
     attachToGroup<OpGroup::Elementwise, ElementwiseSharding>(ctx);
   });

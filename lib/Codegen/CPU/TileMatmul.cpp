@@ -35,6 +35,10 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
+/// A micro tile of tileVectorMatrix: its unit loops (the size-1 output dim)
+/// are dropped before vectorizing, leaving acc[p] += vec[r] * mat[r, p].
+constexpr StringLiteral kVectorMatrixTile = "stride.vector_matrix_tile";
+
 struct MatmulLoops {
   SmallVector<unsigned> batch;
   unsigned m, n, k;
@@ -118,6 +122,61 @@ int64_t clampTile(int64_t size, int64_t tile) {
   return ShapedType::isDynamic(size) || size > tile ? tile : 0;
 }
 
+/// A vector-matrix contraction left by a row block of tileVectorMatrix once
+/// its unit dims are cast away: acc[p] += sum_r vec[r] * mat[r, p], the
+/// matrix's rows being its memory rows. It becomes one FMA per row, a
+/// broadcast of vec[r] times row r into the accumulator (upstream's
+/// outer-product lowering would transpose the matrix into dot products).
+struct VectorMatrixContractToFma
+    : public OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    if (op.getKind() != vector::CombiningKind::ADD || !accType ||
+        accType.getRank() != 1 || !isa<FloatType>(accType.getElementType()) ||
+        op.getIteratorTypesArray().size() != 2)
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<vector::IteratorType> iterators = op.getIteratorTypesArray();
+    unsigned p = iterators[0] == vector::IteratorType::parallel ? 0 : 1;
+    unsigned r = 1 - p;
+    if (iterators[p] != vector::IteratorType::parallel ||
+        iterators[r] != vector::IteratorType::reduction)
+      return failure();
+    MLIRContext *ctx = op.getContext();
+    AffineExpr pe = getAffineDimExpr(p, ctx), re = getAffineDimExpr(r, ctx);
+    if (maps[2] != AffineMap::get(2, 0, {pe}, ctx))
+      return failure();
+    AffineMap vecMap = AffineMap::get(2, 0, {re}, ctx),
+              matMap = AffineMap::get(2, 0, {re, pe}, ctx);
+    Value vec, mat;
+    if (maps[0] == vecMap && maps[1] == matMap) {
+      vec = op.getLhs();
+      mat = op.getRhs();
+    } else if (maps[1] == vecMap && maps[0] == matMap) {
+      vec = op.getRhs();
+      mat = op.getLhs();
+    } else {
+      return failure();
+    }
+    auto matType = cast<VectorType>(mat.getType());
+    if (matType.isScalable() || accType.isScalable() ||
+        matType.getElementType() != accType.getElementType())
+      return failure();
+    Location loc = op.getLoc();
+    Value acc = op.getAcc();
+    for (int64_t k = 0; k < matType.getDimSize(0); ++k) {
+      Value scalar = vector::ExtractOp::create(rewriter, loc, vec, k);
+      Value splat = vector::BroadcastOp::create(rewriter, loc, accType, scalar);
+      Value row = vector::ExtractOp::create(rewriter, loc, mat, k);
+      acc = vector::FMAOp::create(rewriter, loc, splat, row, acc);
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
 /// One run of tileMatmuls: the options and the root every step walks.
 struct MatmulTiler : StrideTileMatmulOptions {
   MatmulTiler(Operation *root, const StrideTileMatmulOptions &options)
@@ -149,7 +208,22 @@ struct MatmulTiler : StrideTileMatmulOptions {
     IRRewriter rewriter(root->getContext());
     for (linalg::LinalgOp op : matmuls) {
       MatmulLoops loops = *matchMatmul(op);
-      if (std::optional<unsigned> inner = matrixVectorInnerLoop(op, loops)) {
+      std::optional<unsigned> inner = matrixVectorInnerLoop(op, loops);
+      if (inner && *inner != loops.k && vectorMatrixRows > 1) {
+        if (explainsDecisions(op))
+          op->emitRemark()
+              << "stride-explain: tiling: a product whose matrix is "
+                 "contiguous along the outputs (y @ A, A.T @ x) reads it in "
+                 "blocks of "
+              << vectorMatrixRows
+              << " rows: each register block of outputs takes those rows' "
+                 "products in registers and is loaded and stored once per "
+                 "block, not once per row";
+        if (failed(tileVectorMatrix(rewriter, op, loops, *inner)))
+          return failure();
+        continue;
+      }
+      if (inner) {
         if (explainsDecisions(op))
           op->emitRemark()
               << "stride-explain: tiling: a matrix-vector product reads each "
@@ -210,6 +284,104 @@ struct MatmulTiler : StrideTileMatmulOptions {
       interchanged->getBody()->walk([&](Operation *bodyOp) {
         if (auto fastmath = dyn_cast<arith::ArithFastMathInterface>(bodyOp))
           bodyOp->setAttr(fastmath.getFastMathAttrName(), flags);
+      });
+    }
+    return success();
+  }
+
+  /// y @ A with A contiguous along the outputs (or A.T @ x): row blocks of
+  /// `vectorMatrixRows` rows of the matrix outermost, then register blocks
+  /// of `registerNBytes` of outputs by all the block's rows, vectorized as
+  /// outer products (each output vector loaded once, one FMA per row, then
+  /// stored). The matrix is read once, as that many sequential row
+  /// streams, and the outputs' traffic drops by the block's row count
+  /// against the row-at-a-time loop. Each output still sums in k order.
+  LogicalResult tileVectorMatrix(IRRewriter &rewriter, linalg::LinalgOp op,
+                                 const MatmulLoops &loops, unsigned inner) {
+    if (failed(matrixRowsFirst(rewriter, op, loops, inner)))
+      return failure();
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    unsigned numLoops = sizes.size();
+    unsigned other = inner == loops.n ? loops.m : loops.n;
+    SmallVector<int64_t> rows(numLoops, 0),
+        order(loops.batch.begin(), loops.batch.end());
+    for (unsigned b : loops.batch)
+      rows[b] = 1;
+    rows[loops.k] = clampTile(sizes[loops.k], vectorMatrixRows);
+    order.append({int64_t(loops.k), int64_t(inner), int64_t(other)});
+    FailureOr<scf::SCFTilingResult> blocks =
+        tileAndErase(rewriter, op, rows, order, "vector-matrix row blocks");
+    if (failed(blocks))
+      return failure();
+    auto block = cast<linalg::LinalgOp>(blocks->tiledOps.front());
+    int64_t elementBytes =
+        getElementTypeOrSelf(block.getDpsInits()[0].getType())
+            .getIntOrFloatBitWidth() /
+        8;
+    int64_t registerN = std::max<int64_t>(1, registerNBytes / elementBytes);
+    SmallVector<int64_t> micro(numLoops, 0);
+    micro[inner] = std::min(registerN, ShapedType::isDynamic(sizes[inner])
+                                           ? registerN
+                                           : sizes[inner]);
+    micro[other] = 1;
+    micro[loops.k] = std::min<int64_t>(vectorMatrixRows,
+                                       ShapedType::isDynamic(sizes[loops.k])
+                                           ? vectorMatrixRows
+                                           : sizes[loops.k]);
+    SmallVector<int64_t> microOrder(loops.batch.begin(), loops.batch.end());
+    microOrder.append({int64_t(inner), int64_t(other), int64_t(loops.k)});
+    FailureOr<scf::SCFTilingResult> tiles =
+        tileAndErase(rewriter, block, micro, microOrder, "register blocks");
+    if (failed(tiles))
+      return failure();
+    tiles->tiledOps.front()->setAttr(kMicroTile, rewriter.getUnitAttr());
+    tiles->tiledOps.front()->setAttr(kVectorMatrixTile, rewriter.getUnitAttr());
+    // Static row blocks and register blocks; the remainders stay scalar.
+    SmallVector<LoopLikeOpInterface> peel(tiles->loops);
+    peel.append(blocks->loops.begin(), blocks->loops.end());
+    peelTileLoops(rewriter, peel);
+    return success();
+  }
+
+  /// The vectorizer reads each operand in its indexing map's order. For
+  /// A.T @ x the matrix operand is a transposed view whose map lists the
+  /// output loop first: `op`'s matrix operand becomes the view transposed
+  /// back (memref.transpose) with its map's results swapped, so that its
+  /// vector rows are memory rows (k first), as y @ A's are.
+  LogicalResult matrixRowsFirst(IRRewriter &rewriter, linalg::LinalgOp &op,
+                                const MatmulLoops &loops, unsigned inner) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generalized))
+        return op->emitOpError()
+               << "could not be generalized for its vector-matrix blocks";
+      generic = *generalized;
+      op = cast<linalg::LinalgOp>(generic.getOperation());
+    }
+    for (OpOperand *operand : generic.getDpsInputOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(operand);
+      if (map.getNumResults() != 2 || !isa<MemRefType>(operand->get().getType()))
+        continue;
+      auto first = dyn_cast<AffineDimExpr>(map.getResult(0));
+      auto second = dyn_cast<AffineDimExpr>(map.getResult(1));
+      if (!first || !second || second.getPosition() != loops.k ||
+          first.getPosition() != inner)
+        continue;
+      rewriter.setInsertionPoint(generic);
+      AffineMap swap = AffineMap::getPermutationMap(
+          ArrayRef<unsigned>{1, 0}, rewriter.getContext());
+      Value transposed = memref::TransposeOp::create(
+          rewriter, generic.getLoc(), operand->get(), AffineMapAttr::get(swap));
+      SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+      maps[operand->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, {second, first},
+                         rewriter.getContext());
+      rewriter.modifyOpInPlace(generic, [&] {
+        operand->set(transposed);
+        generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
       });
     }
     return success();
@@ -294,7 +466,15 @@ struct MatmulTiler : StrideTileMatmulOptions {
       // subviews), so that the vectorizer sees a plain 2-D product and
       // emits a contract the outer-product lowering accepts.
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-          generic && generic.getNumLoops() > 3) {
+          generic && generic->hasAttr(kVectorMatrixTile)) {
+        llvm::SmallBitVector unit(generic.getNumLoops());
+        for (auto [loop, size] : llvm::enumerate(generic.getStaticLoopRanges()))
+          if (size == 1)
+            unit.set(loop);
+        if (unit.any())
+          op = dropUnitLoops(rewriter, generic, unit);
+      } else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+                 generic && generic.getNumLoops() > 3) {
         llvm::SmallBitVector batch(generic.getNumLoops());
         // Keep the match alive: `->batch` of the temporary would dangle
         // in the loop (ASan: stack-use-after-scope).
@@ -381,6 +561,11 @@ struct MatmulTiler : StrideTileMatmulOptions {
       vector::populateVectorReductionToContractPatterns(patterns);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       vector::ContractionOp::getCanonicalizationPatterns(patterns, ctx);
+      (void)applyPatternsGreedily(root, std::move(patterns));
+    }
+    {
+      RewritePatternSet patterns(ctx);
+      patterns.add<VectorMatrixContractToFma>(ctx);
       (void)applyPatternsGreedily(root, std::move(patterns));
     }
     hoistAccumulators();

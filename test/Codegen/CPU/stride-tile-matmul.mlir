@@ -104,13 +104,25 @@ func.func @matvec_rows(%a: memref<400x500xf64>, %x: memref<500x1xf64>, %c: memre
 #kn = affine_map<(m, k, n) -> (k, n)>
 #mn = affine_map<(m, k, n) -> (m, n)>
 
-// y @ A over a row-major A: A's unit stride is the n loop, which goes
-// innermost under the k loop; each output element still sums in k order
-// (no fast-math flags).
+// y @ A over a row-major A: blocks of 8 rows of A outermost, then
+// register blocks of 32 f32 outputs, each loaded once, given one FMA per
+// row of the block (a broadcast of y[k] times row k) and stored once. Each
+// output element still sums in k order. The 20 outputs past the last
+// register block are one static block of their own.
 // CHECK-LABEL: func.func @vecmat_rows
-// CHECK-NOT: scf.for
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction", "parallel"]}
-// CHECK-NOT: fastmath
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %[[C8:.*]] {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C32:.*]] {
+// CHECK: %[[Y:.*]] = vector.load %{{.*}} : memref<8xf32, {{.*}}>, vector<8xf32>
+// CHECK: %[[A:.*]] = vector.transfer_read %{{.*}} : memref<8x32xf32, strided<[500, 1], offset: ?>>, vector<8x32xf32>
+// CHECK: %[[ACC:.*]] = vector.load %[[OUT:.*]][%{{.*}}] : memref<32xf32, {{.*}}>, vector<32xf32>
+// CHECK: %[[Y0:.*]] = vector.extract %[[Y]][0] : f32 from vector<8xf32>
+// CHECK: %[[B0:.*]] = vector.broadcast %[[Y0]] : f32 to vector<32xf32>
+// CHECK: %[[R0:.*]] = vector.extract %[[A]][0] : vector<32xf32> from vector<8x32xf32>
+// CHECK: %[[F0:.*]] = vector.fma %[[B0]], %[[R0]], %[[ACC]] : vector<32xf32>
+// CHECK-COUNT-7: vector.fma
+// CHECK: vector.store %{{.*}}, %[[OUT]]
+// CHECK: vector<8x20xf32>
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<20xf32>
 // CHECK: return
 func.func @vecmat_rows(%y: memref<1x400xf32>, %a: memref<400x500xf32>, %c: memref<1x500xf32>) {
   linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
@@ -119,6 +131,35 @@ func.func @vecmat_rows(%y: memref<1x400xf32>, %a: memref<400x500xf32>, %c: memre
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %r, %m : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+
+// A.T @ x: the matrix is a transposed view whose map lists the output loop
+// first. It is read through memref.transpose as A's own rows, so the same
+// blocks apply: 8 rows of A by 16 f64 outputs.
+// CHECK-LABEL: func.func @transposed_matvec
+// (The two transposes fold into A itself.)
+// CHECK: memref.transpose %{{.*}} : memref<400x500xf64> to memref<400x500xf64, strided<[500, 1]>>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.transfer_read %{{.*}} : memref<8x16xf64, strided<[500, 1], offset: ?>>, vector<8x16xf64>
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<16xf64>
+// CHECK: return
+func.func @transposed_matvec(%a: memref<400x500xf64>, %x: memref<400x1xf64>, %c: memref<500x1xf64>) {
+  %t = memref.transpose %a (i, j) -> (j, i) : memref<400x500xf64> to memref<500x400xf64, strided<[1, 500]>>
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%t, %x : memref<500x400xf64, strided<[1, 500]>>, memref<400x1xf64>) outs(%c : memref<500x1xf64>) {
+  ^bb0(%p: f64, %q: f64, %r: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %r, %m : f64
+    linalg.yield %s : f64
   }
   return
 }

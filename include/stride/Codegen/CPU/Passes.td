@@ -73,6 +73,11 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
            "Columns of the rhs block">,
     Option<"cacheK", "cache-k", "int64_t", /*default=*/"256",
            "Depth of the lhs and rhs blocks">,
+    Option<"vectorMatrixRows", "vector-matrix-rows", "int64_t",
+           /*default=*/"8",
+           "Rows of the matrix a vector-matrix product (y @ A, A.T @ x) "
+           "takes per pass over its outputs (1: one row at a time, as a "
+           "loop nest)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

@@ -913,7 +913,24 @@ class _Plan:
     __slots__ = ("kernel", "sources", "allocs", "outs", "single", "torch",
                  "bools", "prepare", "nres", "views", "checks", "guards",
                  "next", "consts", "text", "layouts", "earlier",
-                 "stage_inputs", "name", "written")
+                 "stage_inputs", "name", "written", "fast")
+
+    def fast_run(self):
+        """A call of a plan with one kernel that reads arrays and constants
+        as given and writes no argument (most small calls): the steps of
+        run() that apply, without its tests. run() otherwise."""
+        if (self.prepare or self.outs or self.earlier or self.torch
+                or self.consts or self.views or self.bools
+                or self.stage_inputs or not self.nres):
+            return self.run
+        kernel, sources, allocs = self.kernel, tuple(self.sources), tuple(self.allocs)
+        single = self.single
+
+        def run(args):
+            outputs = [alloc() for alloc in allocs]
+            kernel([args[s] if c is None else c for s, c in sources], outputs)
+            return outputs[0] if single else tuple(outputs)
+        return run
 
     def run(self, args):
         if self.prepare:
@@ -1076,6 +1093,8 @@ class _NothingPlan:
     def run(self, args):
         return self.result
 
+    fast = run
+
 
 def _is_array(x):
     return isinstance(x, (_expr.Expr, np.ndarray, _masked.Masked)) or \
@@ -1145,7 +1164,7 @@ class JitFunction:
         plan = self._plans.get(_signature(args))
         if plan is None or plan.guards is not None:
             plan = self._find(args, plan)
-        return plan.run(args)
+        return plan.fast(args)
 
     def kernel_text(self, args):
         """The IR and argument layouts of the kernel a call with `args`
@@ -1267,6 +1286,7 @@ class JitFunction:
         plan.bools = kernel.bools
         plan.views = kernel.views
         plan.stage_inputs = kernel.stage_inputs
+        plan.fast = plan.fast_run()
         return plan
 
     def _kernel(self, roots, keys, trace, produced):

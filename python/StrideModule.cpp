@@ -15,13 +15,17 @@
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Driver/CompileEntry.h"
+#include "stride/Driver/DistributionPlan.h"
 #include "stride/Driver/JitKernel.h"
 #include "stride/Driver/Threads.h"
 #include "stride/Layout/Shape.h"
 #include "stride/Layout/Strides.h"
 #include "stride/Layout/Views.h"
 #include "stride/Pipelines/Pipelines.h"
+#include "stride/Support/GridShape.h"
 #include "stride/Support/GuardedParse.h"
+
+#include "MpiLoader.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -344,6 +348,102 @@ compileKernel(const std::string &text, const std::string &entry,
                        std::chrono::steady_clock::now() - start)
                        .count();
   return std::make_unique<PyKernel>(std::move(kernel), seconds);
+}
+
+/// Loads the MPI runtime for the launcher this process runs under and
+/// initializes it (MPI itself stays as mpi4py initialized it): (rank,
+/// size, library). Collective: every rank calls it.
+py::tuple mpiInit() {
+  std::string error;
+  if (!::stride::mpi::loadRuntime(error))
+    throw py::value_error("distribute=: " + error);
+  const ::stride::mpi::Runtime &mpi = ::stride::mpi::runtime();
+  if (mpi.init() != 0)
+    throw std::runtime_error("distribute=: the MPI runtime did not start");
+  return py::make_tuple(mpi.rank(), mpi.size(), std::string(mpi.library()));
+}
+
+py::dict paramDict(const ::stride::runtime::AotParam &p) {
+  py::list split;
+  for (int64_t d : p.split)
+    split.append(d);
+  return py::dict("tensor"_a = p.isTensor,
+                  "dtype"_a = elementTypeName(p.dtype),
+                  "shape"_a = py::tuple(py::cast(p.shape)),
+                  "strides"_a = py::tuple(py::cast(p.strides)),
+                  "split"_a = py::tuple(split));
+}
+
+/// `entry` of `text` compiled for one rank of `grid` ("4", "2x2"):
+/// (kernel on the rank's blocks, {"inputs": [...], "outputs": [...]}, the
+/// single-process parameters with the dims each grid axis splits).
+py::tuple compileDistributed(const std::string &text, const std::string &entry,
+                             const std::string &grid,
+                             const std::string &strategy,
+                             const std::string &policy, bool fuse,
+                             unsigned threads) {
+  std::vector<int64_t> shape;
+  if (std::string bad = ::stride::parseGridShape(grid, shape); !bad.empty())
+    throw py::value_error("distribute=: " + bad);
+  MLIRContext context(jitRegistry());
+  context.printOpOnDiagnostic(false);
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "<stdin>"), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnosticStream);
+  auto fail = [&](const std::string &message) {
+    std::string full = message;
+    if (!diagnostics.empty())
+      full += ":\n" + diagnostics;
+    PyErr_SetString(compileError, full.c_str());
+    throw py::error_already_set();
+  };
+  std::optional<::stride::layout::Policy> parsed =
+      ::stride::layout::parsePolicy(policy);
+  if (!parsed)
+    throw py::value_error("unknown policy '" + policy +
+                          "'; expected one of torch, numpy, contiguous");
+  OwningOpRef<ModuleOp> module = parseStrideSource(sourceMgr, context);
+  if (!module)
+    fail("the IR does not parse or verify");
+  auto func = module->lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal())
+    fail("no function @" + entry + " with a body");
+  OwningOpRef<ModuleOp> specialized;
+  std::string error = specializeToDeclared(*module, func, specialized);
+  DistributionPlan plan;
+  if (error.empty())
+    error = planDistribution(context, *specialized, entry, grid, strategy,
+                             *parsed, /*showRemark=*/false, plan);
+  if (!error.empty())
+    fail(error);
+  StridePipelineOptions options;
+  options.policy = *parsed;
+  options.fuse = fuse;
+  options.threads = threads;
+  options.distribute = grid;
+  options.distributeStrategy = strategy;
+  ScopedDiagnosticHandler quietRemarks(&context, [](Diagnostic &d) {
+    return success(d.getSeverity() == DiagnosticSeverity::Remark);
+  });
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<JitKernel> kernel =
+      JitKernel::compile(*specialized, entry, options, error);
+  if (!kernel)
+    fail("cannot compile @" + entry + ": " + error);
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  py::list inputs, outputs;
+  for (const auto &p : plan.inputs)
+    inputs.append(paramDict(p));
+  for (const auto &p : plan.outputs)
+    outputs.append(paramDict(p));
+  return py::make_tuple(std::make_unique<PyKernel>(std::move(kernel), seconds),
+                        py::dict("inputs"_a = inputs, "outputs"_a = outputs,
+                                 "grid"_a = py::tuple(py::cast(shape))));
 }
 
 std::unique_ptr<PyKernel> compile(const std::string &text,
@@ -701,6 +801,15 @@ PYBIND11_MODULE(_stride, m) {
         "(threads: 0 resolves as the drivers do).");
   m.def("build_info", &buildInfo,
         "LLVM's version and the host CPU's name and features.");
+  m.def("mpi_init", &mpiInit,
+        "Loads and starts Stride's MPI runtime under the running launcher: "
+        "(rank, size, library).");
+  m.def("compile_distributed", &compileDistributed, py::arg("mlir_text"),
+        py::arg("entry"), py::arg("grid"), py::arg("strategy") = "auto",
+        py::arg("policy") = "torch", py::arg("fuse") = true,
+        py::arg("threads") = 0,
+        "Compiles `entry` (static declared shapes) for one rank of `grid`: "
+        "(kernel, plan).");
   m.def("compile", &compile, py::arg("mlir_text"), py::arg("entry"),
         py::arg("args") = py::none(), py::arg("policy") = "torch",
         py::arg("fuse") = true, py::arg("keep_result_layouts") = false,

@@ -11,7 +11,7 @@ PACKAGES=(cmake ninja-build ccache g++ git llvm-22-dev libmlir-22-dev mlir-22-to
           libopenblas0-pthread libomp-22-dev python3-hypothesis
           python3-pip python3-venv python3-setuptools python3-wheel
           python3-matplotlib
-          openmpi-bin libopenmpi-dev mpich libmpich-dev)
+          openmpi-bin libopenmpi-dev mpich libmpich-dev python3-mpi4py)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -16,7 +16,8 @@ from ._cache import (CacheInfo, cache_dir, cache_info, clear_cache,
 from ._expr import (Expr, REDUCTION_FUNCTIONS, TABLE_FUNCTIONS, clip, lazy,
                     matmul, where)
 from ._explain import Explanation, explain
-from ._run import Function, compile, get_threads, materialize, set_threads
+from ._run import Function, get_threads, materialize, set_threads
+from ._distributed import DistributedFunction, compile
 from ._stride import CompileError
 from ._trace import JitFunction, fori_loop, jit
 
@@ -31,6 +32,6 @@ max, min = amax, amin  # noqa: F821 (shadow the builtins only here)
 
 __all__ = ["lazy", "materialize", "compile", "explain", "Explanation", "matmul", "where", "clip",
            "cache_info", "cache_dir", "set_cache_limit", "clear_cache", "set_threads",
-           "get_threads", "CacheInfo", "CompileError", "Expr", "Function",
+           "get_threads", "CacheInfo", "CompileError", "Expr", "Function", "DistributedFunction",
            "jit", "JitFunction", "fori_loop", "max", "min", *sorted(TABLE_FUNCTIONS),
            *sorted(REDUCTION_FUNCTIONS)]

@@ -165,3 +165,26 @@ def _run_span(param):
         return 0
     return 1 + sum((n - 1) * abs(s) for n, s in zip(param["shape"],
                                                     param["strides"]))
+
+
+def compile(mlir_text, entry, policy="torch", fuse=True,
+            keep_result_layouts=False, cache=False, distribute=None,
+            grid=None, strategy="auto"):
+    """A callable for function `entry` of hand-written Stride IR (see
+    _run.Function); cache=True keeps its kernels on disk for later
+    processes.
+
+    distribute=comm (an mpi4py communicator over every rank of an mpirun
+    job) compiles the entry, at its declared static shapes, for one rank of
+    `grid` (default: all ranks in a line; "2x2" for a grid) split by
+    `strategy` (auto, rows, cols, k): see DistributedFunction."""
+    if distribute is not None:
+        if cache or keep_result_layouts:
+            raise ValueError("distribute= does not combine with cache= or "
+                             "keep_result_layouts=")
+        return DistributedFunction(mlir_text, entry, distribute, grid,
+                                   strategy, policy, fuse)
+    if grid is not None or strategy != "auto":
+        raise ValueError("grid= and strategy= need distribute=")
+    return _run.compile(mlir_text, entry, policy, fuse, keep_result_layouts,
+                        cache)

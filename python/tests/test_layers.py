@@ -2,7 +2,7 @@
 another's private names (issue: no import circle). The layers, bottom up:
 the extension and errors, then dtypes, the op table and torch interop, then
 expressions, then NumPy's API, codegen and the cache, then running, then
-tracing, then explaining. Upper layers lend the expression layer what it calls upward
+tracing and distributed functions, then explaining. Upper layers lend the expression layer what it calls upward
 through _expr.HOOKS."""
 import ast
 import os
@@ -17,7 +17,7 @@ LAYERS = [
     {"_expr"},
     {"_numpy_api", "_codegen", "_cache", "_masked"},
     {"_run"},
-    {"_trace"},
+    {"_trace", "_distributed"},
     {"_explain"},
 ]
 LEVEL = {m: i for i, layer in enumerate(LAYERS) for m in layer}

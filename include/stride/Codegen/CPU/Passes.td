@@ -39,14 +39,24 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
        come from subviews, which every tile's are).
 
     A matrix-vector product (a static m or n of 1, as `A @ x` and `y @ A`
-    become) reads each matrix element once, so blocking buys it nothing: it
-    stays one `linalg.generic` whose loops are interchanged
-    (`linalg::interchangeGenericOp`) to put the matrix's unit-stride loop
-    innermost, for LLVM's loop vectorizer. When that loop is k (a row-major
-    `A @ x`), its multiply and add get `reassoc` and `contract` fast-math
-    flags, so the dot product vectorizes with several partial sums, as BLAS
-    sums it; otherwise (`y @ A`, `A.T @ x`) each output element still sums
-    in k order. A matrix with no static unit stride is blocked as usual.
+    become) reads each matrix element once, so cache blocks buy it nothing.
+    When the matrix's unit-stride loop is k (a row-major `A @ x`), it stays
+    one `linalg.generic` whose loops are interchanged
+    (`linalg::interchangeGenericOp`) to put k innermost, for LLVM's loop
+    vectorizer, and its multiply and add get `reassoc` and `contract`
+    fast-math flags, so the dot product vectorizes with several partial
+    sums, as BLAS sums it. When it is an output loop (`y @ A`, `A.T @ x`),
+    the row-at-a-time loop would load and store every output once per
+    matrix row: instead the product is cut into blocks of
+    `vector-matrix-rows` matrix rows (outermost), each into register blocks
+    of `register-n-bytes` of outputs, whose contraction becomes one
+    broadcast FMA per row (upstream's outer-product lowering would
+    transpose the rows into dot products); the outputs are loaded and
+    stored once per block and the matrix is read as that many sequential
+    row streams. A transposed matrix (`A.T @ x`) is read through
+    `memref.transpose` as A's own rows. Each output element still sums in k
+    order. `vector-matrix-rows=1` keeps the single loop nest. A matrix with
+    no static unit stride is blocked as usual.
 
     Partial tiles left by peeling stay scalar generics (lowered to loops
     later). Tile sizes shrink to a static dimension when it is smaller, so

@@ -367,8 +367,7 @@ py::dict paramDict(const ::stride::runtime::AotParam &p) {
   py::list split;
   for (int64_t d : p.split)
     split.append(d);
-  return py::dict("tensor"_a = p.isTensor,
-                  "dtype"_a = elementTypeName(p.dtype),
+  return py::dict("tensor"_a = p.isTensor, "dtype"_a = elementTypeName(p.dtype),
                   "shape"_a = py::tuple(py::cast(p.shape)),
                   "strides"_a = py::tuple(py::cast(p.strides)),
                   "split"_a = py::tuple(split));
@@ -433,9 +432,9 @@ py::tuple compileDistributed(const std::string &text, const std::string &entry,
       JitKernel::compile(*specialized, entry, options, error);
   if (!kernel)
     fail("cannot compile @" + entry + ": " + error);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   py::list inputs, outputs;
   for (const auto &p : plan.inputs)
     inputs.append(paramDict(p));

@@ -6,9 +6,9 @@
 // of each split result; in the kernel an all-reduce of B bytes moves
 // 2 (N-1)/N B per rank each way (ring), an all-gather or all-to-all of a
 // local result of B bytes (N-1)/N B, where N is the size of the group the
-// collective runs in (the product of its grid axes' sizes). Flops: one per body op per element of
-// an elementwise result, 2 M N K per (local) matmul, one per input element
-// of a reduction.
+// collective runs in (the product of its grid axes' sizes). Flops: one per body
+// op per element of an elementwise result, 2 M N K per (local) matmul, one per
+// input element of a reduction.
 //
 //===----------------------------------------------------------------------===//
 

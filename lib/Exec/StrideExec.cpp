@@ -388,8 +388,7 @@ int execDistributed(const rt::AotEntry &entry, const Options &options,
                              std::to_string(entry.ranks) + " ranks)");
   if (!job.error().empty())
     return fail(job.error());
-  rt::Ranks ranks{::stride::mpi::runtime(), job.rank(), job.size(),
-                  entry.grid};
+  rt::Ranks ranks{::stride::mpi::runtime(), job.rank(), job.size(), entry.grid};
   // Rank 0 reads the inputs as the single-process entry declares them.
   rt::AotEntry global = entry;
   global.inputs = entry.globalInputs;
@@ -510,10 +509,10 @@ int stride::strideExecMain(int argc, char **argv) {
           for (size_t k = 0; k < params->size(); ++k) {
             const rt::AotParam &p = (*params)[k];
             std::cout << "    " << kind << " #" << k << ": " << describeParam(p)
-                      << (p.isSplit() ? ", " + splitText(p, entry.grid)
-                                      : std::string(p.isTensor
-                                                        ? ", whole on every rank"
-                                                        : ""))
+                      << (p.isSplit()
+                              ? ", " + splitText(p, entry.grid)
+                              : std::string(p.isTensor ? ", whole on every rank"
+                                                       : ""))
                       << "\n";
           }
       }

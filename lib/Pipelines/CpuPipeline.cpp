@@ -39,9 +39,8 @@ void mlir::stride::buildStrideToLinalgPipeline(
   if (!options.distribute.empty()) {
     // Each rank's program on its blocks; the local layouts are the policy's
     // for the dense blocks the runner hands every rank.
-    pm.addPass(createStrideDistribute(
-        StrideDistributeOptions{options.distribute,
-                                options.distributeStrategy}));
+    pm.addPass(createStrideDistribute(StrideDistributeOptions{
+        options.distribute, options.distributeStrategy}));
     pm.addNestedPass<func::FuncOp>(shard::createPartition());
     pm.addPass(createConvertShardToStrideMpi());
     // Partitioning may add named ops (the division of a split mean).

@@ -181,9 +181,9 @@ std::string formatAotMetadata(const AotMetadata &metadata) {
         for (const AotParam &param : *params) {
           std::string split;
           for (size_t a = 0; a < entry.grid.size(); ++a)
-            split += (a ? "," : "") +
-                     std::to_string(a < param.split.size() ? param.split[a]
-                                                           : int64_t(-1));
+            split += (a ? "," : "") + std::to_string(a < param.split.size()
+                                                         ? param.split[a]
+                                                         : int64_t(-1));
           formatParam(os, (kind + split).c_str(), param);
         }
     }
@@ -394,7 +394,8 @@ std::string parseAotMetadata(const std::string &text, AotMetadata &metadata) {
       return bad("unexpected '" + extra + "'");
     for (int64_t dim : param.split)
       if (dim >= int64_t(param.shape.size()))
-        return bad("split dim " + std::to_string(dim) + " of a tensor of rank " +
+        return bad("split dim " + std::to_string(dim) +
+                   " of a tensor of rank " +
                    std::to_string(param.shape.size()));
     if (global)
       for (int64_t dim : param.split) {

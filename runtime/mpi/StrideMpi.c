@@ -564,8 +564,8 @@ int32_t stride_mpi_grid_group(int64_t g0, int64_t g1, int64_t g2, int64_t g3,
       die(fn, "grid size %" PRId64 " after a 0 (sizes are g0..g3, 0 unused)",
           grid[d]);
   if (dims == 0 || total != g_size)
-    die(fn, "a grid of %" PRId64 " ranks (%d dims) in a job of %d ranks",
-        total, dims, g_size);
+    die(fn, "a grid of %" PRId64 " ranks (%d dims) in a job of %d ranks", total,
+        dims, g_size);
   int listed[4], count = 0, used = 0;
   for (int64_t rest = axes; rest != 0; rest >>= 4) {
     int axis = (int)(rest & 15) - 1;
@@ -887,8 +887,8 @@ void stride_mpi_allgather_group(int64_t inRank, void *in, int64_t outRank,
                dtype, dim);
 }
 
-static void alltoall_on(const char *fn, int32_t group, int64_t inRank,
-                        void *in, int64_t outRank, void *out, int32_t dtype,
+static void alltoall_on(const char *fn, int32_t group, int64_t inRank, void *in,
+                        int64_t outRank, void *out, int32_t dtype,
                         int64_t splitDim, int64_t concatDim) {
   View vi, vo;
   const size_t es = read_in_out(fn, inRank, in, outRank, out, dtype, &vi, &vo);

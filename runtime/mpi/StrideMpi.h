@@ -122,9 +122,8 @@ STRIDE_MPI_API void stride_mpi_alltoall(int64_t inRank, void *in,
  * all ranks the first time a (grid, axes) pair is asked for; cached after.
  * Handle 0 means all ranks. The _group collectives run over a handle's
  * ranks; "rank order" and "commSize" above then mean the group's. */
-STRIDE_MPI_API int32_t stride_mpi_grid_group(int64_t g0, int64_t g1,
-                                             int64_t g2, int64_t g3,
-                                             int64_t axes);
+STRIDE_MPI_API int32_t stride_mpi_grid_group(int64_t g0, int64_t g1, int64_t g2,
+                                             int64_t g3, int64_t axes);
 STRIDE_MPI_API void stride_mpi_allreduce_group(int64_t inRank, void *in,
                                                int64_t outRank, void *out,
                                                int32_t dtype, int32_t kind,
@@ -136,8 +135,7 @@ STRIDE_MPI_API void stride_mpi_allgather_group(int64_t inRank, void *in,
 STRIDE_MPI_API void stride_mpi_alltoall_group(int64_t inRank, void *in,
                                               int64_t outRank, void *out,
                                               int32_t dtype, int64_t splitDim,
-                                              int64_t concatDim,
-                                              int32_t group);
+                                              int64_t concatDim, int32_t group);
 
 #ifdef __cplusplus
 }

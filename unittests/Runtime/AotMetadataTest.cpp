@@ -529,10 +529,10 @@ TEST(AotMetadata, MalformedDistributionIsAnError) {
   EXPECT_EQ(
       parseError(head + "distribute 2\nglobal input -2 scalar f32\nend\n"),
       "metadata line 4: a split dim must be -1 or a dim, got '-2'");
-  EXPECT_EQ(
-      parseError(head + "distribute 2x2\nglobal input 0 tensor f32 1 4 1\n"
-                        "end\n"),
-      "metadata line 4: '0' gives 1 split dims for a grid of 2 dims");
+  EXPECT_EQ(parseError(head +
+                       "distribute 2x2\nglobal input 0 tensor f32 1 4 1\n"
+                       "end\n"),
+            "metadata line 4: '0' gives 1 split dims for a grid of 2 dims");
   EXPECT_EQ(parseError(head + "distribute 2x2\nglobal input 0,0 tensor f32 1 "
                               "6 1\nend\n"),
             "metadata line 4: dim 0 (size 6) does not split into 4 equal "

@@ -320,9 +320,9 @@ struct MatmulTiler : StrideTileMatmulOptions {
         8;
     int64_t registerN = std::max<int64_t>(1, registerNBytes / elementBytes);
     SmallVector<int64_t> micro(numLoops, 0);
-    micro[inner] = std::min(registerN, ShapedType::isDynamic(sizes[inner])
-                                           ? registerN
-                                           : sizes[inner]);
+    micro[inner] =
+        std::min(registerN, ShapedType::isDynamic(sizes[inner]) ? registerN
+                                                                : sizes[inner]);
     micro[other] = 1;
     micro[loops.k] = std::min<int64_t>(vectorMatrixRows,
                                        ShapedType::isDynamic(sizes[loops.k])
@@ -363,7 +363,8 @@ struct MatmulTiler : StrideTileMatmulOptions {
     }
     for (OpOperand *operand : generic.getDpsInputOperands()) {
       AffineMap map = generic.getMatchingIndexingMap(operand);
-      if (map.getNumResults() != 2 || !isa<MemRefType>(operand->get().getType()))
+      if (map.getNumResults() != 2 ||
+          !isa<MemRefType>(operand->get().getType()))
         continue;
       auto first = dyn_cast<AffineDimExpr>(map.getResult(0));
       auto second = dyn_cast<AffineDimExpr>(map.getResult(1));
@@ -371,14 +372,13 @@ struct MatmulTiler : StrideTileMatmulOptions {
           first.getPosition() != inner)
         continue;
       rewriter.setInsertionPoint(generic);
-      AffineMap swap = AffineMap::getPermutationMap(
-          ArrayRef<unsigned>{1, 0}, rewriter.getContext());
+      AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0},
+                                                    rewriter.getContext());
       Value transposed = memref::TransposeOp::create(
           rewriter, generic.getLoc(), operand->get(), AffineMapAttr::get(swap));
       SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-      maps[operand->getOperandNumber()] =
-          AffineMap::get(map.getNumDims(), 0, {second, first},
-                         rewriter.getContext());
+      maps[operand->getOperandNumber()] = AffineMap::get(
+          map.getNumDims(), 0, {second, first}, rewriter.getContext());
       rewriter.modifyOpInPlace(generic, [&] {
         operand->set(transposed);
         generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));

@@ -67,8 +67,8 @@ struct ConvertShardToStrideMpiPass
              << grid.getRank()
              << " dims; Stride's MPI runtime takes grids of up to 4 dims";
     if (llvm::any_of(grid.getShape(), ShapedType::isDynamic))
-      return op->emitError() << "convert-shard-to-stride-mpi: grid "
-                             << gridName << " has a dynamic shape";
+      return op->emitError() << "convert-shard-to-stride-mpi: grid " << gridName
+                             << " has a dynamic shape";
     return grid;
   }
 
@@ -94,11 +94,11 @@ struct ConvertShardToStrideMpiPass
     uint64_t code = 0;
     for (int16_t axis : llvm::reverse(axes))
       code = code << 4 | uint64_t(axis + 1);
-    args.push_back(arith::ConstantOp::create(b, loc, i64,
-                                             b.getI64IntegerAttr(code)));
-    func::FuncOp fn = declare(
-        "stride_mpi_grid_group",
-        b.getFunctionType(SmallVector<Type>(5, i64), {b.getI32Type()}));
+    args.push_back(
+        arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(code)));
+    func::FuncOp fn =
+        declare("stride_mpi_grid_group",
+                b.getFunctionType(SmallVector<Type>(5, i64), {b.getI32Type()}));
     return func::CallOp::create(b, loc, fn, args).getResult(0);
   }
 
@@ -147,10 +147,9 @@ struct ConvertShardToStrideMpiPass
       args.push_back(group);
       argTypes.push_back(group.getType());
     }
-    func::FuncOp fn = declare(("stride_mpi_" + what + (group ? "_group_" : "_") +
-                               *suffix)
-                                  .str(),
-                              b.getFunctionType(argTypes, {}));
+    func::FuncOp fn = declare(
+        ("stride_mpi_" + what + (group ? "_group_" : "_") + *suffix).str(),
+        b.getFunctionType(argTypes, {}));
     func::CallOp::create(b, loc, fn, args);
     Value result = bufferization::ToTensorOp::create(
         b, loc, outType, outBuffer, /*restrict=*/true, /*writable=*/true);
@@ -177,8 +176,8 @@ struct ConvertShardToStrideMpiPass
       LogicalResult done =
           llvm::TypeSwitch<Operation *, LogicalResult>(op)
               .Case([&](shard::AllReduceOp r) -> LogicalResult {
-                FailureOr<Value> group = groupOf(op, r.getGridAttr(),
-                                                 r.getGridAxes(), symbols);
+                FailureOr<Value> group =
+                    groupOf(op, r.getGridAttr(), r.getGridAxes(), symbols);
                 if (failed(group))
                   return failure();
                 // The runtime's kind codes (0=sum 1=product 2=min 3=max)
@@ -198,8 +197,8 @@ struct ConvertShardToStrideMpiPass
                                        *group);
               })
               .Case([&](shard::AllGatherOp g) -> LogicalResult {
-                FailureOr<Value> group = groupOf(op, g.getGridAttr(),
-                                                 g.getGridAxes(), symbols);
+                FailureOr<Value> group =
+                    groupOf(op, g.getGridAttr(), g.getGridAxes(), symbols);
                 if (failed(group))
                   return failure();
                 Builder b(op->getContext());
@@ -208,8 +207,8 @@ struct ConvertShardToStrideMpiPass
                                        b.getI64Type(), *group);
               })
               .Case([&](shard::AllToAllOp a) -> LogicalResult {
-                FailureOr<Value> group = groupOf(op, a.getGridAttr(),
-                                                 a.getGridAxes(), symbols);
+                FailureOr<Value> group =
+                    groupOf(op, a.getGridAttr(), a.getGridAxes(), symbols);
                 if (failed(group))
                   return failure();
                 Builder b(op->getContext());

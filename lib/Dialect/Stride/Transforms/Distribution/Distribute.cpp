@@ -87,8 +87,8 @@ struct StrideDistributePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::vector<int64_t> shape;
-    if (std::string error = ::stride::parseGridShape(StringRef(grid).trim().str(),
-                                                     shape);
+    if (std::string error =
+            ::stride::parseGridShape(StringRef(grid).trim().str(), shape);
         !error.empty()) {
       module.emitError() << "stride-distribute: " << error;
       return signalPassFailure();
@@ -306,10 +306,10 @@ struct StrideDistributePass
               *dims, [&](int64_t d) { return d >= 0 && d < batch; });
           bool rows = llvm::is_contained(*dims, mDim) && mDim >= 0;
           bool cols = llvm::is_contained(*dims, nDim) && nDim >= 0;
-          name = batchSplit         ? "a batch dim"
-                 : rows && cols     ? "the rows and columns"
-                 : cols             ? "the columns"
-                                    : "the rows";
+          name = batchSplit     ? "a batch dim"
+                 : rows && cols ? "the rows and columns"
+                 : cols         ? "the columns"
+                                : "the rows";
         }
         why = (name + " (" + dimsText(result, *dims, DimStyle::Comma) +
                ") of the first stride.matmul")
@@ -395,7 +395,8 @@ struct StrideDistributePass
       if (std::optional<AxisDims> dims = assignAxes(
               input, memoryOrder(cast<RankedTensorType>(input.getType())),
               /*reuseFirst=*/true)) {
-        why = dimsText(input, *dims, DimStyle::Sized) + " of the input of the first '" +
+        why = dimsText(input, *dims, DimStyle::Sized) +
+              " of the input of the first '" +
               reduction->getName().getStringRef().str() +
               "', outermost in memory, combined by an all-reduce";
         return SmallVector<Annotation>{
@@ -417,8 +418,8 @@ struct StrideDistributePass
     for (auto [axis, d] : llvm::enumerate(dims))
       if (d >= 0)
         perDim[d].push_back(int16_t(axis));
-    SmallVector<shard::GridAxesAttr> axes = llvm::map_to_vector(
-        perDim, [&](ArrayRef<int16_t> a) {
+    SmallVector<shard::GridAxesAttr> axes =
+        llvm::map_to_vector(perDim, [&](ArrayRef<int16_t> a) {
           return shard::GridAxesAttr::get(ctx, a);
         });
     return shard::Sharding::get(FlatSymbolRefAttr::get(ctx, kGridName), axes);
@@ -447,8 +448,8 @@ struct StrideDistributePass
              << "stride-distribute: the sharding of " << describe(v)
              << " is over grid " << s.getGridAttr() << " of shape "
              << (gridOp ? shapeText(gridOp.getShape()) : std::string("?"))
-             << ", but the run's grid is "
-             << shapeText(gridShape) << " (grid=" << grid << ")";
+             << ", but the run's grid is " << shapeText(gridShape)
+             << " (grid=" << grid << ")";
     AxisDims dims(gridShape.size(), -1);
     for (auto [d, axes] : llvm::enumerate(s.getSplitAxes())) {
       if (axes.empty())
@@ -483,7 +484,8 @@ struct StrideDistributePass
 
   /// Per tensor dim, the grid axes splitting it, trailing unsplit dims
   /// dropped.
-  static SmallVector<SmallVector<int16_t>> axesPerDim(const shard::Sharding &s) {
+  static SmallVector<SmallVector<int16_t>>
+  axesPerDim(const shard::Sharding &s) {
     SmallVector<SmallVector<int16_t>> dims;
     for (shard::GridAxesAttr axes : s.getSplitAxes())
       dims.push_back(llvm::to_vector(axes.asArrayRef()));
@@ -558,8 +560,8 @@ struct StrideDistributePass
       OpBuilder b(dst);
       Value prev = src.getResult();
       for (auto &step : steps) {
-        SmallVector<shard::GridAxesAttr> axes = llvm::map_to_vector(
-            step, [&](ArrayRef<int16_t> a) {
+        SmallVector<shard::GridAxesAttr> axes =
+            llvm::map_to_vector(step, [&](ArrayRef<int16_t> a) {
               return shard::GridAxesAttr::get(&getContext(), a);
             });
         auto sharding = shard::ShardingOp::create(

@@ -276,6 +276,32 @@ const DialectRegistry &jitRegistry() {
   return registry;
 }
 
+/// One compile's context and the IR text's diagnostics: fail() raises
+/// stride.CompileError with the message and every diagnostic so far.
+struct SourceSession {
+  explicit SourceSession(const std::string &text)
+      : context(jitRegistry()), diagnosticStream(diagnostics),
+        handler(sourceMgr, &context, diagnosticStream) {
+    context.printOpOnDiagnostic(false);
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text, "<stdin>"), llvm::SMLoc());
+  }
+  [[noreturn]] void fail(const std::string &message) {
+    std::string full = message;
+    if (!diagnostics.empty())
+      full += ":\n" + diagnostics;
+    PyErr_SetString(compileError, full.c_str());
+    throw py::error_already_set();
+  }
+  OwningOpRef<ModuleOp> parse() { return parseStrideSource(sourceMgr, context); }
+
+  MLIRContext context;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler;
+};
+
 /// With `cacheDir` set, through the disk cache (DiskCache.h) under
 /// `cacheKey`; `outcome` then says what the cache did.
 std::unique_ptr<PyKernel>
@@ -287,25 +313,12 @@ compileKernel(const std::string &text, const std::string &entry,
   auto start = std::chrono::steady_clock::now();
   // One context per kernel: the engine does not need it afterwards, and
   // attributes do not pile up in a long-lived context.
-  MLIRContext context(jitRegistry());
-  context.printOpOnDiagnostic(false);
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, "<stdin>"), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnosticStream);
-  auto fail = [&](const std::string &message) {
-    std::string full = message;
-    if (!diagnostics.empty())
-      full += ":\n" + diagnostics;
-    PyErr_SetString(compileError, full.c_str());
-    throw py::error_already_set();
-  };
+  SourceSession session(text);
+  auto fail = [&](const std::string &message) { session.fail(message); };
 
   std::unique_ptr<JitKernel> kernel;
   {
-    OwningOpRef<ModuleOp> module = parseStrideSource(sourceMgr, context);
+    OwningOpRef<ModuleOp> module = session.parse();
     if (!module)
       fail("the IR does not parse or verify");
     auto func = module->lookupSymbol<func::FuncOp>(entry);
@@ -384,27 +397,15 @@ py::tuple compileDistributed(const std::string &text, const std::string &entry,
   std::vector<int64_t> shape;
   if (std::string bad = ::stride::parseGridShape(grid, shape); !bad.empty())
     throw py::value_error("distribute=: " + bad);
-  MLIRContext context(jitRegistry());
-  context.printOpOnDiagnostic(false);
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, "<stdin>"), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnosticStream);
-  auto fail = [&](const std::string &message) {
-    std::string full = message;
-    if (!diagnostics.empty())
-      full += ":\n" + diagnostics;
-    PyErr_SetString(compileError, full.c_str());
-    throw py::error_already_set();
-  };
+  SourceSession session(text);
+  MLIRContext &context = session.context;
+  auto fail = [&](const std::string &message) { session.fail(message); };
   std::optional<::stride::layout::Policy> parsed =
       ::stride::layout::parsePolicy(policy);
   if (!parsed)
     throw py::value_error("unknown policy '" + policy +
                           "'; expected one of torch, numpy, contiguous");
-  OwningOpRef<ModuleOp> module = parseStrideSource(sourceMgr, context);
+  OwningOpRef<ModuleOp> module = session.parse();
   if (!module)
     fail("the IR does not parse or verify");
   auto func = module->lookupSymbol<func::FuncOp>(entry);

@@ -122,6 +122,19 @@ int64_t clampTile(int64_t size, int64_t tile) {
   return ShapedType::isDynamic(size) || size > tile ? tile : 0;
 }
 
+/// A register tile: `tile`, or the loop's static size when it is smaller.
+int64_t fitTile(int64_t size, int64_t tile) {
+  return ShapedType::isDynamic(size) ? tile : std::min(size, tile);
+}
+
+/// Elements of `op`'s output type in `bytes` (at least 1).
+int64_t elementsIn(linalg::LinalgOp op, int64_t bytes) {
+  int64_t elementBytes = getElementTypeOrSelf(op.getDpsInits()[0].getType())
+                             .getIntOrFloatBitWidth() /
+                         8;
+  return std::max<int64_t>(1, bytes / elementBytes);
+}
+
 /// A vector-matrix contraction left by a row block of tileVectorMatrix once
 /// its unit dims are cast away: acc[p] += sum_r vec[r] * mat[r, p], the
 /// matrix's rows being its memory rows. It becomes one FMA per row, a
@@ -314,20 +327,10 @@ struct MatmulTiler : StrideTileMatmulOptions {
     if (failed(blocks))
       return failure();
     auto block = cast<linalg::LinalgOp>(blocks->tiledOps.front());
-    int64_t elementBytes =
-        getElementTypeOrSelf(block.getDpsInits()[0].getType())
-            .getIntOrFloatBitWidth() /
-        8;
-    int64_t registerN = std::max<int64_t>(1, registerNBytes / elementBytes);
     SmallVector<int64_t> micro(numLoops, 0);
-    micro[inner] =
-        std::min(registerN, ShapedType::isDynamic(sizes[inner]) ? registerN
-                                                                : sizes[inner]);
+    micro[inner] = fitTile(sizes[inner], elementsIn(block, registerNBytes));
     micro[other] = 1;
-    micro[loops.k] = std::min<int64_t>(vectorMatrixRows,
-                                       ShapedType::isDynamic(sizes[loops.k])
-                                           ? vectorMatrixRows
-                                           : sizes[loops.k]);
+    micro[loops.k] = fitTile(sizes[loops.k], vectorMatrixRows);
     SmallVector<int64_t> microOrder(loops.batch.begin(), loops.batch.end());
     microOrder.append({int64_t(inner), int64_t(other), int64_t(loops.k)});
     FailureOr<scf::SCFTilingResult> tiles =
@@ -407,21 +410,10 @@ struct MatmulTiler : StrideTileMatmulOptions {
     auto block = cast<linalg::LinalgOp>(blocks->tiledOps.front());
 
     // Register blocks: n, m, then k by register-k innermost.
-    int64_t elementBytes =
-        getElementTypeOrSelf(block.getDpsInits()[0].getType())
-            .getIntOrFloatBitWidth() /
-        8;
-    int64_t registerN = std::max<int64_t>(1, registerNBytes / elementBytes);
     SmallVector<int64_t> micro(numLoops, 0);
-    micro[loops.n] = std::min(registerN, ShapedType::isDynamic(sizes[loops.n])
-                                             ? registerN
-                                             : sizes[loops.n]);
-    micro[loops.m] = std::min<int64_t>(
-        registerM,
-        ShapedType::isDynamic(sizes[loops.m]) ? registerM : sizes[loops.m]);
-    micro[loops.k] = std::min<int64_t>(
-        registerK,
-        ShapedType::isDynamic(sizes[loops.k]) ? registerK : sizes[loops.k]);
+    micro[loops.n] = fitTile(sizes[loops.n], elementsIn(block, registerNBytes));
+    micro[loops.m] = fitTile(sizes[loops.m], registerM);
+    micro[loops.k] = fitTile(sizes[loops.k], registerK);
     // tileAndErase erases the block: what the remark needs, read first.
     bool explain = explainsDecisions(block);
     Location loc = block.getLoc();

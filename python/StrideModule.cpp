@@ -293,7 +293,9 @@ struct SourceSession {
     PyErr_SetString(compileError, full.c_str());
     throw py::error_already_set();
   }
-  OwningOpRef<ModuleOp> parse() { return parseStrideSource(sourceMgr, context); }
+  OwningOpRef<ModuleOp> parse() {
+    return parseStrideSource(sourceMgr, context);
+  }
 
   MLIRContext context;
   std::string diagnostics;

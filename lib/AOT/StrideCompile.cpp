@@ -149,9 +149,10 @@ int mlir::stride::strideCompileMain(int argc, char **argv) {
   options.threads = std::max(1u, compile.threads.getValue());
   options.target = *parseTarget(target);
   options.symbolPrefix = symbolPrefix;
-  options.distribute = distribute;
+  // "0" is one process, as when --distribute was a count.
+  options.distribute = distribute == "0" ? "" : distribute.getValue();
   options.strategy = strategy;
-  if (!distribute.empty() && compile.dynamicShapes)
+  if (!options.distribute.empty() && compile.dynamicShapes)
     return fail("--distribute needs static shapes; drop --dynamic");
   std::optional<AotModule> compiled =
       compileAot(*module, entries, options, *targetMachine, error);

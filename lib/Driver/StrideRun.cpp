@@ -504,7 +504,8 @@ int ::stride::strideRunMain(int argc, char **argv) {
   options.dynamicShapes = compile.dynamicShapes;
   options.threads = compile.threads.getValue();
   options.noFuse = compile.noFuse;
-  options.distribute = distribute;
+  // "0" is one process, as when --distribute was a count.
+  options.distribute = distribute == "0" ? "" : distribute.getValue();
   if (!options.distribute.empty())
     if (std::string error =
             ::stride::parseGridShape(options.distribute, options.grid);

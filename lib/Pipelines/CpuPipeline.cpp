@@ -36,7 +36,9 @@ void mlir::stride::buildStrideToLinalgPipeline(
   pm.addPass(createStridePropagateLayout(
       StridePropagateLayoutOptions{options.policy, options.keepResultLayouts}));
   pm.addPass(createStrideGeneralize());
-  if (!options.distribute.empty()) {
+  // "0" is one process, as when distribute was a count.
+  bool distributed = !options.distribute.empty() && options.distribute != "0";
+  if (distributed) {
     // Each rank's program on its blocks; the local layouts are the policy's
     // for the dense blocks the runner hands every rank.
     pm.addPass(createStrideDistribute(StrideDistributeOptions{
@@ -56,7 +58,7 @@ void mlir::stride::buildStrideToLinalgPipeline(
   // The loops over rows hold linalg kernels that only the CPU lowering
   // runs; a partitioned program's blocks are already each rank's.
   if (options.fuse && options.fuseRows && options.target == Target::Cpu &&
-      options.distribute.empty())
+      !distributed)
     pm.addPass(createStrideFuseRows());
   pm.addPass(createStrideCoalesce());
   // The pipeline is a function of its options alone: threads=0 is one thread

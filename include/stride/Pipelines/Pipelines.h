@@ -79,7 +79,7 @@ struct StridePipelineOptions
       *this, "distribute",
       llvm::cl::desc("Partition every entry over this grid of MPI processes, "
                      "4 or 2x2 (stride-distribute, shard-partition, "
-                     "convert-shard-to-stride-mpi); empty: one process"),
+                     "convert-shard-to-stride-mpi); empty or 0: one process"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> distributeStrategy{
       *this, "distribute-strategy",

@@ -293,8 +293,16 @@ struct SourceSession {
     PyErr_SetString(compileError, full.c_str());
     throw py::error_already_set();
   }
-  OwningOpRef<ModuleOp> parse() {
-    return parseStrideSource(sourceMgr, context);
+  /// The text's module and its function `entry`, which must have a body.
+  func::FuncOp parseEntry(const std::string &entry,
+                          OwningOpRef<ModuleOp> &module) {
+    module = parseStrideSource(sourceMgr, context);
+    if (!module)
+      fail("the IR does not parse or verify");
+    auto func = module->lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isExternal())
+      fail("no function @" + entry + " with a body");
+    return func;
   }
 
   MLIRContext context;
@@ -320,12 +328,8 @@ compileKernel(const std::string &text, const std::string &entry,
 
   std::unique_ptr<JitKernel> kernel;
   {
-    OwningOpRef<ModuleOp> module = session.parse();
-    if (!module)
-      fail("the IR does not parse or verify");
-    auto func = module->lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal())
-      fail("no function @" + entry + " with a body");
+    OwningOpRef<ModuleOp> module;
+    func::FuncOp func = session.parseEntry(entry, module);
     if (args) {
       std::string error;
       if (failed(specializeEntry(func, argLayouts(*args), error)))
@@ -407,12 +411,8 @@ py::tuple compileDistributed(const std::string &text, const std::string &entry,
   if (!parsed)
     throw py::value_error("unknown policy '" + policy +
                           "'; expected one of torch, numpy, contiguous");
-  OwningOpRef<ModuleOp> module = session.parse();
-  if (!module)
-    fail("the IR does not parse or verify");
-  auto func = module->lookupSymbol<func::FuncOp>(entry);
-  if (!func || func.isExternal())
-    fail("no function @" + entry + " with a body");
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp func = session.parseEntry(entry, module);
   OwningOpRef<ModuleOp> specialized;
   std::string error = specializeToDeclared(*module, func, specialized);
   DistributionPlan plan;

@@ -84,14 +84,12 @@ class DistributedFunction:
         self.inputs, self.outputs = plan["inputs"], plan["outputs"]
         self.coords = _grid_coords(self.rank, self.grid)
 
-    @property
-    def local_shapes(self):
-        """The shapes of this rank's blocks: (inputs, outputs); None for a
-        scalar input."""
         def shapes(params):
             return [tuple(n for _, n in _box(p, self.grid, self.coords))
                     if p["tensor"] else None for p in params]
-        return shapes(self.inputs), shapes(self.outputs)
+        # The shapes of this rank's blocks: (inputs, outputs); None for a
+        # scalar input.
+        self.local_shapes = shapes(self.inputs), shapes(self.outputs)
 
     def block(self, i, array):
         """This rank's block of whole argument #i (a dense copy)."""
@@ -105,7 +103,7 @@ class DistributedFunction:
         return np.ascontiguousarray(array[index])
 
     def __call__(self, *blocks):
-        inputs_shapes, _ = self.local_shapes
+        inputs_shapes = self.local_shapes[0]
         if len(blocks) != len(self.inputs):
             raise TypeError(f"@{self.entry} takes {len(self.inputs)} "
                             f"arguments, got {len(blocks)}")

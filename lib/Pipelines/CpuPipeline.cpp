@@ -103,6 +103,8 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
         ConvertSCFToOpenMPPassOptions{threads}));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  if (codegen && options.expandMath)
+    pm.addPass(createStrideExpandMath());
   pm.addPass(createConvertMathToFuncs());
   // math.log1p as log(1 + x) loses every digit near 0: libm's log1p instead.
   pm.addPass(createConvertMathToLLVMPass(

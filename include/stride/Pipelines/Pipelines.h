@@ -104,6 +104,12 @@ struct StridePipelineOptions
                      "operands disagree on their contiguous dimension "
                      "(stride-block-transposes)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> expandMath{
+      *this, "expand-math",
+      llvm::cl::desc("target=cpu: evaluate float64 exp inline as a "
+                     "polynomial that LLVM vectorizes (stride-expand-math) "
+                     "instead of calling libmvec"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> cachedTemporaries{
       *this, "cached-temporaries",
       llvm::cl::desc("target=cpu: allocate kernel temporaries with MLIR's "

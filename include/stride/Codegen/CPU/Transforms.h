@@ -44,6 +44,10 @@ LogicalResult vectorizeLanes(Operation *root);
 /// LLVM lowering takes (it takes only scalars and 1-D vectors).
 void populateMatrixAbsIPatterns(RewritePatternSet &patterns);
 
+/// `math.exp` on float64 (scalars and vectors) as the inline polynomial
+/// described with stride-expand-math.
+void populateExpandMathPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::stride
 
 #endif // STRIDE_CODEGEN_CPU_TRANSFORMS_H

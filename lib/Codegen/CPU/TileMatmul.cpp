@@ -437,12 +437,24 @@ struct MatmulTiler : StrideTileMatmulOptions {
           << micro[loops.m] << " x k " << micro[loops.k] << " x n "
           << micro[loops.n]
           << " vectorized as outer products (broadcast FMAs), the "
-             "remainders scalar";
+             "remainders vectorized where their sizes are static";
     }
 
     // Peel the n and m loops so that their main iterations have static
-    // tiles; the remainders stay scalar.
-    peelTileLoops(rewriter, tiles->loops);
+    // tiles. Then peel the cache blocks whose bounds are static, innermost
+    // first so every copy is peeled: the last partial block gets a static
+    // size, so its register tiles, remainders included, are static too
+    // and vectorize (at 500 the scalar remainders took a quarter of the
+    // time).
+    peelTileLoops(rewriter, llvm::to_vector(llvm::reverse(tiles->loops)));
+    SmallVector<LoopLikeOpInterface> staticBlocks;
+    for (LoopLikeOpInterface loop : llvm::reverse(blocks->loops))
+      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+          forOp && getConstantIntValue(forOp.getLowerBound()) &&
+          getConstantIntValue(forOp.getUpperBound()) &&
+          getConstantIntValue(forOp.getStep()))
+        staticBlocks.push_back(loop);
+    peelTileLoops(rewriter, staticBlocks);
     return success();
   }
 
@@ -450,7 +462,41 @@ struct MatmulTiler : StrideTileMatmulOptions {
   /// constants in the subview types and linalg operands.
   void simplify() { canonicalizeAll(root); }
 
+  /// The last rows of a thread's chunk (whose length is only known at run
+  /// time) are a micro tile whose m is dynamic: tiled by one row, each row
+  /// is a static 1 x k x n tile, vectorized as broadcast FMAs like the
+  /// others instead of a scalar loop nest.
+  void splitDynamicRows(IRRewriter &rewriter) {
+    SmallVector<linalg::LinalgOp> dynamicRows;
+    root->walk([&](linalg::LinalgOp op) {
+      if (!op->hasAttr(kMicroTile) || !op.hasDynamicShape())
+        return;
+      std::optional<MatmulLoops> loops = matchMatmul(op);
+      if (!loops)
+        return;
+      for (auto [loop, size] : llvm::enumerate(op.getStaticLoopRanges()))
+        if (ShapedType::isDynamic(size) && loop != loops->m)
+          return;
+      dynamicRows.push_back(op);
+    });
+    for (linalg::LinalgOp op : dynamicRows) {
+      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+      sizes[matchMatmul(op)->m] = 1;
+      FailureOr<scf::SCFTilingResult> rows =
+          tileAndErase(rewriter, op, sizes, {}, "rows");
+      if (failed(rows))
+        continue;
+      // Like a vector-matrix block's tile: without its unit m loop the
+      // contraction is (k) x (k, n), which VectorMatrixContractToFma turns
+      // into broadcast FMAs (upstream's lowering would make dot products).
+      rows->tiledOps.front()->setAttr(kMicroTile, rewriter.getUnitAttr());
+      rows->tiledOps.front()->setAttr(kVectorMatrixTile,
+                                      rewriter.getUnitAttr());
+    }
+  }
+
   void vectorizeMicroTiles(IRRewriter &rewriter) {
+    splitDynamicRows(rewriter);
     for (linalg::LinalgOp op :
          takeStaticTiles<linalg::LinalgOp>(root, kMicroTile)) {
       rewriter.setInsertionPoint(op);

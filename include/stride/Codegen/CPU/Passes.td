@@ -58,8 +58,16 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
     order. `vector-matrix-rows=1` keeps the single loop nest. A matrix with
     no static unit stride is blocked as usual.
 
-    Partial tiles left by peeling stay scalar generics (lowered to loops
-    later). Tile sizes shrink to a static dimension when it is smaller, so
+    The cache-block loops whose bounds are static are peeled as well,
+    innermost first, after the register loops: the last partial block of
+    each dim then has a static size, so its register tiles and their
+    remainders are static and vectorized like the main ones (a 6-column
+    edge as `vector<6xf32>` FMAs). On the project's AMD EPYC a 500 x 500
+    f64 product took 6.2-6.7 ms with scalar remainders and 4.7 ms with
+    them vectorized, the same time per flop as 496 x 496, where there are
+    none; compiling it took 0.16 s more. Partial tiles whose sizes stay
+    dynamic (dynamic shapes, the rows of a thread's chunk) stay scalar
+    generics (lowered to loops later). Tile sizes shrink to a static dimension when it is smaller, so
     small static products (8x8, 4x4 batches) become one fully vectorized
     tile per batch with no call or loop overhead beyond the batch loop.
     Contractions with mirrored (negative-stride) dimensions or integer

@@ -2,7 +2,9 @@
 
 Sizes are chosen to leave remainders in every blocked loop (register rows
 8, register columns 32 f32 / 16 f64, k by 4, cache blocks 64 x 256 x 256),
-so both the vectorized micro-tiles and the scalar edges run.
+so both the main micro-tiles and the edges run: the edges of static cache
+blocks as smaller vector tiles, and on 2 threads the last rows of a chunk
+(whose length is only known at run time) one row at a time.
 """
 import numpy as np
 import pytest
@@ -18,6 +20,8 @@ TOL = {np.float32: 2e-4, np.float64: 1e-11}
 SHAPES = [
     ((67, 301), (301, 45)),          # remainders in m, n and k blocks
     ((130, 260), (260, 530)),        # more than one cache block each way
+    ((500, 500), (500, 500)),        # partial last blocks; 2 threads: 250 rows
+    ((259, 129), (129, 600)),        # 2 threads: chunks of 130 and 129 rows
     ((64, 1, 8, 8), (1, 64, 8, 8)),  # small static batched products
     ((4096, 4, 4), (4096, 4, 4)),
     ((3, 1, 40, 9), (1, 2, 9, 33)),  # broadcast batches, odd sizes

@@ -252,13 +252,16 @@ def StrideExpandMath : Pass<"stride-expand-math"> {
     The maximum error is below one ulp (0.79 measured over 4 million
     arguments against `expl`); libmvec's is 3 ulp and NumPy 1.24's AVX-512
     loop 2 ulp against the rounded reference of
-    `python/tests/test_math_accuracy.py`. Speed: in a C loop vectorized by
-    clang 22 for 2^20 doubles on the project's AMD EPYC (Zen 4) box,
-    libmvec's `_ZGVeN8v_exp` took 1.2-1.3 ms, this expansion 0.82 ms
-    (0.95 ms with a degree-11 Taylor q, 0.76 ms without the Fast2Sum, at
-    1.04 ulp) and NumPy's loop 0.79-1.07 ms. Zen 4 runs a 512-bit FMA per
-    cycle and the expansion has 16 of them per 8 lanes, so the degree of q
-    is the cost. Upstream's `math-polynomial-approximation`
+    `python/tests/test_math_accuracy.py`. Speed, 2^20 doubles on the
+    project's AMD EPYC (Zen 4) box: in C loops built by clang 22, this
+    expansion took 0.82 ms (0.95 ms with a degree-11 Taylor q, 0.76 ms
+    without the Fast2Sum, at 1.04 ulp), libmvec's 8-lane `_ZGVeN8v_exp`
+    0.75 ms on arguments in [0.5, 1.5) and 1.2-1.3 ms on [-5, 5), its
+    4-lane variant 0.94 ms; in Stride's kernel (`stride-run --bench`, one
+    thread) the libmvec calls took 0.90-0.96 ms and the expansion
+    0.80-0.83 ms; NumPy's loop 0.79-1.07 ms. Zen 4 runs one 512-bit FMA
+    per cycle and the expansion has 16 of them per 8 lanes, so the
+    degree of q is the cost. Upstream's `math-polynomial-approximation`
     covers `f32` only (whose libmvec variants are faster than NumPy's
     here), so `f32` is left alone, as is every other function: libmvec's
     log, sin and cos were as fast as a division-based or Taylor

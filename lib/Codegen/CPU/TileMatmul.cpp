@@ -467,7 +467,7 @@ struct MatmulTiler : StrideTileMatmulOptions {
   /// is a static 1 x k x n tile, vectorized as broadcast FMAs like the
   /// others instead of a scalar loop nest.
   void splitDynamicRows(IRRewriter &rewriter) {
-    SmallVector<linalg::LinalgOp> dynamicRows;
+    SmallVector<std::pair<linalg::LinalgOp, unsigned>> dynamicRows;
     root->walk([&](linalg::LinalgOp op) {
       if (!op->hasAttr(kMicroTile) || !op.hasDynamicShape())
         return;
@@ -477,11 +477,11 @@ struct MatmulTiler : StrideTileMatmulOptions {
       for (auto [loop, size] : llvm::enumerate(op.getStaticLoopRanges()))
         if (ShapedType::isDynamic(size) && loop != loops->m)
           return;
-      dynamicRows.push_back(op);
+      dynamicRows.push_back({op, loops->m});
     });
-    for (linalg::LinalgOp op : dynamicRows) {
+    for (auto [op, m] : dynamicRows) {
       SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-      sizes[matchMatmul(op)->m] = 1;
+      sizes[m] = 1;
       FailureOr<scf::SCFTilingResult> rows =
           tileAndErase(rewriter, op, sizes, {}, "rows");
       if (failed(rows))

@@ -4,7 +4,10 @@ Sizes are chosen to leave remainders in every blocked loop (register rows
 8, register columns 32 f32 / 16 f64, k by 4, cache blocks 64 x 256 x 256),
 so both the main micro-tiles and the edges run: the edges of static cache
 blocks as smaller vector tiles, and on 2 threads the last rows of a chunk
-(whose length is only known at run time) one row at a time.
+(whose length is only known at run time) one row at a time. Matrix-vector
+products read the matrix in blocks of 8 rows whose dot products advance
+together; the rows left over are static blocks, or on 2 threads one dot
+product at a time.
 """
 import numpy as np
 import pytest
@@ -27,6 +30,8 @@ SHAPES = [
     ((3, 1, 40, 9), (1, 2, 9, 33)),  # broadcast batches, odd sizes
     ((257,), (257, 70)),             # vector @ matrix
     ((70, 257), (257,)),             # matrix @ vector
+    ((403, 97), (97,)),              # row blocks of 8 and 3 left over
+    ((5, 1001, 33), (33,)),          # batched; 2 threads: chunks of 501 rows
 ]
 
 
@@ -59,3 +64,24 @@ def test_blocked_matmul_permuted_sliced_and_mirrored_operands(dtype):
         want = np.matmul(a.astype(np.float64), b.astype(np.float64))
         np.testing.assert_allclose(r, want, rtol=0,
                                    atol=TOL[dtype] * np.sqrt(a.shape[-1]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_matrix_vector_row_blocks(dtype, threads):
+    """A @ x for row counts around the block of 8 and the thread split, with
+    a strided vector, a mirrored matrix and x @ A.T (the same loops)."""
+    stride.set_threads(threads)
+    try:
+        for m in (1, 7, 8, 9, 16, 17, 63, 130, 1001):
+            a, x = rand((m, 45), dtype), rand(90, dtype, 1)
+            for got, want in [
+                (stride.jit(lambda a, x: a @ x[::2])(a, x), a @ x[::2]),
+                (stride.jit(lambda a, x: a[::-1] @ x[1::2])(a, x), a[::-1] @ x[1::2]),
+                (stride.jit(lambda a, x: x[::2] @ a.T)(a, x), x[::2] @ a.T),
+            ]:
+                assert got.shape == want.shape
+                np.testing.assert_allclose(got, want, rtol=0,
+                                           atol=TOL[dtype] * np.sqrt(45) * 4)
+    finally:
+        stride.set_threads(None)

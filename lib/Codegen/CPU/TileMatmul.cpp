@@ -15,12 +15,14 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -38,6 +40,10 @@ namespace {
 /// A micro tile of tileVectorMatrix: its unit loops (the size-1 output dim)
 /// are dropped before vectorizing, leaving acc[p] += vec[r] * mat[r, p].
 constexpr StringLiteral kVectorMatrixTile = "stride.vector_matrix_tile";
+
+/// A row block of tileMatrixVector, whose rows unrollMatrixVectorRows
+/// unrolls into its k loop once its row count is static.
+constexpr StringLiteral kMatrixVectorTile = "stride.matrix_vector_tile";
 
 struct MatmulLoops {
   SmallVector<unsigned> batch;
@@ -236,6 +242,19 @@ struct MatmulTiler : StrideTileMatmulOptions {
           return failure();
         continue;
       }
+      if (inner && *inner == loops.k && matrixVectorRows > 1) {
+        if (explainsDecisions(op))
+          op->emitRemark()
+              << "stride-explain: tiling: a matrix-vector product whose "
+                 "matrix is contiguous along k (A @ x) reads it in blocks of "
+              << matrixVectorRows
+              << " rows whose dot products advance together: the vector is "
+                 "loaded once per block, not once per row, and each row "
+                 "sums in several vectorized partial sums";
+        if (failed(tileMatrixVector(rewriter, op, loops)))
+          return failure();
+        continue;
+      }
       if (inner) {
         if (explainsDecisions(op))
           op->emitRemark()
@@ -256,6 +275,7 @@ struct MatmulTiler : StrideTileMatmulOptions {
         return failure();
     }
     simplify();
+    unrollMatrixVectorRows(rewriter);
     vectorizeMicroTiles(rewriter);
     simplify();
     root->walk([&](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
@@ -269,8 +289,10 @@ struct MatmulTiler : StrideTileMatmulOptions {
   /// reassociable (as BLAS's dot products sum in several partial sums), so
   /// it vectorizes with several accumulators; otherwise each output element
   /// still sums in k order.
-  LogicalResult orderMatrixVector(IRRewriter &rewriter, linalg::LinalgOp op,
-                                  const MatmulLoops &loops, unsigned inner) {
+  FailureOr<linalg::GenericOp> orderMatrixVector(IRRewriter &rewriter,
+                                                 linalg::LinalgOp op,
+                                                 const MatmulLoops &loops,
+                                                 unsigned inner) {
     rewriter.setInsertionPoint(op);
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!generic) {
@@ -299,7 +321,132 @@ struct MatmulTiler : StrideTileMatmulOptions {
           bodyOp->setAttr(fastmath.getFastMathAttrName(), flags);
       });
     }
+    return *interchanged;
+  }
+
+  /// A @ x with A contiguous along k: blocks of `matrixVectorRows` matrix
+  /// rows, each a tile whose k loop is outside its row loop; once peeling
+  /// has made a block's row count static, unrollMatrixVectorRows unrolls
+  /// the rows into the k loop's body. LLVM's loop vectorizer then sums the
+  /// block's dot products in vector partial sums side by side: each vector
+  /// of x is loaded once per block instead of once per row, and the matrix
+  /// is read as that many sequential row streams, which the hardware
+  /// prefetchers keep busier than one. The last rows of a block-less
+  /// remainder stay one dot product at a time.
+  LogicalResult tileMatrixVector(IRRewriter &rewriter, linalg::LinalgOp op,
+                                 const MatmulLoops &loops) {
+    FailureOr<linalg::GenericOp> ordered =
+        orderMatrixVector(rewriter, op, loops, loops.k);
+    if (failed(ordered))
+      return failure();
+    linalg::GenericOp generic = *ordered;
+    // orderMatrixVector's order: the batch loops, m, n, then k.
+    unsigned batch = loops.batch.size();
+    SmallVector<int64_t> sizes = generic.getStaticLoopRanges();
+    unsigned rows = sizes[batch] != 1 ? batch : batch + 1;
+    SmallVector<int64_t> blocks(sizes.size(), 0);
+    for (unsigned loop = 0; loop < batch; ++loop)
+      blocks[loop] = 1;
+    blocks[rows] = clampTile(sizes[rows], matrixVectorRows);
+    if (llvm::all_of(blocks, [](int64_t size) { return size == 0; })) {
+      generic->setAttr(kMatrixVectorTile, rewriter.getUnitAttr());
+      return success();
+    }
+    FailureOr<scf::SCFTilingResult> tiles =
+        tileAndErase(rewriter, generic, blocks, {}, "matrix-vector row blocks");
+    if (failed(tiles))
+      return failure();
+    tiles->tiledOps.front()->setAttr(kMatrixVectorTile, rewriter.getUnitAttr());
+    peelTileLoops(rewriter, tiles->loops);
     return success();
+  }
+
+  /// The parallel loop of a matrix-vector generic that walks the matrix's
+  /// rows: the one whose static size is not 1 (dynamic counts as not 1).
+  static std::optional<unsigned> matrixRowsLoop(linalg::GenericOp op) {
+    std::optional<unsigned> rows;
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    for (auto [loop, type] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (linalg::isParallelIterator(type) && sizes[loop] != 1) {
+        if (rows)
+          return std::nullopt; // a batch loop too: not one block of rows
+        rows = loop;
+      }
+    return rows;
+  }
+
+  /// Each static row block of tileMatrixVector as one k loop that carries
+  /// every row's sum in `iter_args`: the outputs are loaded before it and
+  /// stored after it, and its body is the generic's multiply-add once per
+  /// row. With no store in the loop, LLVM's loop vectorizer keeps the
+  /// block's sums side by side in vector partial sums (the body's
+  /// `reassoc` flags allow it). Blocks whose row count stayed dynamic (the
+  /// last rows of a thread's chunk) keep their generic, one row at a time.
+  void unrollMatrixVectorRows(IRRewriter &rewriter) {
+    for (linalg::GenericOp op :
+         takeStaticTiles<linalg::GenericOp>(root, kMatrixVectorTile)) {
+      std::optional<unsigned> rows = matrixRowsLoop(op);
+      SmallVector<unsigned> reductions;
+      op.getReductionDims(reductions);
+      if (!rows || reductions.size() != 1)
+        continue;
+      unsigned k = reductions.front();
+      SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+      Location loc = op.getLoc();
+      rewriter.setInsertionPoint(op);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      // The operand indices at loop values `ivs` (every loop but k and the
+      // rows has size 1).
+      auto indices = [&](OpOperand &operand, ArrayRef<OpFoldResult> ivs) {
+        SmallVector<Value> result;
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        for (AffineExpr expr : map.getResults())
+          result.push_back(getValueOrCreateConstantIndexOp(
+              rewriter, loc,
+              affine::makeComposedFoldedAffineApply(
+                  rewriter, loc,
+                  AffineMap::get(map.getNumDims(), 0, expr), ivs)));
+        return result;
+      };
+      auto ivsAt = [&](int64_t row, OpFoldResult kValue) {
+        SmallVector<OpFoldResult> ivs(op.getNumLoops(), rewriter.getIndexAttr(0));
+        ivs[*rows] = rewriter.getIndexAttr(row);
+        ivs[k] = kValue;
+        return ivs;
+      };
+      OpOperand &out = op.getDpsInitsMutable()[0];
+      SmallVector<Value> inits;
+      for (int64_t r = 0; r < sizes[*rows]; ++r)
+        inits.push_back(memref::LoadOp::create(
+            rewriter, loc, out.get(),
+            indices(out, ivsAt(r, rewriter.getIndexAttr(0)))));
+      Value upper = arith::ConstantIndexOp::create(rewriter, loc, sizes[k]);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Block &body = op.getRegion().front();
+      auto loop = scf::ForOp::create(
+          rewriter, loc, zero, upper, one, inits,
+          [&](OpBuilder &b, Location nestedLoc, Value kv, ValueRange sums) {
+            SmallVector<Value> next;
+            for (int64_t r = 0; r < sizes[*rows]; ++r) {
+              IRMapping mapping;
+              for (OpOperand *input : op.getDpsInputOperands())
+                mapping.map(body.getArgument(input->getOperandNumber()),
+                            memref::LoadOp::create(
+                                b, nestedLoc, input->get(),
+                                indices(*input, ivsAt(r, kv))));
+              mapping.map(body.getArgument(out.getOperandNumber()), sums[r]);
+              for (Operation &bodyOp : body.without_terminator())
+                b.clone(bodyOp, mapping);
+              next.push_back(
+                  mapping.lookupOrDefault(body.getTerminator()->getOperand(0)));
+            }
+            scf::YieldOp::create(b, nestedLoc, next);
+          });
+      for (int64_t r = 0; r < sizes[*rows]; ++r)
+        memref::StoreOp::create(rewriter, loc, loop.getResult(r), out.get(),
+                                indices(out, ivsAt(r, rewriter.getIndexAttr(0))));
+      rewriter.eraseOp(op);
+    }
   }
 
   /// y @ A with A contiguous along the outputs (or A.T @ x): row blocks of

@@ -83,22 +83,54 @@ func.func @integer(%a: memref<100x300xi32>, %b: memref<300x70xi32>, %c: memref<1
 #kn = affine_map<(m, k, n) -> (k, n)>
 #mn = affine_map<(m, k, n) -> (m, n)>
 
-// A matrix-vector product A @ x over a row-major A is not blocked: its k
-// loop (A's unit stride) goes innermost and the sum along it may
-// reassociate, so LLVM vectorizes it with several accumulators.
+// A matrix-vector product A @ x over a row-major A is read in blocks of 8
+// rows whose dot products advance together: one k loop carries the 8 sums
+// (loaded before, stored after) and may reassociate them, so LLVM
+// vectorizes it with 8 vector partial sums and loads x once per block. The
+// 3 rows left over (403 = 50 * 8 + 3) are a static block of their own.
 // CHECK-LABEL: func.func @matvec_rows
-// CHECK-NOT: scf.for
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8:.*]] {
+// CHECK-COUNT-8: memref.load %{{.*}} : memref<8x1xf64
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64)
 // CHECK: arith.mulf {{.*}} fastmath<reassoc,contract> : f64
 // CHECK: arith.addf {{.*}} fastmath<reassoc,contract> : f64
+// CHECK: scf.yield
+// CHECK-COUNT-8: memref.store
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f64, f64, f64) {
+// CHECK-NOT: linalg.generic
 // CHECK-NOT: vector.
-func.func @matvec_rows(%a: memref<400x500xf64>, %x: memref<500x1xf64>, %c: memref<400x1xf64>) {
+func.func @matvec_rows(%a: memref<403x500xf64>, %x: memref<500x1xf64>, %c: memref<403x1xf64>) {
   linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a, %x : memref<400x500xf64>, memref<500x1xf64>) outs(%c : memref<400x1xf64>) {
+      ins(%a, %x : memref<403x500xf64>, memref<500x1xf64>) outs(%c : memref<403x1xf64>) {
   ^bb0(%p: f64, %q: f64, %r: f64):
     %m = arith.mulf %p, %q : f64
     %s = arith.addf %r, %m : f64
     linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// With a run-time row count (a thread's chunk), the whole blocks are
+// unrolled as above and the rows left over stay one reordered generic (k
+// innermost, reassociable), one dot product at a time.
+// CHECK-LABEL: func.func @matvec_dynamic_rows
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: memref<?x300xf32
+// CHECK: arith.addf {{.*}} fastmath<reassoc,contract> : f32
+func.func @matvec_dynamic_rows(%a: memref<?x300xf32>, %x: memref<300x1xf32>, %c: memref<?x1xf32>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %x : memref<?x300xf32>, memref<300x1xf32>) outs(%c : memref<?x1xf32>) {
+  ^bb0(%p: f32, %q: f32, %r: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %r, %m : f32
+    linalg.yield %s : f32
   }
   return
 }

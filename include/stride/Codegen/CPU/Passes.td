@@ -40,12 +40,21 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
 
     A matrix-vector product (a static m or n of 1, as `A @ x` and `y @ A`
     become) reads each matrix element once, so cache blocks buy it nothing.
-    When the matrix's unit-stride loop is k (a row-major `A @ x`), it stays
-    one `linalg.generic` whose loops are interchanged
-    (`linalg::interchangeGenericOp`) to put k innermost, for LLVM's loop
-    vectorizer, and its multiply and add get `reassoc` and `contract`
-    fast-math flags, so the dot product vectorizes with several partial
-    sums, as BLAS sums it. When it is an output loop (`y @ A`, `A.T @ x`),
+    When the matrix's unit-stride loop is k (a row-major `A @ x`), its
+    loops are interchanged (`linalg::interchangeGenericOp`) to put k
+    innermost, for LLVM's loop vectorizer, and its multiply and add get
+    `reassoc` and `contract` fast-math flags, so each dot product
+    vectorizes with several partial sums, as BLAS sums it. The rows are then
+    tiled by `matrix-vector-rows`; each static block becomes loops
+    (`linalg::linalgOpToLoops`) with k outside the block's rows, and the row
+    loop is unrolled (`scf` `loopUnrollFull`): the k loop's body holds every
+    row's multiply-add, so the loop vectorizer keeps the block's partial
+    sums side by side, each vector of x is loaded once per block, and the
+    matrix is read as that many row streams. On the project's AMD EPYC a C
+    loop of this shape read a 4000 x 5000 f64 matrix in 7.0-7.4 ms with 8
+    rows per block, 8.0-8.5 ms with 4 and 12-13 ms one row at a time.
+    Rows left over by the blocks (fewer than `matrix-vector-rows`, or a
+    thread's chunk of run-time length) stay one dot product at a time. When it is an output loop (`y @ A`, `A.T @ x`),
     the row-at-a-time loop would load and store every output once per
     matrix row: instead the product is cut into blocks of
     `vector-matrix-rows` matrix rows (outermost), each into register blocks
@@ -91,6 +100,11 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
            "Columns of the rhs block">,
     Option<"cacheK", "cache-k", "int64_t", /*default=*/"256",
            "Depth of the lhs and rhs blocks">,
+    Option<"matrixVectorRows", "matrix-vector-rows", "int64_t",
+           /*default=*/"8",
+           "Rows of the matrix a matrix-vector product (A @ x) reads at "
+           "once, their dot products side by side in the k loop (1: one "
+           "row at a time)">,
     Option<"vectorMatrixRows", "vector-matrix-rows", "int64_t",
            /*default=*/"8",
            "Rows of the matrix a vector-matrix product (y @ A, A.T @ x) "

@@ -404,12 +404,13 @@ struct MatmulTiler : StrideTileMatmulOptions {
           result.push_back(getValueOrCreateConstantIndexOp(
               rewriter, loc,
               affine::makeComposedFoldedAffineApply(
-                  rewriter, loc,
-                  AffineMap::get(map.getNumDims(), 0, expr), ivs)));
+                  rewriter, loc, AffineMap::get(map.getNumDims(), 0, expr),
+                  ivs)));
         return result;
       };
       auto ivsAt = [&](int64_t row, OpFoldResult kValue) {
-        SmallVector<OpFoldResult> ivs(op.getNumLoops(), rewriter.getIndexAttr(0));
+        SmallVector<OpFoldResult> ivs(op.getNumLoops(),
+                                      rewriter.getIndexAttr(0));
         ivs[*rows] = rewriter.getIndexAttr(row);
         ivs[k] = kValue;
         return ivs;
@@ -430,10 +431,10 @@ struct MatmulTiler : StrideTileMatmulOptions {
             for (int64_t r = 0; r < sizes[*rows]; ++r) {
               IRMapping mapping;
               for (OpOperand *input : op.getDpsInputOperands())
-                mapping.map(body.getArgument(input->getOperandNumber()),
-                            memref::LoadOp::create(
-                                b, nestedLoc, input->get(),
-                                indices(*input, ivsAt(r, kv))));
+                mapping.map(
+                    body.getArgument(input->getOperandNumber()),
+                    memref::LoadOp::create(b, nestedLoc, input->get(),
+                                           indices(*input, ivsAt(r, kv))));
               mapping.map(body.getArgument(out.getOperandNumber()), sums[r]);
               for (Operation &bodyOp : body.without_terminator())
                 b.clone(bodyOp, mapping);
@@ -443,8 +444,9 @@ struct MatmulTiler : StrideTileMatmulOptions {
             scf::YieldOp::create(b, nestedLoc, next);
           });
       for (int64_t r = 0; r < sizes[*rows]; ++r)
-        memref::StoreOp::create(rewriter, loc, loop.getResult(r), out.get(),
-                                indices(out, ivsAt(r, rewriter.getIndexAttr(0))));
+        memref::StoreOp::create(
+            rewriter, loc, loop.getResult(r), out.get(),
+            indices(out, ivsAt(r, rewriter.getIndexAttr(0))));
       rewriter.eraseOp(op);
     }
   }

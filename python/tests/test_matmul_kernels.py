@@ -85,3 +85,45 @@ def test_matrix_vector_row_blocks(dtype, threads):
                                            atol=TOL[dtype] * np.sqrt(45) * 4)
     finally:
         stride.set_threads(None)
+
+
+FUSED_MATVEC = {
+    "scaled": lambda a, b, x: 1.5 * a @ x,
+    "axpby": lambda a, b, x: 1.5 * a @ x + 0.5 * b @ x,
+    "product": lambda a, b, x: (a * b) @ x,
+    "exp": lambda a, b, x: np.exp(a) @ x,
+    "broadcast": lambda a, b, x: (a - x) @ x,
+    "sliced": lambda a, b, x: (3 * a[:, ::2]) @ x[::2],
+    "transposed": lambda a, b, x: (2 * a.T).T @ x,
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("name", sorted(FUSED_MATVEC))
+def test_fused_matrix_vector(name, dtype, threads):
+    """A matrix-vector product whose matrix is an elementwise expression reads
+    its inputs once (stride-fuse's plain map_reduce, blocked by rows as
+    A @ x): the same values as NumPy's, for row counts around the blocks and
+    the thread split."""
+    fn = FUSED_MATVEC[name]
+    stride.set_threads(threads)
+    try:
+        for m in (1, 9, 130, 1001):
+            a, b = rand((m, 46), dtype), rand((m, 46), dtype, 1)
+            x = rand(46, dtype, 2)
+            got, want = stride.jit(fn)(a, b, x), fn(a, b, x)
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_allclose(got, want, rtol=0,
+                                       atol=TOL[dtype] * np.sqrt(46) * 8)
+    finally:
+        stride.set_threads(None)
+
+
+def test_fused_matrix_vector_stores_no_matrix():
+    """alpha * A @ x is one kernel: the scaled matrix is never stored."""
+    a, x = rand((300, 200), np.float64), rand(200, np.float64, 1)
+    text = str(stride.explain(stride.jit(lambda a, x: 2.5 * a @ x), a, x))
+    kernels = [line for line in text.splitlines() if line.lstrip().startswith("kernel:")]
+    assert len(kernels) == 1, text
+    assert "without storing the elementwise result" in kernels[0], text

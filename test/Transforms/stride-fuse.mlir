@@ -311,3 +311,73 @@ func.func @not_into_reductions(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<
   %i = stride.argmax %q : tensor<4x8xf32> -> tensor<i64>
   return %p, %s, %i : tensor<4x8xf32>, tensor<f32>, tensor<i64>
 }
+
+// -----
+
+// A matrix-vector product takes the expression of its matrix when nothing
+// else reads it: alpha * A @ x is one plain map_reduce "sum" of
+// (alpha * a) * x along the last axis, of the matmul's result type, and the
+// scaled matrix is never stored. The batched form reduces the last axis too.
+// CHECK-LABEL: func.func @into_matrix_vector
+// CHECK: %[[Y:.*]] = stride.map_reduce "sum" ins(%{{.*}}, %{{.*}}, %{{.*}} : f64, tensor<5x7xf64>, tensor<7xf64>) axes [1] mapped(tensor<5x7xf64>) : tensor<5xf64> attributes {stride.plain_reduction} {
+// CHECK-NEXT: ^bb0(%[[AL:.*]]: f64, %[[A:.*]]: f64, %[[X:.*]]: f64):
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[AL]], %[[A]] : f64
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[S]], %[[X]] : f64
+// CHECK-NEXT: stride.yield %[[P]] : f64
+// CHECK: stride.map_reduce "sum" {{.*}} axes [2] mapped(tensor<3x4x6xf32>) : tensor<3x4xf32> attributes {stride.plain_reduction}
+// CHECK-NOT: stride.matmul
+func.func @into_matrix_vector(%alpha: f64, %a: tensor<5x7xf64>, %x: tensor<7xf64>,
+                              %b: tensor<3x4x6xf32>, %v: tensor<6xf32>) -> (tensor<5xf64>, tensor<3x4xf32>) {
+  %s = stride.broadcast ins(%alpha, %a : f64, tensor<5x7xf64>) -> tensor<5x7xf64> {
+  ^bb0(%p: f64, %q: f64):
+    %t = arith.mulf %p, %q : f64
+    stride.yield %t : f64
+  }
+  %y = stride.matmul %s, %x : tensor<5x7xf64>, tensor<7xf64> -> tensor<5xf64>
+  %e = stride.broadcast ins(%b : tensor<3x4x6xf32>) -> tensor<3x4x6xf32> {
+  ^bb0(%p: f32):
+    %t = math.exp %p : f32
+    stride.yield %t : f32
+  }
+  %z = stride.matmul %e, %v : tensor<3x4x6xf32>, tensor<6xf32> -> tensor<3x4xf32>
+  return %y, %z : tensor<5xf64>, tensor<3x4xf32>
+}
+
+// -----
+
+// Not fused into the product: a matrix something else reads too, the
+// vector side of x @ A, a matrix-matrix product (each element is read many
+// times), and a matrix of dynamic shape.
+// CHECK-LABEL: func.func @not_into_matrix_vector
+// CHECK-NOT: stride.map_reduce
+// CHECK-COUNT-4: stride.matmul
+// CHECK-NOT: stride.map_reduce
+func.func @not_into_matrix_vector(%a: tensor<5x7xf64>, %x: tensor<7xf64>, %w: tensor<5xf64>,
+                                  %c: tensor<7x3xf64>, %f: tensor<?x7xf64>)
+    -> (tensor<5x7xf64>, tensor<5xf64>, tensor<7xf64>, tensor<5x3xf64>, tensor<?xf64>) {
+  %s = stride.broadcast ins(%a : tensor<5x7xf64>) -> tensor<5x7xf64> {
+  ^bb0(%p: f64):
+    %t = arith.negf %p : f64
+    stride.yield %t : f64
+  }
+  %y = stride.matmul %s, %x : tensor<5x7xf64>, tensor<7xf64> -> tensor<5xf64>
+  %v = stride.broadcast ins(%w : tensor<5xf64>) -> tensor<5xf64> {
+  ^bb0(%p: f64):
+    %t = arith.negf %p : f64
+    stride.yield %t : f64
+  }
+  %z = stride.matmul %v, %a : tensor<5xf64>, tensor<5x7xf64> -> tensor<7xf64>
+  %m = stride.broadcast ins(%a : tensor<5x7xf64>) -> tensor<5x7xf64> {
+  ^bb0(%p: f64):
+    %t = arith.negf %p : f64
+    stride.yield %t : f64
+  }
+  %mm = stride.matmul %m, %c : tensor<5x7xf64>, tensor<7x3xf64> -> tensor<5x3xf64>
+  %g = stride.broadcast ins(%f : tensor<?x7xf64>) -> tensor<?x7xf64> {
+  ^bb0(%p: f64):
+    %t = arith.negf %p : f64
+    stride.yield %t : f64
+  }
+  %h = stride.matmul %g, %x : tensor<?x7xf64>, tensor<7xf64> -> tensor<?xf64>
+  return %s, %y, %z, %mm, %h : tensor<5x7xf64>, tensor<5xf64>, tensor<7xf64>, tensor<5x3xf64>, tensor<?xf64>
+}

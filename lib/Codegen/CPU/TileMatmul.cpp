@@ -123,6 +123,48 @@ std::optional<unsigned> matrixVectorInnerLoop(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+/// For a float sum on buffers whose one reduction loop is the last and
+/// whose body ends in `out + v` (a plain reduction, as stride-bufferize
+/// emits a stride.map_reduce marked stride.plain_reduction), with an input
+/// read with a static unit stride along that loop: the parallel loop that
+/// walks that input's rows (the last one whose size is not 1).
+std::optional<unsigned> matchRowDotProducts(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 2 ||
+      !isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
+    return std::nullopt;
+  unsigned k = op.getNumLoops() - 1;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators[k] != utils::IteratorType::reduction ||
+      llvm::count(iterators, utils::IteratorType::reduction) != 1)
+    return std::nullopt;
+  Block &body = *op.getBody();
+  auto sum = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  BlockArgument out = body.getArguments().back();
+  if (!sum || !out.hasOneUse() || (sum.getLhs() != out && sum.getRhs() != out))
+    return std::nullopt;
+  bool contiguous = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || map.getNumResults() == 0 ||
+        failed(type.getStridesAndOffset(strides, offset)))
+      continue;
+    if (map.getResults().back() == getAffineDimExpr(k, op.getContext()) &&
+        strides.back() == 1 && type.getShape().back() != 1)
+      contiguous = true;
+  }
+  if (!contiguous)
+    return std::nullopt;
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  for (unsigned loop = k; loop-- > 0;)
+    if (sizes[loop] != 1)
+      return loop;
+  return std::nullopt;
+}
+
 /// `tile`, or 0 (no tiling) when the loop's static size already fits.
 int64_t clampTile(int64_t size, int64_t tile) {
   return ShapedType::isDynamic(size) || size > tile ? tile : 0;
@@ -205,11 +247,19 @@ struct MatmulTiler : StrideTileMatmulOptions {
 
   LogicalResult run() {
     SmallVector<linalg::LinalgOp> matmuls;
+    SmallVector<std::pair<linalg::GenericOp, unsigned>> dotProducts;
     root->walk([&](linalg::LinalgOp op) {
-      if (matchMatmul(op) && !ambiguousUnitBroadcast(op))
-        matmuls.push_back(op);
+      if (matchMatmul(op)) {
+        if (!ambiguousUnitBroadcast(op))
+          matmuls.push_back(op);
+      } else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+                 generic && matrixVectorRows > 1 &&
+                 !ambiguousUnitBroadcast(op)) {
+        if (std::optional<unsigned> rows = matchRowDotProducts(generic))
+          dotProducts.push_back({generic, *rows});
+      }
     });
-    if (matmuls.empty())
+    if (matmuls.empty() && dotProducts.empty())
       return success();
     for (auto [name, value] :
          {std::pair<StringRef, int64_t>{"register-m", registerM},
@@ -225,6 +275,16 @@ struct MatmulTiler : StrideTileMatmulOptions {
         return failure();
       }
     IRRewriter rewriter(root->getContext());
+    for (auto [generic, rows] : dotProducts) {
+      if (explainsDecisions(generic))
+        generic->emitRemark()
+            << "stride-explain: tiling: a matrix-vector product with a fused "
+               "matrix expression reads it in blocks of "
+            << matrixVectorRows
+            << " rows whose dot products advance together, as A @ x";
+      if (failed(tileRowDotProducts(rewriter, generic, rows)))
+        return failure();
+    }
     for (linalg::LinalgOp op : matmuls) {
       MatmulLoops loops = *matchMatmul(op);
       std::optional<unsigned> inner = matrixVectorInnerLoop(op, loops);
@@ -339,14 +399,23 @@ struct MatmulTiler : StrideTileMatmulOptions {
         orderMatrixVector(rewriter, op, loops, loops.k);
     if (failed(ordered))
       return failure();
-    linalg::GenericOp generic = *ordered;
     // orderMatrixVector's order: the batch loops, m, n, then k.
     unsigned batch = loops.batch.size();
+    SmallVector<int64_t> sizes = ordered->getStaticLoopRanges();
+    return blockMatrixRows(rewriter, *ordered,
+                           sizes[batch] != 1 ? batch : batch + 1);
+  }
+
+  /// The row blocks of tileMatrixVector in `generic`, whose last loop is k
+  /// and whose parallel loop `rows` walks the matrix's rows: the other
+  /// parallel loops by 1, `rows` by `matrixVectorRows`, peeled.
+  LogicalResult blockMatrixRows(IRRewriter &rewriter, linalg::GenericOp generic,
+                                unsigned rows) {
     SmallVector<int64_t> sizes = generic.getStaticLoopRanges();
-    unsigned rows = sizes[batch] != 1 ? batch : batch + 1;
     SmallVector<int64_t> blocks(sizes.size(), 0);
-    for (unsigned loop = 0; loop < batch; ++loop)
-      blocks[loop] = 1;
+    for (auto [loop, type] : llvm::enumerate(generic.getIteratorTypesArray()))
+      if (loop != rows && linalg::isParallelIterator(type) && sizes[loop] != 1)
+        blocks[loop] = 1;
     blocks[rows] = clampTile(sizes[rows], matrixVectorRows);
     if (llvm::all_of(blocks, [](int64_t size) { return size == 0; })) {
       generic->setAttr(kMatrixVectorTile, rewriter.getUnitAttr());
@@ -359,6 +428,26 @@ struct MatmulTiler : StrideTileMatmulOptions {
     tiles->tiledOps.front()->setAttr(kMatrixVectorTile, rewriter.getUnitAttr());
     peelTileLoops(rewriter, tiles->loops);
     return success();
+  }
+
+  /// A plain float sum along a contiguous innermost loop of an elementwise
+  /// expression (the stride.map_reduce that stride-fuse makes of
+  /// `alpha * A @ x`): blocked as tileMatrixVector blocks `A @ x`. The sum
+  /// and the multiply feeding it get `reassoc` and `contract`; the
+  /// expression's own ops keep their rounding.
+  LogicalResult tileRowDotProducts(IRRewriter &rewriter,
+                                   linalg::GenericOp generic, unsigned rows) {
+    auto sum = cast<arith::AddFOp>(
+        generic.getBody()->getTerminator()->getOperand(0).getDefiningOp());
+    MLIRContext *context = root->getContext();
+    sum.setFastmathAttr(arith::FastMathFlagsAttr::get(
+        context,
+        arith::FastMathFlags::reassoc | arith::FastMathFlags::contract));
+    for (Value operand : sum->getOperands())
+      if (auto product = operand.getDefiningOp<arith::MulFOp>())
+        product.setFastmathAttr(arith::FastMathFlagsAttr::get(
+            context, arith::FastMathFlags::contract));
+    return blockMatrixRows(rewriter, generic, rows);
   }
 
   /// The parallel loop of a matrix-vector generic that walks the matrix's
@@ -433,8 +522,11 @@ struct MatmulTiler : StrideTileMatmulOptions {
               for (OpOperand *input : op.getDpsInputOperands())
                 mapping.map(
                     body.getArgument(input->getOperandNumber()),
-                    memref::LoadOp::create(b, nestedLoc, input->get(),
-                                           indices(*input, ivsAt(r, kv))));
+                    isa<MemRefType>(input->get().getType())
+                        ? memref::LoadOp::create(b, nestedLoc, input->get(),
+                                                 indices(*input, ivsAt(r, kv)))
+                              .getResult()
+                        : input->get());
               mapping.map(body.getArgument(out.getOperandNumber()), sums[r]);
               for (Operation &bodyOp : body.without_terminator())
                 b.clone(bodyOp, mapping);

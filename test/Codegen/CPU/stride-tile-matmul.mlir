@@ -200,3 +200,55 @@ func.func @transposed_matvec(%a: memref<400x500xf64>, %x: memref<400x1xf64>, %c:
   }
   return
 }
+
+// -----
+
+#scalar = affine_map<(m, k) -> ()>
+#rowk = affine_map<(m, k) -> (m, k)>
+#vk = affine_map<(m, k) -> (k)>
+#vm = affine_map<(m, k) -> (m)>
+
+// A plain sum of an elementwise expression along a contiguous last loop
+// (stride-fuse's map_reduce of alpha * A @ x) is blocked by rows as A @ x
+// is: 8 sums carried by one k loop, the scalar read as it is. Only the sum
+// and the product feeding it may reassociate or contract; the expression's
+// own multiply keeps its rounding.
+// CHECK-LABEL: func.func @fused_matrix_vector
+// CHECK: scf.for %{{.*}} step %{{.*}} {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64)
+// CHECK: %[[S:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: %[[P:.*]] = arith.mulf %[[S]], %{{.*}} fastmath<contract> : f64
+// CHECK: arith.addf %{{.*}}, %[[P]] fastmath<reassoc,contract> : f64
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f64, f64) {
+// CHECK-NOT: linalg.generic
+func.func @fused_matrix_vector(%alpha: f64, %a: memref<42x300xf64>, %x: memref<300xf64>, %y: memref<42xf64>) {
+  linalg.generic {indexing_maps = [#scalar, #rowk, #vk, #vm], iterator_types = ["parallel", "reduction"]}
+      ins(%alpha, %a, %x : f64, memref<42x300xf64>, memref<300xf64>) outs(%y : memref<42xf64>) {
+  ^bb0(%s: f64, %p: f64, %q: f64, %r: f64):
+    %t = arith.mulf %s, %p : f64
+    %m = arith.mulf %t, %q : f64
+    %u = arith.addf %r, %m : f64
+    linalg.yield %u : f64
+  }
+  return
+}
+
+// -----
+
+#rowk = affine_map<(m, k) -> (m, k)>
+#vm = affine_map<(m, k) -> (m)>
+
+// A plain sum whose reduced loop is not contiguous in any input (a column
+// sum read through a transposed view) is left as it is.
+// CHECK-LABEL: func.func @strided_sum_untouched
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic
+func.func @strided_sum_untouched(%a: memref<42x300xf64, strided<[1, 42]>>, %y: memref<42xf64>) {
+  linalg.generic {indexing_maps = [#rowk, #vm], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<42x300xf64, strided<[1, 42]>>) outs(%y : memref<42xf64>) {
+  ^bb0(%p: f64, %r: f64):
+    %u = arith.addf %r, %p : f64
+    linalg.yield %u : f64
+  }
+  return
+}

@@ -1,9 +1,11 @@
 //===- Fuse.cpp - Julia-style fusion of elementwise expressions -----------===//
 
+#include "Bufferization/Preparation.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Fusion.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -350,6 +352,54 @@ bool fuseIntoReduction(RewriterBase &rewriter, Operation *reduce) {
   return true;
 }
 
+/// A matrix-vector product `P @ x` whose matrix is the result of an
+/// elementwise stride.broadcast that nothing else reads, as one plain
+/// `stride.map_reduce` "sum" of `P * x` along the last axis: the matrix is
+/// read once and the intermediate never stored (`alpha * A @ x`). It sums
+/// plainly (stride.plain_reduction), as the matmul kernel it replaces did,
+/// and stride-tile-matmul blocks its rows as it blocks `A @ x`. Only for
+/// floats of one type, a rank-1 vector on the right, static shapes and
+/// strides, and a result of the matmul's own type.
+bool fuseIntoMatrixVector(RewriterBase &rewriter, MatmulOp matmul) {
+  BroadcastOp producer = absorbableProducer(matmul);
+  auto vectorType = dyn_cast<RankedTensorType>(matmul.getRhs().getType());
+  auto resultType = dyn_cast<RankedTensorType>(matmul.getType());
+  if (!producer || !vectorType || vectorType.getRank() != 1 || !resultType ||
+      !resultType.hasStaticShape())
+    return false;
+  auto mapped = dyn_cast<RankedTensorType>(producer.getResult(0).getType());
+  Type element = resultType.getElementType();
+  if (!mapped || mapped.getRank() < 2 || !mapped.hasStaticShape() ||
+      llvm::is_contained(getStridesOf(mapped), ShapedType::kDynamic) ||
+      !isa<FloatType>(element) || mapped.getElementType() != element ||
+      vectorType.getElementType() != element)
+    return false;
+  rewriter.setInsertionPoint(matmul);
+  SmallVector<Value> inputs(producer.getInputs());
+  inputs.push_back(matmul.getRhs());
+  auto fused = MapReduceOp::create(
+      rewriter, matmul.getLoc(), resultType, rewriter.getStringAttr("sum"),
+      inputs, rewriter.getDenseI64ArrayAttr({mapped.getRank() - 1}),
+      UnitAttr(), TypeAttr::get(mapped));
+  fused->setAttr(kPlainReductionAttr, rewriter.getUnitAttr());
+  rewriter.inlineRegionBefore(producer.getBody(), fused.getBody(),
+                              fused.getBody().end());
+  Block &body = fused.getBodyBlock();
+  BlockArgument vectorElement =
+      body.addArgument(element, matmul.getRhs().getLoc());
+  auto yield = cast<YieldOp>(body.getTerminator());
+  rewriter.setInsertionPoint(yield);
+  Value product = arith::MulFOp::create(rewriter, yield.getLoc(),
+                                        yield.getValues()[0], vectorElement);
+  rewriter.replaceOpWithNewOp<YieldOp>(yield, ValueRange{product});
+  LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] fusing " << producer->getLoc()
+                          << " into matrix-vector product "
+                          << matmul->getLoc() << "\n");
+  rewriter.replaceOp(matmul, fused.getResult());
+  rewriter.eraseOp(producer);
+  return true;
+}
+
 /// The pattern form, for the greedy driver: one fusion per application; the
 /// driver revisits the merged op for the rest.
 struct FuseBroadcastProducer : OpRewritePattern<BroadcastOp> {
@@ -400,6 +450,12 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
       while (BroadcastOp merged =
                  fuseFirstProducer(rewriter, consumer, control, counters))
         consumer = merged;
+    // Matrix-vector products take their matrix's expression.
+    for (Operation *matmul : collectOps(getOperation(), [](Operation *op) {
+           return isa<MatmulOp>(op);
+         }))
+      if (fuseIntoMatrixVector(rewriter, cast<MatmulOp>(matmul)))
+        ++numIntoMatrixVector;
     // Then each reduction takes the whole expression it reduces.
     for (Operation *reduce : collectOps(getOperation(), isReduction))
       if (fuseIntoReduction(rewriter, reduce))

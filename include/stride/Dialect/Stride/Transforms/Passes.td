@@ -161,6 +161,14 @@ def StrideFuse : Pass<"stride-fuse"> {
       cost rule applies; the result rounds as before (the reduction's loop
       order and blocking follow the producer's layout, as they followed the
       materialized input's).
+    - A producer whose only use is the matrix of a matrix-vector product
+      (`P @ x`, `x` of rank 1, floats of one type, static shapes and
+      strides) becomes with it one `stride.map_reduce` "sum" of `P * x` along
+      the last axis, marked `stride.plain_reduction` (summed plainly, as the
+      matmul kernel did): `alpha * A @ x` reads A once and stores no scaled
+      copy, and stride-tile-matmul blocks its rows as it blocks `A @ x`.
+      Fusion into the matrix of a matrix-matrix product is not done: its
+      kernel reads each element many times.
 
     Algorithm: the consumers are visited once, in program order; each
     absorbs the producer of its first input that may fuse until none is
@@ -190,8 +198,12 @@ def StrideFuse : Pass<"stride-fuse"> {
               "Views of a producer's result moved onto its inputs">,
     Statistic<"numIntoReductions", "into-reductions",
               "Producers fused into a reduction (stride.map_reduce)">,
+    Statistic<"numIntoMatrixVector", "into-matrix-vector",
+              "Producers fused into a matrix-vector product "
+              "(a plain stride.map_reduce)">,
   ];
-  let dependentDialects = ["::mlir::stride::StrideDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::stride::StrideDialect"];
 }
 
 def StrideFuseRows : Pass<"stride-fuse-rows"> {

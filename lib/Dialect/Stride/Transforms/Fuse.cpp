@@ -379,8 +379,8 @@ bool fuseIntoMatrixVector(RewriterBase &rewriter, MatmulOp matmul) {
   inputs.push_back(matmul.getRhs());
   auto fused = MapReduceOp::create(
       rewriter, matmul.getLoc(), resultType, rewriter.getStringAttr("sum"),
-      inputs, rewriter.getDenseI64ArrayAttr({mapped.getRank() - 1}),
-      UnitAttr(), TypeAttr::get(mapped));
+      inputs, rewriter.getDenseI64ArrayAttr({mapped.getRank() - 1}), UnitAttr(),
+      TypeAttr::get(mapped));
   fused->setAttr(kPlainReductionAttr, rewriter.getUnitAttr());
   rewriter.inlineRegionBefore(producer.getBody(), fused.getBody(),
                               fused.getBody().end());
@@ -393,8 +393,8 @@ bool fuseIntoMatrixVector(RewriterBase &rewriter, MatmulOp matmul) {
                                         yield.getValues()[0], vectorElement);
   rewriter.replaceOpWithNewOp<YieldOp>(yield, ValueRange{product});
   LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] fusing " << producer->getLoc()
-                          << " into matrix-vector product "
-                          << matmul->getLoc() << "\n");
+                          << " into matrix-vector product " << matmul->getLoc()
+                          << "\n");
   rewriter.replaceOp(matmul, fused.getResult());
   rewriter.eraseOp(producer);
   return true;
@@ -451,9 +451,8 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
                  fuseFirstProducer(rewriter, consumer, control, counters))
         consumer = merged;
     // Matrix-vector products take their matrix's expression.
-    for (Operation *matmul : collectOps(getOperation(), [](Operation *op) {
-           return isa<MatmulOp>(op);
-         }))
+    for (Operation *matmul : collectOps(
+             getOperation(), [](Operation *op) { return isa<MatmulOp>(op); }))
       if (fuseIntoMatrixVector(rewriter, cast<MatmulOp>(matmul)))
         ++numIntoMatrixVector;
     // Then each reduction takes the whole expression it reduces.

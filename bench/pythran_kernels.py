@@ -81,6 +81,11 @@ def axpby(alpha, a, b, beta, c):
     return alpha * np.dot(a, b) + beta * c
 
 
+# pythran export matvec_axpby(float64, float64[:,:], float64[:], float64, float64[:,:])
+def matvec_axpby(alpha, a, x, beta, b):
+    return alpha * np.dot(a, x) + beta * np.dot(b, x)
+
+
 # pythran export broadcast_producer(float64[:,:], float64[:], float64[:,:])
 def broadcast_producer(a, v, out):
     out[:] = a + np.exp(np.sin(v) * np.cos(v))

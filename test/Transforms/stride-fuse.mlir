@@ -325,9 +325,17 @@ func.func @not_into_reductions(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[S]], %[[X]] : f64
 // CHECK-NEXT: stride.yield %[[P]] : f64
 // CHECK: stride.map_reduce "sum" {{.*}} axes [2] mapped(tensor<3x4x6xf32>) : tensor<3x4xf32> attributes {stride.plain_reduction}
+// The vector of x @ P is read as x[:, None], so it broadcasts along P's
+// rows, and the sum runs along the second last axis.
+// CHECK: %[[COL:.*]] = stride.unsqueeze %{{.*}}[1] : tensor<5xf64> -> tensor<5x1xf64>
+// CHECK: stride.map_reduce "sum" ins(%{{.*}}, %[[COL]] : tensor<5x7xf64>, tensor<5x1xf64>) axes [0] mapped(tensor<5x7xf64>) : tensor<7xf64> attributes {stride.plain_reduction}
+// CHECK: ^bb0(%[[P:.*]]: f64, %[[V:.*]]: f64):
+// CHECK: %[[N:.*]] = arith.negf %[[P]] : f64
+// CHECK: arith.mulf %[[V]], %[[N]] : f64
 // CHECK-NOT: stride.matmul
 func.func @into_matrix_vector(%alpha: f64, %a: tensor<5x7xf64>, %x: tensor<7xf64>,
-                              %b: tensor<3x4x6xf32>, %v: tensor<6xf32>) -> (tensor<5xf64>, tensor<3x4xf32>) {
+                              %b: tensor<3x4x6xf32>, %v: tensor<6xf32>, %w: tensor<5xf64>)
+    -> (tensor<5xf64>, tensor<3x4xf32>, tensor<7xf64>) {
   %s = stride.broadcast ins(%alpha, %a : f64, tensor<5x7xf64>) -> tensor<5x7xf64> {
   ^bb0(%p: f64, %q: f64):
     %t = arith.mulf %p, %q : f64
@@ -340,14 +348,21 @@ func.func @into_matrix_vector(%alpha: f64, %a: tensor<5x7xf64>, %x: tensor<7xf64
     stride.yield %t : f32
   }
   %z = stride.matmul %e, %v : tensor<3x4x6xf32>, tensor<6xf32> -> tensor<3x4xf32>
-  return %y, %z : tensor<5xf64>, tensor<3x4xf32>
+  %n = stride.broadcast ins(%a : tensor<5x7xf64>) -> tensor<5x7xf64> {
+  ^bb0(%p: f64):
+    %t = arith.negf %p : f64
+    stride.yield %t : f64
+  }
+  %u = stride.matmul %w, %n : tensor<5xf64>, tensor<5x7xf64> -> tensor<7xf64>
+  return %y, %z, %u : tensor<5xf64>, tensor<3x4xf32>, tensor<7xf64>
 }
 
 // -----
 
-// Not fused into the product: a matrix something else reads too, the
-// vector side of x @ A, a matrix-matrix product (each element is read many
-// times), and a matrix of dynamic shape.
+// Not fused into the product: a matrix something else reads too, an
+// expression on the vector side of x @ A (the vector is small), a
+// matrix-matrix product (each element is read many times), and a matrix of
+// dynamic shape.
 // CHECK-LABEL: func.func @not_into_matrix_vector
 // CHECK-NOT: stride.map_reduce
 // CHECK-COUNT-4: stride.matmul

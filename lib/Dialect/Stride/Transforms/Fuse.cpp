@@ -59,11 +59,11 @@ SmallVector<Operation *> collectOps(Operation *root,
   return ops;
 }
 
-/// The stride.broadcast defining `op`'s operand 0 when `op` may absorb it:
-/// in `op`'s block, without destinations, with one result that has one use
-/// and no unranked tensor input; else null.
-BroadcastOp absorbableProducer(Operation *op) {
-  auto producer = op->getOperand(0).getDefiningOp<BroadcastOp>();
+/// The stride.broadcast defining `op`'s operand `operand` when `op` may
+/// absorb it: in `op`'s block, without destinations, with one result that
+/// has one use and no unranked tensor input; else null.
+BroadcastOp absorbableProducer(Operation *op, unsigned operand = 0) {
+  auto producer = op->getOperand(operand).getDefiningOp<BroadcastOp>();
   if (!producer || producer->getBlock() != op->getBlock() ||
       !producer.getInits().empty() || producer.getNumResults() != 1 ||
       !producer.getResult(0).hasOneUse())
@@ -352,20 +352,30 @@ bool fuseIntoReduction(RewriterBase &rewriter, Operation *reduce) {
   return true;
 }
 
-/// A matrix-vector product `P @ x` whose matrix is the result of an
-/// elementwise stride.broadcast that nothing else reads, as one plain
-/// `stride.map_reduce` "sum" of `P * x` along the last axis: the matrix is
-/// read once and the intermediate never stored (`alpha * A @ x`). It sums
-/// plainly (stride.plain_reduction), as the matmul kernel it replaces did,
-/// and stride-tile-matmul blocks its rows as it blocks `A @ x`. Only for
-/// floats of one type, a rank-1 vector on the right, static shapes and
-/// strides, and a result of the matmul's own type.
+/// A matrix-vector product `P @ x` (or vector-matrix product `x @ P`)
+/// whose matrix is the result of an elementwise stride.broadcast that
+/// nothing else reads, as one plain `stride.map_reduce` "sum" of `P * x`
+/// along the last axis (of `x[:, None] * P` along the second last): the
+/// matrix is read once and the intermediate never stored
+/// (`alpha * A @ x`). It sums plainly (stride.plain_reduction), as the
+/// matmul kernel it replaces did, and stride-tile-matmul blocks the rows of
+/// `P @ x` as it blocks `A @ x`. Only for floats of one type, static shapes
+/// and strides, and a result of the matmul's own type.
 bool fuseIntoMatrixVector(RewriterBase &rewriter, MatmulOp matmul) {
-  BroadcastOp producer = absorbableProducer(matmul);
-  auto vectorType = dyn_cast<RankedTensorType>(matmul.getRhs().getType());
+  auto lhsType = dyn_cast<RankedTensorType>(matmul.getLhs().getType());
+  auto rhsType = dyn_cast<RankedTensorType>(matmul.getRhs().getType());
   auto resultType = dyn_cast<RankedTensorType>(matmul.getType());
-  if (!producer || !vectorType || vectorType.getRank() != 1 || !resultType ||
-      !resultType.hasStaticShape())
+  if (!lhsType || !rhsType || !resultType || !resultType.hasStaticShape())
+    return false;
+  // Which side is the vector: the rhs of A @ x, the lhs of x @ A.
+  bool vectorRight = rhsType.getRank() == 1 && lhsType.getRank() >= 2;
+  bool vectorLeft = lhsType.getRank() == 1 && rhsType.getRank() >= 2;
+  if (!vectorRight && !vectorLeft)
+    return false;
+  BroadcastOp producer = absorbableProducer(matmul, vectorRight ? 0 : 1);
+  Value vector = vectorRight ? matmul.getRhs() : matmul.getLhs();
+  auto vectorType = vectorRight ? rhsType : lhsType;
+  if (!producer)
     return false;
   auto mapped = dyn_cast<RankedTensorType>(producer.getResult(0).getType());
   Type element = resultType.getElementType();
@@ -375,26 +385,45 @@ bool fuseIntoMatrixVector(RewriterBase &rewriter, MatmulOp matmul) {
       vectorType.getElementType() != element)
     return false;
   rewriter.setInsertionPoint(matmul);
+  Location loc = matmul.getLoc();
+  if (vectorLeft) {
+    // x[:, None], so that it broadcasts along P's rows, not its columns.
+    auto column = UnsqueezeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({vectorType.getDimSize(0), 1}, element), vector,
+        rewriter.getI64IntegerAttr(1));
+    RankedTensorType columnType = viewTypeOf(column, vectorType);
+    if (!columnType) {
+      rewriter.eraseOp(column);
+      return false;
+    }
+    column.getResult().setType(columnType);
+    vector = column.getResult();
+  }
   SmallVector<Value> inputs(producer.getInputs());
-  inputs.push_back(matmul.getRhs());
+  inputs.push_back(vector);
+  int64_t axis = mapped.getRank() - (vectorRight ? 1 : 2);
   auto fused = MapReduceOp::create(
-      rewriter, matmul.getLoc(), resultType, rewriter.getStringAttr("sum"),
-      inputs, rewriter.getDenseI64ArrayAttr({mapped.getRank() - 1}), UnitAttr(),
-      TypeAttr::get(mapped));
+      rewriter, loc, resultType, rewriter.getStringAttr("sum"), inputs,
+      rewriter.getDenseI64ArrayAttr({axis}), UnitAttr(), TypeAttr::get(mapped));
   fused->setAttr(kPlainReductionAttr, rewriter.getUnitAttr());
   rewriter.inlineRegionBefore(producer.getBody(), fused.getBody(),
                               fused.getBody().end());
   Block &body = fused.getBodyBlock();
-  BlockArgument vectorElement =
-      body.addArgument(element, matmul.getRhs().getLoc());
+  BlockArgument vectorElement = body.addArgument(element, vector.getLoc());
   auto yield = cast<YieldOp>(body.getTerminator());
   rewriter.setInsertionPoint(yield);
-  Value product = arith::MulFOp::create(rewriter, yield.getLoc(),
-                                        yield.getValues()[0], vectorElement);
+  // IEEE products commute exactly: the matmul's order of operands is kept
+  // for readability only.
+  Value product =
+      vectorRight ? arith::MulFOp::create(rewriter, yield.getLoc(),
+                                          yield.getValues()[0], vectorElement)
+                  : arith::MulFOp::create(rewriter, yield.getLoc(),
+                                          vectorElement, yield.getValues()[0]);
   rewriter.replaceOpWithNewOp<YieldOp>(yield, ValueRange{product});
   LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] fusing " << producer->getLoc()
-                          << " into matrix-vector product " << matmul->getLoc()
-                          << "\n");
+                          << " into matrix-vector product "
+                          << matmul->getLoc() << "\n");
   rewriter.replaceOp(matmul, fused.getResult());
   rewriter.eraseOp(producer);
   return true;

@@ -162,11 +162,13 @@ def StrideFuse : Pass<"stride-fuse"> {
       order and blocking follow the producer's layout, as they followed the
       materialized input's).
     - A producer whose only use is the matrix of a matrix-vector product
-      (`P @ x`, `x` of rank 1, floats of one type, static shapes and
-      strides) becomes with it one `stride.map_reduce` "sum" of `P * x` along
-      the last axis, marked `stride.plain_reduction` (summed plainly, as the
-      matmul kernel did): `alpha * A @ x` reads A once and stores no scaled
-      copy, and stride-tile-matmul blocks its rows as it blocks `A @ x`.
+      (`P @ x` or `x @ P`, `x` of rank 1, floats of one type, static shapes
+      and strides) becomes with it one `stride.map_reduce` "sum" of `P * x`
+      along the last axis (of `x[:, None] * P`, through a `stride.unsqueeze`
+      view of x, along the second last), marked `stride.plain_reduction`
+      (summed plainly, as the matmul kernel did): `alpha * A @ x` reads A
+      once and stores no scaled copy, and stride-tile-matmul blocks the rows
+      of `P @ x` as it blocks `A @ x` (`x @ P` stays one row of P at a time).
       Fusion into the matrix of a matrix-matrix product is not done: its
       kernel reads each element many times.
 

@@ -422,8 +422,8 @@ bool fuseIntoMatrixVector(RewriterBase &rewriter, MatmulOp matmul) {
                                           vectorElement, yield.getValues()[0]);
   rewriter.replaceOpWithNewOp<YieldOp>(yield, ValueRange{product});
   LLVM_DEBUG(llvm::dbgs() << "[stride-fuse] fusing " << producer->getLoc()
-                          << " into matrix-vector product "
-                          << matmul->getLoc() << "\n");
+                          << " into matrix-vector product " << matmul->getLoc()
+                          << "\n");
   rewriter.replaceOp(matmul, fused.getResult());
   rewriter.eraseOp(producer);
   return true;

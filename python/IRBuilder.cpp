@@ -127,6 +127,10 @@ public:
   std::vector<int> beginLoop(int64_t lower, int64_t upper,
                              const std::vector<int> &inits,
                              const py::list &specs) {
+    if (inits.size() != specs.size())
+      throw py::value_error("begin_loop: " + std::to_string(inits.size()) +
+                            " initial values but " +
+                            std::to_string(specs.size()) + " carried types");
     SmallVector<Value> values;
     for (auto [init, spec] : llvm::zip_equal(inits, specs))
       values.push_back(castValue(

@@ -164,8 +164,11 @@ class _Builder:
         shapes), with the body's nodes built in its region."""
         lower, upper, results, args, index = node.attr
         types = [_static(arg) for arg in args]
+        # ins: the carried arrays' initial values, then the loop-invariant
+        # values the body reads (_loop_frontier), which are already built
+        # in front of the loop and are not carried.
         index_value, *carried = self.ir.begin_loop(
-            lower, upper, [h for h, _ in ins], types)
+            lower, upper, [h for h, _ in ins[:len(args)]], types)
         for j, arg in enumerate(args):
             self.values[id(arg)] = (carried[j], types[j])
         self.values[id(index)] = (index_value, ("i64", (), None))

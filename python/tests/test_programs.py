@@ -368,6 +368,30 @@ def test_fori_loop_writes_an_argument_and_carries_several_arrays():
                                   np.roll(np.arange(5.0), 4))
 
 
+def test_fori_loop_body_reads_values_computed_before_it():
+    """Values the body reads that do not depend on the loop (`1.0 * A`, a
+    column sum of A) are computed once before the loop, not carried: a
+    conjugate-gradient solve whose matrix-vector product takes a scaled
+    matrix (fused into the product), with 0-d step sizes."""
+    def cg(a, b):
+        def body(i, c):
+            x, r, p = c
+            ap = (1.0 * a) @ p
+            alpha = (r @ r) / (p @ ap)
+            r2 = r - alpha * ap
+            beta = (r2 @ r2) / (r @ r)
+            return x + alpha * p + a.sum(axis=0) * 0.0, r2, r2 + beta * p
+        x, r, p = stride.fori_loop(0, 15, body, (b * 0.0, b + 0.0, b + 0.0))
+        return x, np.sqrt(r @ r)
+
+    m = rand(60, 60)
+    a = m @ m.T + 60 * np.eye(60)
+    b = rand(60)
+    got, want = stride.jit(cg)(a, b), cg(a, b)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-6, atol=1e-12)
+
+
 def test_fori_loop_outside_a_trace_is_a_python_loop():
     u = rand(6, 6)
     got = stride.fori_loop(0, 3, lambda i, x: x * 2 + i, u)

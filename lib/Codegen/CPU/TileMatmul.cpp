@@ -123,6 +123,17 @@ std::optional<unsigned> matrixVectorInnerLoop(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+/// In a matrix-vector generic whose last loop is k: the loop that walks
+/// the matrix's rows, the last one before k whose static size is not 1
+/// (the batch loops come before it, the size-1 output loop is skipped).
+std::optional<unsigned> matrixRowsLoop(linalg::GenericOp op) {
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  for (unsigned loop = sizes.size() - 1; loop-- > 0;)
+    if (sizes[loop] != 1)
+      return loop;
+  return std::nullopt;
+}
+
 /// For a float sum on buffers whose one reduction loop is the last and
 /// whose body ends in `out + v` (a plain reduction, as stride-bufferize
 /// emits a stride.map_reduce marked stride.plain_reduction), with an input
@@ -158,11 +169,7 @@ std::optional<unsigned> matchRowDotProducts(linalg::GenericOp op) {
   }
   if (!contiguous)
     return std::nullopt;
-  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-  for (unsigned loop = k; loop-- > 0;)
-    if (sizes[loop] != 1)
-      return loop;
-  return std::nullopt;
+  return matrixRowsLoop(op);
 }
 
 /// `tile`, or 0 (no tiling) when the loop's static size already fits.
@@ -400,10 +407,8 @@ struct MatmulTiler : StrideTileMatmulOptions {
     if (failed(ordered))
       return failure();
     // orderMatrixVector's order: the batch loops, m, n, then k.
-    unsigned batch = loops.batch.size();
-    SmallVector<int64_t> sizes = ordered->getStaticLoopRanges();
-    return blockMatrixRows(rewriter, *ordered,
-                           sizes[batch] != 1 ? batch : batch + 1);
+    std::optional<unsigned> rows = matrixRowsLoop(*ordered);
+    return rows ? blockMatrixRows(rewriter, *ordered, *rows) : success();
   }
 
   /// The row blocks of tileMatrixVector in `generic`, whose last loop is k
@@ -450,20 +455,6 @@ struct MatmulTiler : StrideTileMatmulOptions {
     return blockMatrixRows(rewriter, generic, rows);
   }
 
-  /// The parallel loop of a matrix-vector generic that walks the matrix's
-  /// rows: the one whose static size is not 1 (dynamic counts as not 1).
-  static std::optional<unsigned> matrixRowsLoop(linalg::GenericOp op) {
-    std::optional<unsigned> rows;
-    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-    for (auto [loop, type] : llvm::enumerate(op.getIteratorTypesArray()))
-      if (linalg::isParallelIterator(type) && sizes[loop] != 1) {
-        if (rows)
-          return std::nullopt; // a batch loop too: not one block of rows
-        rows = loop;
-      }
-    return rows;
-  }
-
   /// Each static row block of tileMatrixVector as one k loop that carries
   /// every row's sum in `iter_args`: the outputs are loaded before it and
   /// stored after it, and its body is the generic's multiply-add once per
@@ -475,12 +466,13 @@ struct MatmulTiler : StrideTileMatmulOptions {
     for (linalg::GenericOp op :
          takeStaticTiles<linalg::GenericOp>(root, kMatrixVectorTile)) {
       std::optional<unsigned> rows = matrixRowsLoop(op);
-      SmallVector<unsigned> reductions;
-      op.getReductionDims(reductions);
-      if (!rows || reductions.size() != 1)
-        continue;
-      unsigned k = reductions.front();
+      unsigned k = op.getNumLoops() - 1;
       SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+      // ivsAt below reads every loop but k and the rows at 0.
+      if (!rows || llvm::any_of(llvm::seq(k), [&](unsigned loop) {
+            return loop != *rows && sizes[loop] != 1;
+          }))
+        continue;
       Location loc = op.getLoc();
       rewriter.setInsertionPoint(op);
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);

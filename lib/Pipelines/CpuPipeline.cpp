@@ -76,6 +76,11 @@ void mlir::stride::buildStrideToLinalgPipeline(
   deallocation.privateFunctionDynamicOwnership = true;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createCanonicalizerPass());
+  // After the canonicalizer has folded the constant-true conditions around
+  // the deallocations. Only on the CPU, where every kernel has finished
+  // when the next op starts.
+  if (options.target == Target::Cpu)
+    pm.addNestedPass<func::FuncOp>(createStrideEarlyDealloc());
   pm.addPass(createCSEPass());
 }
 

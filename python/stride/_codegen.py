@@ -210,6 +210,16 @@ class _Builder:
             base, btype = self.ir.cast(base, static), static
         source = node.operands[1]
         reads_chain = _reads_chain(node)
+        count = math.prod(sizes)
+        # An argument is the caller's array: writing into it in place would
+        # first copy all of it into a buffer of the kernel's own.
+        into_argument = type(node.operands[0]) is _expr.Leaf
+        if ((reads_chain or into_argument) and count > _SMALL_INSERT
+                and btype[2] is None):
+            rest = _complement(btype[1], offsets, sizes, strides)
+            if rest is not None and sum(math.prod(s) for _, s in rest) <= count:
+                return self._insert_into_fresh(base, btype, value, rest,
+                                               offsets, sizes, strides)
         if reads_chain and source.kind in _expr.VIEWS:
             # A view of the array being written, inserted into it: copied
             # first, so the insert does not read what it overwrites.
@@ -228,6 +238,25 @@ class _Builder:
         part = self.ir.extract_slice(base, offsets, sizes, strides)
         written = self.ir.copy(value, (btype[0], tuple(sizes), None), part)
         return self.ir.insert_slice(written, base, offsets, sizes,
+                                    strides), btype
+
+    def _insert_into_fresh(self, base, btype, value, rest, offsets, sizes,
+                           strides):
+        """base[region] = value where value reads base (a stencil step,
+        u[1:-1] = u[:-2] + u[2:]), as a new array: the elements outside
+        the region (`rest`, boxes) are copied from base, and value is
+        computed straight into the region. Writing base in place would need
+        value in a buffer of its own first and then a copy of the whole
+        region; this moves the region once, plus the (smaller) rest."""
+        fresh = self.ir.op("tensor.empty", [], [btype], {})[0]
+        ones = [1] * len(sizes)
+        for box_offsets, box_sizes in rest:
+            part = self.ir.extract_slice(base, box_offsets, box_sizes, ones)
+            fresh = self.ir.insert_slice(part, fresh, box_offsets, box_sizes,
+                                         ones)
+        part = self.ir.extract_slice(fresh, offsets, sizes, strides)
+        written = self.ir.copy(value, (btype[0], tuple(sizes), None), part)
+        return self.ir.insert_slice(written, fresh, offsets, sizes,
                                     strides), btype
 
 
@@ -249,6 +278,24 @@ def _reads_chain(node):
         seen.add(id(n))
         stack.extend(n.operands)
     return False
+
+
+def _complement(shape, offsets, sizes, strides):
+    """The elements of an array of `shape` outside the box at `offsets` of
+    `sizes` (unit `strides`), as disjoint boxes [(offsets, sizes)]: per dim
+    d, the part before and after the box in d, within the box in the dims
+    before d and whole in the dims after it. None for a strided region."""
+    if any(s != 1 for s in strides):
+        return None
+    boxes = []
+    for d, (n, o, s) in enumerate(zip(shape, offsets, sizes)):
+        for start, stop in ((0, o), (o + s, n)):
+            if stop > start:
+                box_offsets = list(offsets[:d]) + [start] + [0] * (len(shape) - d - 1)
+                box_sizes = list(sizes[:d]) + [stop - start] + list(shape[d + 1:])
+                if math.prod(box_sizes):
+                    boxes.append((box_offsets, box_sizes))
+    return boxes
 
 
 def _static(node):

@@ -163,7 +163,8 @@ struct StridePipelineOptions
 
 /// The front half: Stride ops on tensors to linalg on strided memrefs (shape
 /// inference, layout propagation, generalization, distribution, fusion,
-/// coalescing, stride-bufferize, ownership-based deallocation). Its loops
+/// coalescing, stride-bufferize, ownership-based deallocation, on the CPU
+/// stride-early-dealloc). Its loops
 /// are split for `threads` only when the target is the CPU.
 void buildStrideToLinalgPipeline(OpPassManager &pm,
                                  const StridePipelineOptions &options);

@@ -455,6 +455,43 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
                            "::mlir::stride::StrideDialect"];
 }
 
+def StrideEarlyDealloc : Pass<"stride-early-dealloc", "::mlir::func::FuncOp"> {
+  let summary = "Free each buffer right after its last use instead of at the end of its block";
+  let description = [{
+    Upstream's ownership-based deallocation pipeline frees a buffer at the
+    end of the block that allocates it. In a kernel made of many steps (a
+    Python loop unrolled by `@stride.jit`: twenty sweeps of a stencil, each
+    writing a new array) every step's buffer then stays allocated until the
+    function returns: the memory in use grows with the number of steps, and
+    the allocator hands out fresh pages (page faults, cache misses) where it
+    could have reused the previous step's.
+
+    This pass moves each unconditional `memref.dealloc` of a `memref.alloc`
+    made in the same block up to just after the last op of that block that
+    uses the buffer or any value that may alias it. The aliases are found
+    conservatively: every memref result of any op that uses the buffer or
+    an alias (views, casts, loops and calls alike), and every memref result
+    of the ops of the block that contain such a use. A buffer that an alias
+    of reaches the block's terminator is left alone. Deallocations inside
+    conditionals (ownership that is only known at run time) are not moved.
+
+    Example: in
+
+    ```mlir
+    %a = memref.alloc() : memref<8xf32>
+    linalg.fill ins(%c : f32) outs(%a : memref<8xf32>)
+    linalg.copy ins(%a : memref<8xf32>) outs(%out : memref<8xf32>)
+    %b = memref.alloc() : memref<8xf32>
+    ...
+    memref.dealloc %a : memref<8xf32>
+    ```
+
+    the dealloc of `%a` moves to just after the `linalg.copy`, so that the
+    allocation of `%b` can reuse its memory.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def StrideDistribute : Pass<"stride-distribute", "::mlir::ModuleOp"> {
   let summary = "Choose shardings of each entry over a grid of processes and propagate them";
   let description = [{

@@ -903,7 +903,17 @@ def _signature(args):
         elif isinstance(a, (bool, int, float, np.generic)):
             key.append((type(a), _dtypes.value_class(a)))
         else:
-            key.append((type(a), a))  # anything else is a trace-time constant
+            # Anything else is a trace-time constant, part of the key by
+            # value: it must be hashable.
+            try:
+                hash(a)
+            except TypeError:
+                raise TypeError(
+                    f"argument #{len(key)} is a {type(a).__name__}, which a "
+                    "@stride.jit function cannot take: pass arrays as NumPy "
+                    "arrays (np.asarray) and constants as hashable values "
+                    "(a tuple instead of a list)") from None
+            key.append((type(a), a))
     return tuple(key)
 
 
@@ -913,15 +923,20 @@ class _Plan:
     __slots__ = ("kernel", "sources", "allocs", "outs", "single", "torch",
                  "bools", "prepare", "nres", "views", "checks", "guards",
                  "next", "consts", "text", "layouts", "earlier",
-                 "stage_inputs", "name", "written", "fast")
+                 "stage_inputs", "name", "written", "fast", "direct",
+                 "own")
 
     def fast_run(self):
         """A call of a plan with one kernel that reads arrays and constants
-        as given and writes no argument (most small calls): the steps of
+        as given and writes no argument (most small calls), or writes
+        arguments it may write directly (fast_written_run): the steps of
         run() that apply, without its tests. run() otherwise."""
-        if (self.prepare or self.outs or self.earlier or self.torch
-                or self.consts or self.views or self.bools
-                or self.stage_inputs or not self.nres):
+        if (self.prepare or self.earlier or self.torch or self.consts
+                or self.views or self.bools or self.stage_inputs):
+            return self.run
+        if self.outs:
+            return self.fast_written_run()
+        if self.own or not self.nres:
             return self.run
         kernel, sources, allocs = self.kernel, tuple(self.sources), tuple(self.allocs)
         single = self.single
@@ -932,7 +947,46 @@ class _Plan:
             return outputs[0] if single else tuple(outputs)
         return run
 
+    def fast_written_run(self):
+        """run() for a plan whose kernel writes every written argument
+        itself (ufunc(x, out=out), out[...] = ...): per call, only the
+        writability and overlap tests that decide it; any failing test
+        goes to run(), which raises or copies."""
+        if self.checks or len(self.direct) != len(self.outs):
+            return self.run
+        kernel, sources, slow = self.kernel, tuple(self.sources), self.run
+        whole = ((), (Ellipsis,))
+        outs = tuple((pos, None if keys in whole else keys, k)
+                     for pos, keys, k in self.outs)
+        allocs = tuple(self.allocs[:self.nres])
+        nres, own, single = self.nres, tuple(self.own), self.single
+        may_share = _run.may_share
+
+        def run(args):
+            targets = [args[pos] if keys is None else _target(args[pos], keys)
+                       for pos, keys, _ in outs]
+            inputs = [args[s] if c is None else c for s, c in sources]
+            for j, t in enumerate(targets):
+                if not t.flags.writeable:
+                    return slow(args)
+                for a in inputs:
+                    if isinstance(a, _NDARRAY) and may_share(t, a):
+                        return slow(args)
+                for other in targets[j + 1:]:
+                    if may_share(t, other):
+                        return slow(args)
+            outputs = [alloc() for alloc in allocs] + targets
+            kernel(inputs, outputs)
+            del outputs[nres:]
+            for i, pos in own:  # in increasing i
+                outputs.insert(i, args[pos])
+            if single:
+                return outputs[0]
+            return tuple(outputs) if outputs else None
+        return run
+
     def run(self, args):
+        given = args
         if self.prepare:
             args = [_to_array(a, i) for i, a in enumerate(args)]
         if self.outs:
@@ -941,23 +995,47 @@ class _Plan:
         for stage in self.earlier:
             made.append(_run_stage(stage, args, made))
         inputs = _inputs(self, args, made)
-        outputs = [alloc() for alloc in self.allocs]
+        direct = self._direct(targets, inputs) if self.direct else ()
+        if direct:
+            outputs = [None] * len(self.allocs)
+            for j in direct:
+                outputs[self.outs[j][2]] = targets[j]
+            outputs = [alloc() if o is None else o
+                       for o, alloc in zip(outputs, self.allocs)]
+        else:
+            outputs = [alloc() for alloc in self.allocs]
         self.kernel(inputs, outputs)
         if self.outs:
             # Written arguments get their values after the kernel has read
             # every input, in program order.
-            for target, (_, _, k) in zip(targets, self.outs):
-                np.copyto(target, outputs[k], casting="no")
+            for j, (target, (_, _, k)) in enumerate(zip(targets, self.outs)):
+                if j not in direct:
+                    np.copyto(target, outputs[k], casting="no")
             outputs = outputs[:self.nres]
         if self.torch:
             outputs = [_torch.from_numpy(o) for o in outputs]
-        if self.consts:
-            outputs = list(outputs)
-            for i, value in self.consts:
-                outputs.insert(i, value)
+        if self.consts or self.own:
+            outputs = _with_returned(outputs, self.consts, self.own, given)
         if self.single:
             return outputs[0]
-        return tuple(outputs) if self.nres or self.consts else None
+        return tuple(outputs) if self.nres or self.consts or self.own else None
+
+    def _direct(self, targets, inputs):
+        """The written arguments (indices into outs) that the kernel may
+        write itself this call: laid out as its output (self.direct) and
+        sharing no memory with any input of the kernel or another written
+        argument, so that no element is written before every read of it."""
+        arrays = [a for a in inputs if isinstance(a, np.ndarray)]
+        direct = []
+        for j in self.direct:
+            t = targets[j]
+            if any(_run.may_share(t, a) for a in arrays):
+                continue
+            if any(_run.may_share(t, other)
+                   for i, other in enumerate(targets) if i != j):
+                continue
+            direct.append(j)
+        return direct
 
     def _targets(self, args):
         """The arrays this call writes, checked before anything runs."""
@@ -1083,17 +1161,44 @@ def _rebuild(roots, placeholders):
 
 
 class _NothingPlan:
-    """The plan of a trace that computes no array: its (constant) result."""
-    __slots__ = ("guards", "next", "result")
+    """The plan of a trace that computes no array: its (constant) result,
+    or the arguments it returns (`own`, with the constants `consts`)."""
+    __slots__ = ("guards", "next", "result", "consts", "own", "single")
 
-    def __init__(self, result):
+    def __init__(self, result, consts=(), own=(), single=True):
         self.guards = self.next = None
         self.result = result
+        self.consts, self.own, self.single = consts, own, single
 
     def run(self, args):
-        return self.result
+        if not self.own:
+            return self.result
+        outputs = _with_returned([], self.consts, self.own, args)
+        return outputs[0] if self.single else tuple(outputs)
 
     fast = run
+
+
+def _with_returned(outputs, consts, own, args):
+    """The kernel's results with the values returned as they are put back
+    in their places: trace-time constants (i, value) and arguments the
+    function returns (i, position), the caller's own objects."""
+    outputs = list(outputs)
+    placed = [(i, value) for i, value in consts] + \
+        [(i, args[pos]) for i, pos in own]
+    for i, value in sorted(placed, key=lambda p: p[0]):
+        outputs.insert(i, value)
+    return outputs
+
+
+def _argument_position(value, leaves, args):
+    """The position of the array argument whose trace value `value` is
+    (the object itself, not a view or a result), else None."""
+    for pos, leaf in enumerate(leaves):
+        if value is leaf and (isinstance(args[pos], np.ndarray)
+                              or _torch.is_tensor(args[pos])):
+            return pos
+    return None
 
 
 def _is_array(x):
@@ -1225,7 +1330,15 @@ class JitFunction:
             # Python values made from trace-time constants (shapes, ints,
             # strings) come back as they are; arrays are kernel results.
             consts = [(i, r) for i, r in enumerate(results) if not _is_array(r)]
-            results = [r for r in results if _is_array(r)]
+            # An argument returned as it is (`return out`, the result of
+            # `np.add(a, b, out=out)`) is the caller's own array, as in
+            # NumPy: after the write-backs, not a copy.
+            own = [(i, pos) for i, r in enumerate(results)
+                   for pos in [_argument_position(r, leaves, args)]
+                   if pos is not None]
+            owned = {i for i, _ in own}
+            results = [r for i, r in enumerate(results)
+                       if _is_array(r) and i not in owned]
             roots = [_expr.as_root(r) for r in results]
             backs = trace.write_backs()
             roots += [_expr.as_root(node) for _, _, node in backs]
@@ -1235,7 +1348,7 @@ class JitFunction:
         if not roots:
             # Nothing computed (no array result, no argument written): the
             # call returns what the function returned.
-            return _NothingPlan(result)
+            return _NothingPlan(result, consts, own, single)
         for root in roots:
             for node in _codegen.every_node(root):
                 for o in node.operands:
@@ -1275,12 +1388,14 @@ class JitFunction:
                      for k, (pos, keys, _) in enumerate(backs)]
         constants = [c for e in earlier + [kernel] for c in e.constants]
         plan.checks = _overlap_checks(trace, constants)
+        plan.direct = _direct_outputs(plan.outs, kernel.kernel.outputs, args)
         plan.written = trace.written
         plan.name = self.fn.__name__
         plan.guards = _Guards(trace) if trace.weak else None
         plan.next = None
         plan.single = single
         plan.consts = consts
+        plan.own = own
         plan.torch = any(_torch.is_tensor(a) for a in args)
         plan.prepare = any(not isinstance(a, np.ndarray) for a in args)
         plan.bools = kernel.bools
@@ -1340,6 +1455,33 @@ class JitFunction:
 
     def __repr__(self):
         return f"<stride.jit {self.fn.__qualname__} policy={self.policy}>"
+
+
+def _direct_outputs(outs, params, args):
+    """The written arguments (indices into outs) whose memory has the
+    layout of the kernel output that holds their final contents (shape,
+    and element strides in dims of more than one element; none negative):
+    the kernel can write them itself, where no input overlaps them (checked
+    per call, _Plan._direct), instead of a new array that is then copied
+    in. The layout is the signature's, so it holds for every call of the
+    plan."""
+    direct = []
+    for j, (pos, keys, k) in enumerate(outs):
+        a = args[pos]
+        if _torch.is_tensor(a):
+            a = _torch.to_numpy(a, f"argument #{pos}")
+        if not isinstance(a, np.ndarray):
+            continue
+        target, param = _target(a, keys), params[k]
+        if (tuple(param["shape"]) != target.shape
+                or any(s < 0 for s in target.strides)
+                or not _run.kernel_ready(target)):
+            continue
+        strides = _run.element_strides(target)
+        if all(n <= 1 or want == have for n, want, have
+               in zip(target.shape, param["strides"], strides)):
+            direct.append(j)
+    return tuple(direct)
 
 
 def _overlap_checks(trace, constants):

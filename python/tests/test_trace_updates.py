@@ -382,7 +382,7 @@ def test_overlapping_arguments_are_checked_per_call():
     def fn(x, y):
         z = y * 2  # read before the write: the kernel's value is NumPy's
         x += 1
-        return z, y  # read after it (returned): refused when y overlaps x
+        return z, y[:]  # read after it (returned): refused when y overlaps x
 
     f = stride.jit(fn)
     a, b = np.ones(4), np.ones(4)
@@ -396,6 +396,17 @@ def test_overlapping_arguments_are_checked_per_call():
     np.testing.assert_array_equal(a, 2.0)  # refused before anything ran
     f(a[:2], a[2:])  # disjoint views of one array: NumPy's values
     np.testing.assert_array_equal(a, [3, 3, 2, 2])
+
+    def returns_y(x, y):
+        z = y * 2
+        x += 1
+        return z, y  # y itself: the caller's array, whatever x wrote
+
+    c = np.ones(3)
+    z, y = stride.jit(returns_y)(c, c)
+    assert y is c
+    np.testing.assert_array_equal(z, 2.0)
+    np.testing.assert_array_equal(c, 2.0)
 
     def before(x, y):
         z = y * 2
@@ -636,3 +647,67 @@ def test_writes_through_views_of_intermediates_are_refused():
     with pytest.raises(TypeError, match="augmented assignment \\(\\+=\\) on "
                        "the result of permute"):
         stride.jit(augmented)(np.random.rand(3, 3))
+
+
+# -- written arguments: returned as themselves, written by the kernel --------
+
+def test_a_returned_argument_is_the_callers_array():
+    """As in NumPy, `np.tanh(x, out=out)` and `return out` give back the
+    caller's array itself (after the writes), not a copy; so does an
+    argument returned unwritten, next to computed results and constants."""
+    x = np.linspace(0.0, 1.0, 7, dtype=np.float32)
+    out = np.empty_like(x)
+    r = stride.jit(lambda x, out: np.tanh(x, out=out))(x, out)
+    assert r is out
+    np.testing.assert_allclose(out, np.tanh(x), rtol=1e-6)
+
+    def update(x, out):
+        out += x
+        return out, out.sum(), 3, x
+
+    before = out.copy()
+    r = stride.jit(update)(x, out)
+    assert r[0] is out and r[3] is x and r[2] == 3
+    np.testing.assert_allclose(out, before + x, rtol=1e-6)
+    np.testing.assert_allclose(r[1], out.sum(), rtol=1e-6)
+    assert stride.jit(lambda a: a)(x) is x
+    a, b = np.ones(3), np.zeros(2)
+    assert stride.jit(lambda a, b: (b, 1, a))(a, b) == (b, 1, a)
+
+
+def test_torch_argument_returned_is_the_callers_tensor():
+    if torch is None:
+        pytest.skip("needs torch")
+
+    def fn(t, out):
+        np.exp(t, out=out)
+        return out
+
+    t, out = torch.rand(5), torch.empty(5)
+    assert stride.jit(fn)(t, out) is out
+    torch.testing.assert_close(out, torch.exp(t))
+
+
+@pytest.mark.parametrize("layout", ["same", "reversed", "transposed", "alias"])
+def test_kernel_writes_the_argument_only_when_nothing_overlaps(layout):
+    """The kernel writes a written argument itself when it has the
+    kernel's output layout and shares no memory with what the kernel
+    reads; otherwise it writes a new array that is copied in. Either way
+    the values are NumPy's, call after call (the decision is per call)."""
+    def fn(x, out):
+        out[...] = x[::-1] * 2 + 1
+
+    f = stride.jit(fn)
+    for _ in range(2):
+        base = np.arange(12.0).reshape(3, 4)
+        x = base.copy()
+        out = {"same": np.empty((3, 4)), "reversed": np.empty((3, 4))[::-1],
+               "transposed": np.empty((4, 3)).T, "alias": x}[layout]
+        want = x[::-1] * 2 + 1
+        assert f(x, out) is None
+        np.testing.assert_array_equal(out, want)
+
+
+def test_a_list_argument_is_a_clear_error():
+    with pytest.raises(TypeError, match="argument #0 is a list"):
+        stride.jit(lambda a: a * 2)([1.0, 2.0])

@@ -132,6 +132,17 @@ def test_strided_and_small_self_updates_keep_the_copy():
     assert "tensor.empty" not in text
 
 
+def floyd_warshall(path):
+    # A column of the array broadcast across its rows in every step.
+    for k in range(path.shape[0]):
+        path[:] = np.minimum(path[:], np.add.outer(path[:, k], path[k, :]))
+
+
+@pytest.mark.parametrize("n", [5, 37, 70])
+def test_floyd_warshall(n):
+    _check(floyd_warshall, (rand(n, n),), (np.asfortranarray(rand(n, n)),))
+
+
 def test_python_ints_are_constants_by_value():
     f = _check(jacobi_1d, (2, rand(10), rand(10)), (5, rand(10), rand(10)))
     assert len(f._plans) == 2  # one trace per loop count

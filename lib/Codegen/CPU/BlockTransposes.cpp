@@ -58,7 +58,28 @@ std::optional<unsigned> grainLoop(linalg::GenericOp op, OpOperand &operand) {
   return best;
 }
 
-/// The two loops to block: the output's grain and another operand's.
+/// Whether `operand` moves along `loop`: one of its dims of size other
+/// than 1 and nonzero stride is indexed by it.
+bool variesAlong(linalg::GenericOp op, OpOperand &operand, unsigned loop) {
+  auto type = cast<MemRefType>(operand.get().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return true;
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  for (auto [dim, stride] : llvm::enumerate(strides)) {
+    auto expr = dyn_cast<AffineDimExpr>(map.getResult(dim));
+    if (expr && expr.getPosition() == loop && stride != 0 &&
+        type.getDimSize(dim) != 1)
+      return true;
+  }
+  return false;
+}
+
+/// The two loops to block: the output's grain and another operand's. An
+/// operand that does not move along the output's grain loop (a column
+/// vector broadcast across the rows it is added to) is read once per
+/// pass of that loop, whatever its own grain: it needs no blocking.
 std::optional<std::pair<unsigned, unsigned>>
 mismatchedGrains(linalg::GenericOp op) {
   std::optional<unsigned> outer = grainLoop(op, *op.getDpsInitOperand(0));
@@ -66,7 +87,8 @@ mismatchedGrains(linalg::GenericOp op) {
     return std::nullopt;
   std::optional<unsigned> other;
   for (OpOperand *input : op.getDpsInputOperands())
-    if (std::optional<unsigned> g = grainLoop(op, *input); g && *g != *outer)
+    if (std::optional<unsigned> g = grainLoop(op, *input);
+        g && *g != *outer && variesAlong(op, *input, *outer))
       other = g;
   if (!other)
     return std::nullopt;

@@ -157,6 +157,26 @@ func.func @same_grain(%a: memref<4096x4096xf32>, %b: memref<4096x4096xf32>, %c: 
 
 #id = affine_map<(i, j) -> (i, j)>
 
+// A column broadcast across the rows (a[:, k][:, None] + b, stride 0 along
+// the result's contiguous loop) is read once per row, whatever its own
+// grain: left alone, not blocked.
+// CHECK-LABEL: func.func @broadcast_column
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic
+func.func @broadcast_column(%col: memref<4096x4096xf32, strided<[4096, 0]>>, %b: memref<4096x4096xf32>, %c: memref<4096x4096xf32>) {
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%col, %b : memref<4096x4096xf32, strided<[4096, 0]>>, memref<4096x4096xf32>) outs(%c : memref<4096x4096xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
 // Dynamic strides give no grain to compare with: left alone.
 // CHECK-LABEL: func.func @dynamic_strides
 // CHECK-NOT: scf.for

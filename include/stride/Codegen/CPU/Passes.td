@@ -128,8 +128,12 @@ def StrideBlockTransposes : Pass<"stride-block-transposes"> {
     innermost loop streams that operand against its grain: every element it
     reads is a scalar load from another cache line, and with power-of-two
     row pitches those lines fall into the same few L1 sets and evict each
-    other before the next column uses them. This pass rewrites exactly those
-    two loops (the result's grain and the last other operand's):
+    other before the next column uses them. An operand that does not move
+    along the result's grain loop at all (a column `a[:, k][:, None]`
+    broadcast across the rows it is added to) is one scalar per row of that
+    loop, whatever its own grain, and triggers nothing. This pass rewrites
+    exactly those two loops (the result's grain and the last other
+    operand's):
 
     1. cache blocks (`scf::tileUsingSCF`): both loops by `tile-bytes` /
        element size (the widest operand element; 128 x 128 for f32 at the

@@ -123,6 +123,8 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   // Negative strides make the linearized index negative: no nuw on it.
   pm.addPass(createStrideDropGepNuw());
+  // i1 elements are bytes: byte loads and stores let LLVM vectorize them.
+  pm.addPass(createStrideBoolsAsBytes());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -90,4 +90,32 @@ def StrideDropGepNuw : Pass<"stride-drop-gep-nuw", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def StrideBoolsAsBytes : Pass<"stride-bools-as-bytes", "::mlir::ModuleOp"> {
+  let summary = "Load and store i1 memory elements as the bytes they are";
+  let description = [{
+    A memref of `i1` (a NumPy bool array, a comparison's result) holds one
+    byte per element, and `finalize-memref-to-llvm` accesses an element
+    with `llvm.load ... : i1` and `llvm.store %b, ... : i1`. LLVM's loop
+    vectorizer refuses loops that load or store a type whose size is not
+    its allocation size (1 bit in a byte), so every kernel that reads a
+    mask (`np.where(m, a, b)`, `m.sum()`, `a[m].mean()` in a loop) ran one
+    element at a time: `m.sum()` over 100,000 bools took 106 us where NumPy
+    takes 24 us. This pass makes each such access a byte access: a load
+    of `i8` followed by `llvm.trunc` to `i1`, and a store of the value
+    zero-extended to `i8`. The bytes hold 0 or 1 (the drivers check the
+    bool arrays they are given), so the values are the same, and the loops
+    vectorize. The CPU pipeline runs it right after the memref lowering.
+
+    Example:
+
+    ```mlir
+    %b = llvm.load %p : !llvm.ptr -> i1
+    // becomes
+    %byte = llvm.load %p : !llvm.ptr -> i8
+    %b = llvm.trunc %byte : i8 to i1
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // STRIDE_CONVERSION_PASSES_TD

@@ -139,15 +139,15 @@ public:
       throw py::value_error("the kernel has " + std::to_string(outs.size()) +
                             " outputs, got " + std::to_string(outputs.size()) +
                             " arrays for them");
-    std::vector<BufferArg> buffers;
-    std::vector<ScalarValue> scalars;
+    SmallVector<BufferArg, 4> buffers;
+    SmallVector<ScalarValue, 4> scalars;
     buffers.reserve(ins.size() + outs.size());
     scalars.reserve(ins.size());
     // Messages are built only when a check fails: a cached call on small
     // arrays should cost little more than the kernel.
     // The arrays stay referenced while the GIL is released, even if another
     // thread changes the lists.
-    std::vector<py::object> keepAlive;
+    SmallVector<py::object, 8> keepAlive;
     keepAlive.reserve(ins.size() + outs.size());
     for (size_t i = 0; i < ins.size(); ++i) {
       py::object item = inputs[i];
@@ -162,10 +162,10 @@ public:
       buffers.push_back(describe(item, outs[j], "output", j, true));
       keepAlive.push_back(std::move(item));
     }
-    std::vector<BufferArg *> bufferPtrs;
+    SmallVector<BufferArg *, 4> bufferPtrs;
     for (BufferArg &b : buffers)
       bufferPtrs.push_back(&b);
-    std::vector<ScalarValue *> scalarPtrs;
+    SmallVector<ScalarValue *, 4> scalarPtrs;
     for (ScalarValue &s : scalars)
       scalarPtrs.push_back(&s);
     std::string error;
@@ -207,7 +207,7 @@ private:
       throw py::value_error(what() + " is read-only");
     BufferArg d;
     ssize_t itemsize = array.itemsize();
-    std::vector<int64_t> sizes, strides;
+    SmallVector<int64_t, 6> sizes, strides;
     for (ssize_t i = 0; i < array.ndim(); ++i) {
       if (array.strides(i) % itemsize != 0)
         throw py::value_error(what() + " has a stride of " +
@@ -218,8 +218,8 @@ private:
     }
     // The drivers' one acceptance rule, shared with the C API.
     std::string error = describeBuffer(const_cast<void *>(array.data()),
-                                       itemsize, sizes, strides, param,
-                                       what(), d);
+                                       itemsize, sizes, strides, param, what,
+                                       d);
     if (!error.empty())
       throw py::value_error(error);
     return d;

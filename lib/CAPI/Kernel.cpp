@@ -186,8 +186,8 @@ static std::string describe(const StrideBuffer &buffer,
       param.element ? ::stride::elementSize(*param.element) : 0;
   return describeBuffer(buffer.data, elementSize,
                         ArrayRef<int64_t>(buffer.sizes, rank),
-                        ArrayRef<int64_t>(buffer.strides, rank), param, what,
-                        out);
+                        ArrayRef<int64_t>(buffer.strides, rank), param,
+                        [&] { return what; }, out);
 }
 
 MlirLogicalResult strideKernelCall(StrideKernel kernel, intptr_t numBuffers,

@@ -432,13 +432,13 @@ std::string mlir::stride::describeBuffer(void *data, int64_t elementSize,
                                          ArrayRef<int64_t> sizes,
                                          ArrayRef<int64_t> strides,
                                          const KernelParam &param,
-                                         const std::string &what,
+                                         llvm::function_ref<std::string()> what,
                                          BufferArg &out) {
   auto str = [](int64_t v) { return std::to_string(v); };
   int64_t rank = param.shape.size();
   if (static_cast<int64_t>(sizes.size()) != rank ||
       strides.size() != sizes.size())
-    return what + " has rank " + str(sizes.size()) +
+    return what() + " has rank " + str(sizes.size()) +
            ", the kernel expects rank " + str(rank);
   bool empty = false;
   out.sizes.assign(sizes.begin(), sizes.end());
@@ -447,9 +447,9 @@ std::string mlir::stride::describeBuffer(void *data, int64_t elementSize,
     int64_t size = sizes[d], stride = strides[d];
     bool staticStride = !ShapedType::isDynamic(param.strides[d]);
     if (size < 0)
-      return what + " has negative size " + str(size) + " in dim " + str(d);
+      return what() + " has negative size " + str(size) + " in dim " + str(d);
     if (!ShapedType::isDynamic(param.shape[d]) && param.shape[d] != size)
-      return what + " has size " + str(size) + " in dim " + str(d) +
+      return what() + " has size " + str(size) + " in dim " + str(d) +
              ", the kernel expects " + str(param.shape[d]);
     if (size <= 1) {
       // Any stride addresses a dim of size 0 or 1.
@@ -459,10 +459,10 @@ std::string mlir::stride::describeBuffer(void *data, int64_t elementSize,
       continue;
     }
     if (staticStride && param.strides[d] != stride)
-      return what + " has stride " + str(stride) + " in dim " + str(d) +
+      return what() + " has stride " + str(stride) + " in dim " + str(d) +
              ", the kernel expects " + str(param.strides[d]);
     if (!staticStride && stride < 0)
-      return what + " has a negative stride in dim " + str(d) +
+      return what() + " has a negative stride in dim " + str(d) +
              ", which this kernel was not compiled for (its stride there "
              "is dynamic)";
   }
@@ -476,7 +476,7 @@ std::string mlir::stride::describeBuffer(void *data, int64_t elementSize,
   char *lowest = static_cast<char *>(data);
   if (back != 0) {
     if (elementSize <= 0)
-      return what + " has element type " + param.typeName +
+      return what() + " has element type " + param.typeName +
              ", whose size is not known, and a negative stride";
     lowest -= back * elementSize;
   }

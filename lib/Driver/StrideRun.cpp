@@ -292,8 +292,8 @@ BufferArg describe(rt::PreparedArg &arg) {
   d.allocated = arg.buffer->allocated();
   d.aligned = arg.buffer->aligned();
   d.offset = arg.buffer->offset();
-  d.sizes = arg.shape;
-  d.strides = arg.strides;
+  d.sizes.assign(arg.shape.begin(), arg.shape.end());
+  d.strides.assign(arg.strides.begin(), arg.strides.end());
   return d;
 }
 

@@ -27,7 +27,7 @@ struct BufferArg {
   void *allocated = nullptr;
   void *aligned = nullptr;
   int64_t offset = 0;
-  std::vector<int64_t> sizes, strides;
+  llvm::SmallVector<int64_t, 6> sizes, strides;
 };
 
 /// A scalar argument (the element-type table's union); the kernel reads it
@@ -98,7 +98,8 @@ private:
 /// the dim and the values.
 std::string describeBuffer(void *data, int64_t elementSize,
                            ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
-                           const KernelParam &param, const std::string &what,
+                           const KernelParam &param,
+                           llvm::function_ref<std::string()> what,
                            BufferArg &out);
 
 /// The concrete shape and element strides of one tensor argument.

@@ -217,9 +217,9 @@ private:
       strides.push_back(array.strides(i) / itemsize);
     }
     // The drivers' one acceptance rule, shared with the C API.
-    std::string error = describeBuffer(const_cast<void *>(array.data()),
-                                       itemsize, sizes, strides, param, what,
-                                       d);
+    std::string error =
+        describeBuffer(const_cast<void *>(array.data()), itemsize, sizes,
+                       strides, param, what, d);
     if (!error.empty())
       throw py::value_error(error);
     return d;

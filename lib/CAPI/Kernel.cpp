@@ -184,10 +184,10 @@ static std::string describe(const StrideBuffer &buffer,
     return what + " has no sizes or strides";
   int64_t elementSize =
       param.element ? ::stride::elementSize(*param.element) : 0;
-  return describeBuffer(buffer.data, elementSize,
-                        ArrayRef<int64_t>(buffer.sizes, rank),
-                        ArrayRef<int64_t>(buffer.strides, rank), param,
-                        [&] { return what; }, out);
+  return describeBuffer(
+      buffer.data, elementSize, ArrayRef<int64_t>(buffer.sizes, rank),
+      ArrayRef<int64_t>(buffer.strides, rank), param, [&] { return what; },
+      out);
 }
 
 MlirLogicalResult strideKernelCall(StrideKernel kernel, intptr_t numBuffers,

@@ -104,3 +104,22 @@ def jacobi(u, steps):
     for _ in range(steps):
         u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
                                 u[1:-1, 2:])
+
+
+# pythran export floyd_warshall(float64[:,:])
+def floyd_warshall(path):
+    for k in range(path.shape[0]):
+        path[:] = np.minimum(path, path[:, k][:, None] + path[k, :][None, :])
+
+
+# pythran export azimint(float64[:], float64[:], int)
+def azimint(data, radius, npt):
+    rmax = radius.max()
+    res = np.zeros(npt, dtype=np.float64)
+    for i in range(npt):
+        r1 = rmax * i / npt
+        r2 = rmax * (i + 1) / npt
+        mask_r12 = np.logical_and((r1 <= radius), (radius < r2))
+        values_r12 = data[mask_r12]
+        res[i] = values_r12.mean()
+    return res

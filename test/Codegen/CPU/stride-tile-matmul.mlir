@@ -252,3 +252,30 @@ func.func @strided_sum_untouched(%a: memref<42x300xf64, strided<[1, 42]>>, %y: m
   }
   return
 }
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// A column-major rhs (x @ x.T) with sizes that are not multiples of the
+// cache blocks: the cache-block loops stay whole (partial last blocks),
+// not peeled into static edge copies of the micro-kernel, which gather the
+// rhs tile element by element and ran 10-20x slower.
+// CHECK-LABEL: func.func @colmajor_rhs_edges
+// CHECK: scf.for %{{.*}} = %c0 to %c1000 step %c256
+// CHECK: memref.subview %{{.*}}[0, %{{.*}}] [64, %{{.*}}] [1, 1] : memref<64x1000xf64, strided<[1, 64]>>
+// CHECK: scf.for %{{.*}} = %c0 to %c1000 step %c64
+// CHECK-NOT: [64, 232]
+// CHECK: return
+func.func @colmajor_rhs_edges(%a: memref<1000x64xf64>, %b: memref<64x1000xf64, strided<[1, 64]>>, %c: memref<1000x1000xf64>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<1000x64xf64>, memref<64x1000xf64, strided<[1, 64]>>) outs(%c : memref<1000x1000xf64>) {
+  ^bb0(%x: f64, %y: f64, %z: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %z, %p : f64
+    linalg.yield %s : f64
+  }
+  return
+}

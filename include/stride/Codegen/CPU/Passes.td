@@ -74,7 +74,11 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
     edge as `vector<6xf32>` FMAs). On the project's AMD EPYC a 500 x 500
     f64 product took 6.2-6.7 ms with scalar remainders and 4.7 ms with
     them vectorized, the same time per flop as 496 x 496, where there are
-    none; compiling it took 0.16 s more. Partial tiles whose sizes stay
+    none; compiling it took 0.16 s more. Only when the rhs is contiguous
+    along n: with a column-major rhs (`x @ x.T`) every static edge copy
+    gathers its rhs tiles element by element, and the peeled product ran
+    10-20x slower than the unpeeled loops (f64 500 x 500: 121 against 7
+    ms), so its cache blocks stay whole. Partial tiles whose sizes stay
     dynamic (dynamic shapes, the rows of a thread's chunk) stay scalar
     generics (lowered to loops later). Tile sizes shrink to a static dimension when it is smaller, so
     small static products (8x8, 4x4 batches) become one fully vectorized

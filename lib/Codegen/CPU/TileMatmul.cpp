@@ -649,8 +649,8 @@ struct MatmulTiler : StrideTileMatmulOptions {
     // a column-major rhs (x @ x.T), every edge copy of the micro-kernel
     // gathers its rhs tile element by element, and the peeled code ran
     // 10-20x slower than the unpeeled loops (500 x 500: 121 against 7 ms).
-    bool peelBlocks = hasUnitStrideAlong(op, *op.getDpsInputOperand(1),
-                                         loops.n);
+    bool peelBlocks =
+        hasUnitStrideAlong(op, *op.getDpsInputOperand(1), loops.n);
     unsigned numLoops = sizes.size();
     // Cache blocks: batches one at a time, then n, k, m blocks.
     SmallVector<int64_t> cache(numLoops, 0),

@@ -956,30 +956,24 @@ class _Plan:
             return self.run
         kernel, sources, slow = self.kernel, tuple(self.sources), self.run
         whole = ((), (Ellipsis,))
-        outs = tuple((pos, None if keys in whole else keys, k)
-                     for pos, keys, k in self.outs)
+        outs = tuple((pos, None if keys in whole else keys)
+                     for pos, keys, _ in self.outs)
         allocs = tuple(self.allocs[:self.nres])
         nres, own, single = self.nres, tuple(self.own), self.single
-        may_share = _run.may_share
+        direct = self._direct
 
         def run(args):
             targets = [args[pos] if keys is None else _target(args[pos], keys)
-                       for pos, keys, _ in outs]
+                       for pos, keys in outs]
             inputs = [args[s] if c is None else c for s, c in sources]
-            for j, t in enumerate(targets):
-                if not t.flags.writeable:
-                    return slow(args)
-                for a in inputs:
-                    if isinstance(a, _NDARRAY) and may_share(t, a):
-                        return slow(args)
-                for other in targets[j + 1:]:
-                    if may_share(t, other):
-                        return slow(args)
+            if (not all(t.flags.writeable for t in targets)
+                    or len(direct(targets, inputs)) != len(targets)):
+                return slow(args)
             outputs = [alloc() for alloc in allocs] + targets
             kernel(inputs, outputs)
             del outputs[nres:]
-            for i, pos in own:  # in increasing i
-                outputs.insert(i, args[pos])
+            if own:
+                outputs = _with_returned(outputs, (), own, args)
             if single:
                 return outputs[0]
             return tuple(outputs) if outputs else None

@@ -58,24 +58,6 @@ std::optional<unsigned> grainLoop(linalg::GenericOp op, OpOperand &operand) {
   return best;
 }
 
-/// Whether `operand` moves along `loop`: one of its dims of size other
-/// than 1 and nonzero stride is indexed by it.
-bool variesAlong(linalg::GenericOp op, OpOperand &operand, unsigned loop) {
-  auto type = cast<MemRefType>(operand.get().getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return true;
-  AffineMap map = op.getMatchingIndexingMap(&operand);
-  for (auto [dim, stride] : llvm::enumerate(strides)) {
-    auto expr = dyn_cast<AffineDimExpr>(map.getResult(dim));
-    if (expr && expr.getPosition() == loop && stride != 0 &&
-        type.getDimSize(dim) != 1)
-      return true;
-  }
-  return false;
-}
-
 /// The two loops to block: the output's grain and another operand's. An
 /// operand that does not move along the output's grain loop (a column
 /// vector broadcast across the rows it is added to) is read once per
@@ -88,7 +70,7 @@ mismatchedGrains(linalg::GenericOp op) {
   std::optional<unsigned> other;
   for (OpOperand *input : op.getDpsInputOperands())
     if (std::optional<unsigned> g = grainLoop(op, *input);
-        g && *g != *outer && variesAlong(op, *input, *outer))
+        g && *g != *outer && strideAlong(op, *input, *outer) != 0)
       other = g;
   if (!other)
     return std::nullopt;

@@ -106,39 +106,15 @@ std::optional<unsigned> matrixVectorInnerLoop(linalg::LinalgOp op,
     matrix = 1; // y @ A: the rhs is
   else
     return std::nullopt;
-  OpOperand *operand = op.getDpsInputOperand(matrix);
-  auto type = dyn_cast<MemRefType>(operand->get().getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (!type || failed(type.getStridesAndOffset(strides, offset)))
-    return std::nullopt;
-  AffineMap map = op.getMatchingIndexingMap(operand);
-  for (auto [result, stride, size] :
-       llvm::zip(map.getResults(), strides, type.getShape()))
-    if (auto dim = dyn_cast<AffineDimExpr>(result))
-      if (stride == 1 && size != 1 &&
-          (dim.getPosition() == loops.k ||
-           dim.getPosition() == (matrix == 0 ? loops.m : loops.n)))
-        return dim.getPosition();
+  OpOperand &operand = *op.getDpsInputOperand(matrix);
+  // In the operand's dim order: (m, k) for A, (k, n) for A of y @ A.
+  SmallVector<unsigned, 2> candidates =
+      matrix == 0 ? SmallVector<unsigned, 2>{loops.m, loops.k}
+                  : SmallVector<unsigned, 2>{loops.k, loops.n};
+  for (unsigned loop : candidates)
+    if (strideAlong(op, operand, loop) == 1)
+      return loop;
   return std::nullopt;
-}
-
-/// Whether `operand` of `op` has a static unit stride in a dim of size
-/// other than 1 that `loop` indexes.
-bool hasUnitStrideAlong(linalg::LinalgOp op, OpOperand &operand,
-                        unsigned loop) {
-  auto type = dyn_cast<MemRefType>(operand.get().getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (!type || failed(type.getStridesAndOffset(strides, offset)))
-    return false;
-  AffineMap map = op.getMatchingIndexingMap(&operand);
-  for (auto [result, stride, size] :
-       llvm::zip(map.getResults(), strides, type.getShape()))
-    if (auto dim = dyn_cast<AffineDimExpr>(result);
-        dim && dim.getPosition() == loop && stride == 1 && size != 1)
-      return true;
-  return false;
 }
 
 /// In a matrix-vector generic whose last loop is k: the loop that walks
@@ -649,8 +625,7 @@ struct MatmulTiler : StrideTileMatmulOptions {
     // a column-major rhs (x @ x.T), every edge copy of the micro-kernel
     // gathers its rhs tile element by element, and the peeled code ran
     // 10-20x slower than the unpeeled loops (500 x 500: 121 against 7 ms).
-    bool peelBlocks =
-        hasUnitStrideAlong(op, *op.getDpsInputOperand(1), loops.n);
+    bool peelBlocks = strideAlong(op, *op.getDpsInputOperand(1), loops.n) == 1;
     unsigned numLoops = sizes.size();
     // Cache blocks: batches one at a time, then n, k, m blocks.
     SmallVector<int64_t> cache(numLoops, 0),

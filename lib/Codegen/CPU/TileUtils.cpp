@@ -56,6 +56,27 @@ void mlir::stride::canonicalizeAll(Operation *root) {
   (void)applyPatternsGreedily(root, std::move(patterns));
 }
 
+std::optional<int64_t> mlir::stride::strideAlong(linalg::LinalgOp op,
+                                                 OpOperand &operand,
+                                                 unsigned loop) {
+  auto type = dyn_cast<MemRefType>(operand.get().getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || failed(type.getStridesAndOffset(strides, offset)))
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  for (auto [result, stride, size] :
+       llvm::zip(map.getResults(), strides, type.getShape())) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim || dim.getPosition() != loop || size == 1)
+      continue;
+    if (ShapedType::isDynamic(stride))
+      return std::nullopt;
+    return stride;
+  }
+  return 0;
+}
+
 /// `buffer` without its dims other than `kept` (all of size 1), as a
 /// rank-reducing subview of the kept dims' sizes and strides. The type is
 /// spelled out: inferred from the shape alone, MLIR may keep other unit

@@ -50,6 +50,13 @@ SmallVector<OpTy> takeStaticTiles(Operation *root, StringRef attr) {
   return tiles;
 }
 
+/// The static stride with which `loop` moves through `operand` of `op`: the
+/// stride of the operand's dim of size other than 1 that `loop` indexes, 0
+/// when there is none (the loop does not move it); nullopt when the
+/// operand is not a strided memref or that stride is dynamic.
+std::optional<int64_t> strideAlong(linalg::LinalgOp op, OpOperand &operand,
+                                   unsigned loop);
+
 /// Tiles `op` with `scf::tileUsingSCF` by `sizes` (0: that loop is not
 /// tiled), the tile loops nested in `interchange` order when it is not
 /// empty, then erases `op`. On failure `op` stays and the error says it

@@ -332,6 +332,7 @@ struct MatmulTiler : StrideTileMatmulOptions {
           return failure();
         continue;
       }
+      packOperands(rewriter, op, loops);
       if (failed(tile(rewriter, op)))
         return failure();
     }
@@ -342,6 +343,83 @@ struct MatmulTiler : StrideTileMatmulOptions {
     root->walk([&](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
     lowerContractions();
     return success();
+  }
+
+  /// Copies each operand the micro-kernel would read across its memory
+  /// rows -- an lhs not contiguous along k (`A.T @ B`), an rhs not
+  /// contiguous along n (`A @ B.T`), or either with a step -- into a
+  /// row-major buffer before the product, when the product reads each of
+  /// its elements at least `packReuse` times (the other output dim). The
+  /// copy is an elementwise generic, which stride-block-transposes turns
+  /// into register transposes; it costs one pass over the operand, where
+  /// the strided micro-kernel lost up to half its speed on every use.
+  /// Operands with a stride-0 (broadcast) dim, a dynamic stride, or whose
+  /// contiguous loop is not their last dim stay in place.
+  void packOperands(IRRewriter &rewriter, linalg::LinalgOp op,
+                    const MatmulLoops &loops) {
+    if (packReuse < 1)
+      return;
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    auto reused = [&](unsigned loop) {
+      return ShapedType::isDynamic(sizes[loop]) || sizes[loop] >= packReuse;
+    };
+    if (reused(loops.n))
+      packOperand(rewriter, op, *op.getDpsInputOperand(0), loops.k);
+    if (reused(loops.m))
+      packOperand(rewriter, op, *op.getDpsInputOperand(1), loops.n);
+  }
+
+  void packOperand(IRRewriter &rewriter, linalg::LinalgOp op,
+                   OpOperand &operand, unsigned contiguous) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || type.getRank() == 0 ||
+        failed(type.getStridesAndOffset(strides, offset)))
+      return;
+    std::optional<int64_t> along = strideAlong(op, operand, contiguous);
+    if (!along || *along == 1 || *along == 0)
+      return;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation() ||
+        map.getResults().back() !=
+            getAffineDimExpr(contiguous, op.getContext()))
+      return;
+    for (auto [stride, size] : llvm::zip(strides, type.getShape()))
+      if (ShapedType::isDynamic(stride) || (stride == 0 && size != 1))
+        return;
+
+    Location loc = op.getLoc();
+    Value source = operand.get();
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> dynamicSizes;
+    for (auto [dim, size] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(size))
+        dynamicSizes.push_back(
+            memref::DimOp::create(rewriter, loc, source, dim));
+    auto packedType = MemRefType::get(type.getShape(), type.getElementType());
+    Value packed = memref::AllocOp::create(rewriter, loc, packedType,
+                                           dynamicSizes,
+                                           rewriter.getI64IntegerAttr(64));
+    unsigned rank = type.getRank();
+    SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    linalg::GenericOp::create(
+        rewriter, loc, ValueRange{source}, ValueRange{packed}, maps, iterators,
+        [](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          linalg::YieldOp::create(b, nestedLoc, args[0]);
+        });
+    rewriter.modifyOpInPlace(op, [&] { operand.set(packed); });
+    rewriter.setInsertionPointAfter(op);
+    memref::DeallocOp::create(rewriter, loc, packed);
+    if (explainsDecisions(op))
+      op->emitRemark() << "stride-explain: tiling: operand #"
+                       << operand.getOperandNumber()
+                       << " is read across its memory rows by the "
+                          "micro-kernel (stride "
+                       << *along
+                       << "), so it is first copied into a row-major buffer";
   }
 
   /// A matrix-vector product stays one loop nest, its loops reordered so
@@ -876,6 +954,9 @@ struct StrideTileMatmulPass
     options.cacheM = cacheM;
     options.cacheN = cacheN;
     options.cacheK = cacheK;
+    options.packReuse = packReuse;
+    options.matrixVectorRows = matrixVectorRows;
+    options.vectorMatrixRows = vectorMatrixRows;
     if (failed(tileMatmuls(getOperation(), options)))
       signalPassFailure();
   }

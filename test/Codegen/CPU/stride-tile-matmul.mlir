@@ -259,19 +259,73 @@ func.func @strided_sum_untouched(%a: memref<42x300xf64, strided<[1, 42]>>, %y: m
 #kn = affine_map<(m, k, n) -> (k, n)>
 #mn = affine_map<(m, k, n) -> (m, n)>
 
-// A column-major rhs (x @ x.T) with sizes that are not multiples of the
-// cache blocks: the cache-block loops stay whole (partial last blocks),
-// not peeled into static edge copies of the micro-kernel, which gather the
-// rhs tile element by element and ran 10-20x slower.
+// A column-major rhs (x @ x.T) read by too few lhs rows to be packed
+// (fewer than pack-reuse), with sizes that are not multiples of the cache
+// blocks: the cache-block loops stay whole (partial last blocks), not
+// peeled into static edge copies of the micro-kernel, which gather the rhs
+// tile element by element and ran 10-20x slower.
 // CHECK-LABEL: func.func @colmajor_rhs_edges
+// CHECK-NOT: memref.alloc
 // CHECK: scf.for %{{.*}} = %c0 to %c1000 step %c256
 // CHECK: memref.subview %{{.*}}[0, %{{.*}}] [64, %{{.*}}] [1, 1] : memref<64x1000xf64, strided<[1, 64]>>
-// CHECK: scf.for %{{.*}} = %c0 to %c1000 step %c64
 // CHECK-NOT: [64, 232]
 // CHECK: return
-func.func @colmajor_rhs_edges(%a: memref<1000x64xf64>, %b: memref<64x1000xf64, strided<[1, 64]>>, %c: memref<1000x1000xf64>) {
+func.func @colmajor_rhs_edges(%a: memref<16x64xf64>, %b: memref<64x1000xf64, strided<[1, 64]>>, %c: memref<16x1000xf64>) {
   linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%a, %b : memref<1000x64xf64>, memref<64x1000xf64, strided<[1, 64]>>) outs(%c : memref<1000x1000xf64>) {
+      ins(%a, %b : memref<16x64xf64>, memref<64x1000xf64, strided<[1, 64]>>) outs(%c : memref<16x1000xf64>) {
+  ^bb0(%x: f64, %y: f64, %z: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %z, %p : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// A.T @ B.T (lhs column-major, rhs column-major) that reads each operand
+// 100 times: both are first copied into row-major buffers by elementwise
+// generics, the product reads the copies, which are freed after it.
+// CHECK-LABEL: func.func @packed_operands
+// CHECK-SAME: (%[[A:.*]]: memref<100x80xf32, strided<[1, 100]>>, %[[B:.*]]: memref<80x100xf32, strided<[1, 80]>>
+// CHECK: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<100x80xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[A]] : {{.*}}) outs(%[[PA]] : memref<100x80xf32>)
+// CHECK: %[[PB:.*]] = memref.alloc() {alignment = 64 : i64} : memref<80x100xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[B]] : {{.*}}) outs(%[[PB]] : memref<80x100xf32>)
+// CHECK: scf.for
+// CHECK: memref.subview %[[PA]][
+// CHECK: vector.fma
+// CHECK-DAG: memref.dealloc %[[PA]] :
+// CHECK-DAG: memref.dealloc %[[PB]] :
+func.func @packed_operands(%a: memref<100x80xf32, strided<[1, 100]>>, %b: memref<80x100xf32, strided<[1, 80]>>, %c: memref<100x100xf32>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<100x80xf32, strided<[1, 100]>>, memref<80x100xf32, strided<[1, 80]>>) outs(%c : memref<100x100xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// An lhs broadcast along its rows (stride 0) is not packed: the copy
+// would materialize the broadcast.
+// CHECK-LABEL: func.func @broadcast_not_packed
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @broadcast_not_packed(%a: memref<64x64xf64, strided<[0, 64]>>, %b: memref<64x64xf64>, %c: memref<64x64xf64>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<64x64xf64, strided<[0, 64]>>, memref<64x64xf64>) outs(%c : memref<64x64xf64>) {
   ^bb0(%x: f64, %y: f64, %z: f64):
     %p = arith.mulf %x, %y : f64
     %s = arith.addf %z, %p : f64

@@ -398,9 +398,9 @@ struct MatmulTiler : StrideTileMatmulOptions {
         dynamicSizes.push_back(
             memref::DimOp::create(rewriter, loc, source, dim));
     auto packedType = MemRefType::get(type.getShape(), type.getElementType());
-    Value packed = memref::AllocOp::create(rewriter, loc, packedType,
-                                           dynamicSizes,
-                                           rewriter.getI64IntegerAttr(64));
+    Value packed =
+        memref::AllocOp::create(rewriter, loc, packedType, dynamicSizes,
+                                rewriter.getI64IntegerAttr(64));
     unsigned rank = type.getRank();
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> iterators(rank,

@@ -194,6 +194,36 @@ class Expr:
         return HOOKS.array_function(np.std, (self,), dict(
             axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
 
+    # ndarray methods that are NumPy functions of the array.
+    def dot(self, b, out=None):
+        return HOOKS.array_function(np.dot, (self, b), dict(out=out))
+
+    def flatten(self, order="C"):
+        if order != "C":
+            raise TypeError("ndarray.flatten: only order='C' is supported"
+                            + user_line())
+        return reshape(self, (-1,)).copy()
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        return HOOKS.array_function(np.diagonal, (self,), dict(
+            offset=offset, axis1=axis1, axis2=axis2))
+
+    def ptp(self, axis=None, out=None, keepdims=False):
+        return HOOKS.array_function(np.ptp, (self,), dict(
+            axis=axis, out=out, keepdims=keepdims))
+
+    def round(self, decimals=0, out=None):
+        return HOOKS.array_function(np.around, (self,), dict(
+            decimals=decimals, out=out))
+
+    def repeat(self, repeats, axis=None):
+        return HOOKS.array_function(np.repeat, (self, repeats), dict(
+            axis=axis))
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        return HOOKS.array_function(np.trace, (self,), dict(
+            offset=offset, axis1=axis1, axis2=axis2, dtype=dtype, out=out))
+
     def copy(self, order="K"):
         """A new array with the same values: inside @stride.jit memory the
         function may write (a Local), outside it the lazy copy."""
@@ -1191,8 +1221,10 @@ def reshape(a, newshape, order="C"):
 
 def squeeze(a, axis=None):
     (op,) = operands((a,), "squeeze")
-    dims = None if axis is None else np.core.numeric.normalize_axis_tuple(
-        axis, len(op.shape))
+    # Without axis, the unit dims of the traced shape: named, so that the
+    # op also verifies on the dynamic shapes @stride.jit compiles.
+    dims = tuple(d for d, n in enumerate(op.shape) if n == 1) if axis is None \
+        else np.core.numeric.normalize_axis_tuple(axis, len(op.shape))
     return view("squeeze", a, dims, lambda v: np.squeeze(v, axis))
 
 

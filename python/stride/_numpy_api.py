@@ -3,7 +3,7 @@ functions through __array_function__, each mapped by name to the Stride
 function that builds the same lazy op. New ops slot in with one table row."""
 import numpy as np
 
-from . import _expr, _table
+from . import _expr, _numpy_derived, _table
 from ._errors import user_line
 
 
@@ -27,6 +27,7 @@ UFUNCS.update({
     # np.clip calls the clip ufunc on arrays; on lazy ones it is stride.clip.
     "clip": _expr.clip,
 })
+UFUNCS.update(_numpy_derived.UFUNCS)
 
 def _dot(a, b, out=None):
     """np.dot: a product for a 0-d operand, else matmul's for 1-D and 2-D
@@ -416,6 +417,7 @@ KEYWORD_FUNCTIONS = {"shape": lambda a: _expr.operand(a).shape,
             "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,
             "copy": _copy, "cov": _cov}
+KEYWORD_FUNCTIONS.update(_numpy_derived.FUNCTIONS)
 
 
 # NumPy functions under another name than the one users write (np.max is
@@ -481,6 +483,12 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     lazy_form = fn is not None and (
         (method == "__call__" and set(kwargs) <= {"out"}) or
         (method == "outer" and not kwargs and len(inputs) == 2))
+    if method == "reduce" and _in_trace() or (
+            method == "reduce" and any(isinstance(i, _expr.Expr)
+                                       for i in inputs)):
+        reduced = _numpy_derived.ufunc_reduce(name, *inputs, **kwargs)
+        if reduced is not None:
+            return reduced
     if not lazy_form:
         if not _in_trace() and not any(isinstance(o, _expr.Expr) for o in
                                        _flatten(kwargs.get("out", ()))):

@@ -58,3 +58,25 @@ func.func @kept(%a: tensor<4x3xf32>, %b: tensor<4x3xf32>, %c: tensor<3x4xf32>) -
   %r = stride.mul %t, %c : tensor<*xf32>, tensor<3x4xf32> -> tensor<*xf32>
   return %r, %u : tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// A producer of scalars alone (a filled 0-d value) viewed as 1x5 stays a
+// 0-d producer behind its view: sunk, it would read only a scalar into a
+// 1x5 result, which stride.broadcast's shape rule refuses.
+// CHECK-LABEL: func.func @scalar_producer
+// CHECK: %[[F:.*]] = stride.broadcast ins(%arg0 : f64) -> tensor<f64>
+// CHECK: %[[E:.*]] = stride.expand %[[F]] [1, 5]
+// CHECK: stride.broadcast ins(%[[E]] : {{.*}}) -> tensor<1x5xf64>
+func.func @scalar_producer(%x: f64) -> tensor<*xf64> {
+  %0 = stride.broadcast ins(%x : f64) -> tensor<*xf64> {
+  ^bb0(%a: f64):
+    stride.yield %a : f64
+  }
+  %1 = stride.expand %0 [1, 5] : tensor<*xf64> -> tensor<*xf64>
+  %2 = stride.broadcast ins(%1 : tensor<*xf64>) -> tensor<*xf64> {
+  ^bb0(%a: f64):
+    stride.yield %a : f64
+  }
+  return %2 : tensor<*xf64>
+}

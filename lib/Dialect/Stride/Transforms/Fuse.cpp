@@ -109,6 +109,14 @@ bool sinkViewIntoProducer(RewriterBase &rewriter, Operation *view) {
   auto viewType = dyn_cast<RankedTensorType>(result.getType());
   if (!producerType || !producerType.hasStaticShape() || !viewType)
     return false;
+  // A producer of scalars alone has no input to view: the sunk op would
+  // read only scalars into a shaped result, which stride.broadcast's shape
+  // rule refuses (its operands give the result's shape).
+  if (viewType.getRank() != 0 &&
+      llvm::none_of(producer.getInputs(), [](Value input) {
+        return isa<RankedTensorType>(input.getType());
+      }))
+    return false;
 
   rewriter.setInsertionPoint(view);
   Location loc = view->getLoc();

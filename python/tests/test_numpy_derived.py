@@ -1,0 +1,115 @@
+"""NumPy functions composed of other lazy ops (python/stride/_numpy_derived):
+values, shapes and dtypes against NumPy 1.24, under @stride.jit."""
+import numpy as np
+import pytest
+
+import stride
+
+
+def rand(shape, dtype=np.float64, seed=0):
+    return np.random.default_rng(seed).uniform(-2, 2, shape).astype(dtype)
+
+
+A = rand((6, 5))
+B = rand((5, 7), seed=1)
+C = rand((3, 4, 5), seed=2)
+S = rand((6, 6), seed=3)
+V = rand(5, seed=4)
+I = np.arange(30, dtype=np.int32).reshape(6, 5) - 11
+F32 = rand((4, 9), np.float32, seed=5)
+
+CASES = {
+    "diff": (lambda x: np.diff(x), A),
+    "diff axis 0 n 2": (lambda x: np.diff(x, n=2, axis=0), A),
+    "diff 3-d": (lambda x: np.diff(x, axis=1), C),
+    "diff prepend": (lambda x: np.diff(x, axis=0, prepend=0.0), A),
+    "diff int": (lambda x: np.diff(x, axis=1), I),
+    "diff bool": (lambda x: np.diff(x > 0), A),
+    "roll flat": (lambda x: np.roll(x, 7), A),
+    "roll axis": (lambda x: np.roll(x, -2, axis=1), A),
+    "roll two axes": (lambda x: np.roll(x, (1, 3), axis=(0, 2)), C),
+    "moveaxis": (lambda x: np.moveaxis(x, 0, -1) + 0, C),
+    "moveaxis pairs": (lambda x: np.moveaxis(x, [0, 1], [2, 0]) * 2, C),
+    "ptp": (lambda x: np.ptp(x, axis=0), A),
+    "ptp method": (lambda x: x.ptp(), I),
+    "average": (lambda x: np.average(x, axis=1), A),
+    "average weights": (lambda x: np.average(x, axis=0, weights=np.arange(6.0)), A),
+    "average weights full": (lambda x: np.average(x, weights=x * x), A),
+    "nan_to_num": (lambda x: np.nan_to_num(np.log(x)), A),
+    "nan_to_num args": (lambda x: np.nan_to_num(x / (x > 0), nan=-1.0, posinf=9.0), A),
+    "round": (lambda x: np.round(x, 2), A),
+    "round 0 f32": (lambda x: np.round(x), F32),
+    "round negative": (lambda x: np.around(x * 100, -1), A),
+    "round method": (lambda x: x.round(1), A),
+    "round int": (lambda x: np.round(x, -1), I),
+    "repeat flat": (lambda x: np.repeat(x, 2), A),
+    "repeat axis": (lambda x: np.repeat(x, 3, axis=1), A),
+    "repeat method": (lambda x: x.repeat(2, axis=0), I),
+    "tile": (lambda x: np.tile(x, (2, 3)), A),
+    "tile grows": (lambda x: np.tile(x, (2, 1, 2)), V),
+    "einsum matmul": (lambda x, y: np.einsum("ij,jk->ik", x, y), A, B),
+    "einsum implicit": (lambda x, y: np.einsum("ij,jk", x, y), A, B),
+    "einsum transposed out": (lambda x, y: np.einsum("ij,jk->ki", x, y), A, B),
+    "einsum trace": (lambda x: np.einsum("ii", x), S),
+    "einsum diagonal": (lambda x: np.einsum("ii->i", x), S),
+    "einsum sum": (lambda x: np.einsum("ijk->j", x), C),
+    "einsum transpose": (lambda x: np.einsum("ijk->kij", x), C),
+    "einsum outer": (lambda x, y: np.einsum("i,j->ij", x, y), V, V),
+    "einsum dot": (lambda x, y: np.einsum("i,i", x, y), V, V),
+    "einsum batched": (lambda x, y: np.einsum("bij,bjk->bik", x, y), C, np.swapaxes(C, 1, 2)),
+    "einsum three": (lambda x, y, z: np.einsum("ij,jk,k->i", x, y, z), A, B, rand(7, seed=9)),
+    "einsum elementwise": (lambda x, y: np.einsum("ij,ij->ij", x, y), A, A),
+    "einsum row dots": (lambda x, y: np.einsum("ij,ij->i", x, y), A, A),
+    "tensordot": (lambda x, y: np.tensordot(x, y, axes=1), A, B),
+    "tensordot axes": (lambda x, y: np.tensordot(x, y, axes=([1, 2], [0, 1])), C, rand((4, 5, 2), seed=6)),
+    "tensordot 0": (lambda x, y: np.tensordot(x, y, axes=0), V, V),
+    "inner": (lambda x, y: np.inner(x, y), A, rand((3, 5), seed=7)),
+    "inner vectors": (lambda x, y: np.inner(x, y), V, V),
+    "vdot": (lambda x, y: np.vdot(x, y), A, A.T.copy()),
+    "diagonal": (lambda x: np.diagonal(x, 1), S),
+    "diagonal method": (lambda x: x.diagonal(-2), S),
+    "trace method": (lambda x: x.trace(), S),
+    "dot method": (lambda x, y: x.dot(y), A, B),
+    "flatten": (lambda x: x.T.flatten(), A),
+    "squeeze": (lambda x: np.squeeze(x[:, None, :1]) + 1, A),
+    "add.reduce": (lambda x: np.add.reduce(x), A),
+    "maximum.reduce axis": (lambda x: np.maximum.reduce(x, axis=1), A),
+    "multiply.reduce keepdims": (lambda x: np.multiply.reduce(x, axis=0, keepdims=True), A),
+    "logical_or.reduce": (lambda x: np.logical_or.reduce(x > 1.5, axis=None), A),
+    "logaddexp": (lambda x, y: np.logaddexp(x, y), A, A[::-1]),
+    "logaddexp scalar": (lambda x: np.logaddexp(x * 300, 0.5), F32),
+    "logaddexp equal infs": (lambda x: np.logaddexp(x / 0.0, x / 0.0), A),
+    "logaddexp2": (lambda x, y: np.logaddexp2(x, y), A, A.T[:6, :5] if False else A * 2),
+    "heaviside": (lambda x: np.heaviside(np.round(x), 0.5), A),
+    "heaviside f32 nan": (lambda x: np.heaviside(np.sqrt(x), x), F32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_numpy(name):
+    fn, *args = CASES[name]
+    with np.errstate(all="ignore"):
+        want = fn(*args)
+        got = stride.jit(fn)(*args)
+    assert np.shape(got) == np.shape(want)
+    assert np.asarray(got).dtype == np.asarray(want).dtype, name
+    np.testing.assert_allclose(got, want, rtol=1e-6 if np.asarray(want).dtype == np.float32 else 1e-12,
+                               atol=1e-12, equal_nan=True)
+
+
+def test_outside_a_trace_they_are_lazy_too():
+    r = np.einsum("ij,jk->ik", stride.lazy(A), B)
+    np.testing.assert_allclose(stride.materialize(r), A @ B, rtol=1e-12)
+    np.testing.assert_allclose(stride.materialize(np.diff(stride.lazy(A))),
+                               np.diff(A), rtol=1e-12)
+
+
+def test_refusals_name_what_is_missing():
+    with pytest.raises(TypeError, match="einsum with '...'"):
+        stride.jit(lambda x: np.einsum("...i->...", x))(A)
+    with pytest.raises(TypeError, match="repeat with one count per element"):
+        stride.jit(lambda x: np.repeat(x, [1, 2, 1, 1, 1, 1], axis=0))(A)
+    with pytest.raises(ValueError, match="does not match operand"):
+        stride.jit(lambda x: np.einsum("ijk->i", x))(A)
+    with pytest.raises(TypeError, match="numpy.cumsum"):
+        stride.jit(lambda x: np.cumsum(x))(A)

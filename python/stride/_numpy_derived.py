@@ -222,6 +222,23 @@ def _contract(x, xs, y, ys, out):
     right = [c for c in ys if c not in xs]
     size = dict(zip(xs, x.shape))
     size.update(zip(ys, y.shape))
+    if not k or not (left or right):
+        # No index summed over (an outer product), or none but the shared
+        # ones (row dot products): elementwise products of views aligned
+        # on batch + left + right + k, summed over k, which stride-fuse
+        # makes one map-reduce kernel.
+        names = batch + left + right + k
+        def aligned(v, vs):
+            v = _expr.transpose(v, tuple(vs.index(c) for c in names
+                                         if c in vs))
+            return _expr.reshape(v, tuple(size[c] if c in vs else 1
+                                          for c in names))
+        r = aligned(x, xs) * aligned(y, ys)
+        if k:
+            r = _expr.reduce("sum", r, tuple(range(len(names) - len(k),
+                                                   len(names))), False)
+        names = batch + left + right
+        return _expr.transpose(r, tuple(names.index(c) for c in out))
     prod = lambda names: int(np.prod([size[c] for c in names]))
     xm = _expr.reshape(_expr.transpose(x, tuple(xs.index(c) for c in
                                                 batch + left + k)),

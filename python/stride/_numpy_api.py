@@ -381,14 +381,7 @@ def _diag(v, k=0):
                            np.zeros((), x.dtype))
     if len(x.shape) != 2:
         raise ValueError("Input must be 1- or 2-d.")
-    rows, cols = x.shape
-    start = k if k >= 0 else -k * cols
-    count = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
-    if count == 0:
-        return _expr.lazy(np.zeros(0, x.dtype))
-    flat = _expr.reshape(x, (-1,))
-    return _expr.index(flat, (slice(start, start + (count - 1) * (cols + 1) + 1,
-                                    cols + 1),))
+    return _numpy_derived.diagonal2d(x, k)
 
 
 def _trace_of(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

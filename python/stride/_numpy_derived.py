@@ -261,8 +261,7 @@ def _diagonal_of(v, names):
         if len(v.shape) != 2:
             raise _unsupported("einsum", "with a repeated index in an "
                                "operand of more than 2 dims")
-        from ._numpy_api import _diag
-        v = _diag(v)
+        v = diagonal2d(v, 0)
         names = c
     return v, names
 
@@ -354,12 +353,25 @@ def vdot(a, b):
                         _expr.reshape(y, (-1,)), None, False)
 
 
+def diagonal2d(x, k):
+    """The k-th diagonal of a 2-D lazy array: a strided slice of its
+    flattening (np.diag of a matrix)."""
+    rows, cols = x.shape
+    start = k if k >= 0 else -k * cols
+    count = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
+    if count == 0:
+        return _expr.lazy(np.zeros(0, x.dtype))
+    flat = _expr.reshape(x, (-1,))
+    return _expr.index(flat, (slice(start, start + (count - 1) * (cols + 1)
+                                    + 1, cols + 1),))
+
+
 def diagonal(a, offset=0, axis1=0, axis2=1):
     x = _root(a)
     if len(x.shape) != 2 or {_axis(axis1, 2), _axis(axis2, 2)} != {0, 1}:
         raise _unsupported("diagonal", "of other than a 2-D array's axes")
-    from ._numpy_api import _diag
-    return _diag(x if _axis(axis1, 2) == 0 else _expr.transpose(x), offset)
+    return diagonal2d(x if _axis(axis1, 2) == 0 else _expr.transpose(x),
+                      offset)
 
 
 # ufunc.reduce: the reduction each ufunc's reduce is.

@@ -932,18 +932,22 @@ class _Plan:
         arguments it may write directly (fast_written_run): the steps of
         run() that apply, without its tests. run() otherwise."""
         if (self.prepare or self.earlier or self.torch or self.consts
-                or self.views or self.bools or self.stage_inputs):
+                or self.bools or self.stage_inputs
+                or any(type(k) is not _stride.ArgView for _, _, k in self.views)):
             return self.run
         if self.outs:
             return self.fast_written_run()
         if self.own or not self.nres:
             return self.run
         kernel, sources, allocs = self.kernel, tuple(self.sources), tuple(self.allocs)
-        single = self.single
+        single, places = self.single, tuple(self.views)
 
         def run(args):
             outputs = [alloc() for alloc in allocs]
-            kernel([args[s] if c is None else c for s, c in sources], outputs)
+            inputs = [args[s] if c is None else c for s, c in sources]
+            for i, pos, place in places:
+                inputs[i] = (args[pos], place)
+            kernel(inputs, outputs)
             return outputs[0] if single else tuple(outputs)
         return run
 
@@ -960,12 +964,14 @@ class _Plan:
                      for pos, keys, _ in self.outs)
         allocs = tuple(self.allocs[:self.nres])
         nres, own, single = self.nres, tuple(self.own), self.single
-        direct = self._direct
+        direct, places = self._direct, tuple(self.views)
 
         def run(args):
             targets = [args[pos] if keys is None else _target(args[pos], keys)
                        for pos, keys in outs]
             inputs = [args[s] if c is None else c for s, c in sources]
+            for i, pos, place in places:
+                inputs[i] = (args[pos], place)
             if (not all(t.flags.writeable for t in targets)
                     or len(direct(targets, inputs)) != len(targets)):
                 return slow(args)
@@ -1019,7 +1025,9 @@ class _Plan:
         write itself this call: laid out as its output (self.direct) and
         sharing no memory with any input of the kernel or another written
         argument, so that no element is written before every read of it."""
-        arrays = [a for a in inputs if isinstance(a, np.ndarray)]
+        # A view passed as (argument, place) counts as its whole argument.
+        arrays = [a if isinstance(a, np.ndarray) else a[0] for a in inputs
+                  if isinstance(a, np.ndarray) or type(a) is tuple]
         direct = []
         for j in self.direct:
             t = targets[j]
@@ -1037,12 +1045,24 @@ class _Plan:
         for target in targets:
             if not target.flags.writeable:
                 raise ValueError("output array is read-only")
-        for read, pos, count, rline in self.checks:
-            a = read if isinstance(read, np.ndarray) else _index(args[read[0]], read[1])
-            if not _run.may_share(a, args[pos]):
-                continue  # apart from the whole written argument
+        for whole, pos, reads in self.checks:
+            written = args[pos]
+            if not _run.may_share(whole if isinstance(whole, np.ndarray)
+                                  else args[whole], written):
+                continue  # the read argument is apart from the written one
+            for read, count, rline in reads:
+                self._check_read(args, read, pos, count, rline)
+        return targets
+
+    def _check_read(self, args, read, pos, count, rline):
+        """Refuses the call where memory read after `count` writes of
+        argument `pos` overlaps one of those writes."""
+        a = read if isinstance(read, np.ndarray) else _index(args[read[0]], read[1])
+        if _run.may_share(a, args[pos]):
             for wspec, construct, wline in self.written[pos][:count]:
-                b = _index(args[pos], wspec[1])
+                # The written memory: an element is a 0-d view (_index
+                # would give a copy of it, which shares nothing).
+                b = _target(args[pos], wspec[1])
                 if not _run.may_share(a, b):
                     continue
                 try:
@@ -1053,7 +1073,6 @@ class _Plan:
                     raise TypeError(_overlap_message(
                         self.name, None if rline is None else read[0],
                         rline or "", pos, construct, wline))
-        return targets
 
 
 class _Stage:
@@ -1063,12 +1082,21 @@ class _Stage:
                  "allocs", "constants", "text", "layouts")
 
 
+def _view_in(array, view):
+    """The _stride.ArgView of `view` inside `array` (a view of it)."""
+    offset = (view.__array_interface__["data"][0]
+              - array.__array_interface__["data"][0])
+    return _stride.ArgView(offset, view.shape, _run.element_strides(view))
+
+
 def _inputs(stage, args, made):
-    """A kernel's inputs for a call: arguments, views of them, constants and
-    the results of the plan's earlier kernels (`made`)."""
+    """A kernel's inputs for a call: arguments, views of them (an index
+    chain, or the argument and the view's place in it), constants and the
+    results of the plan's earlier kernels (`made`)."""
     inputs = [args[s] if c is None else c for s, c in stage.sources]
     for i, pos, keys in stage.views:
-        inputs[i] = _index(args[pos], keys)
+        inputs[i] = (args[pos], keys) if type(keys) is _stride.ArgView \
+            else _index(args[pos], keys)
     for i in stage.bools:
         inputs[i] = _run.prepare(inputs[i])
     for i, k, j in stage.stage_inputs:
@@ -1417,10 +1445,17 @@ class JitFunction:
                     continue
                 if id(leaf) in trace.views:  # a view of an argument
                     vpos, vkeys = trace.views[id(leaf)]
-                    views.append((i, vpos, vkeys))
                     sources.append((vpos, None))
                     if g.dtype == _dtypes.BOOL or not _run.kernel_ready(g):
+                        views.append((i, vpos, vkeys))
                         per_call.append(i)
+                    else:
+                        # Its place in the argument, the same for every
+                        # call of the plan (whose key holds the argument's
+                        # shape and strides): the call passes (argument,
+                        # place), not a NumPy view made by indexing.
+                        views.append((i, vpos, _view_in(
+                            trace.roots[vpos].array, g)))
                     pos = vpos
                 elif pos is None:  # a closed-over array, fixed at trace time
                     sources.append((None, _run.prepare(g)))
@@ -1481,21 +1516,26 @@ def _direct_outputs(outs, params, args):
 def _overlap_checks(trace, constants):
     """What each call checks before it runs a trace that writes arguments:
     memory read after writes of another argument (and any closed-over
-    array) must not overlap what was written. One check per read memory,
-    written argument and count of its writes before the read: (read,
-    written position, count, read line); a call looks at the single writes
-    (_Plan.written) only where the read shares memory with the written
-    argument at all."""
-    checks, seen = [], set()
+    array) must not overlap what was written. Per read argument (its
+    position, or the closed-over array) and written position, the reads:
+    (read, count of the written argument's writes before it, read line); a
+    call looks at the single reads only where the two arguments share
+    memory at all, and at the single writes (_Plan.written) only where the
+    read does."""
+    groups, seen = {}, set()
     for (_, pos, count), (spec, rline) in trace.late_reads.items():
         key = (spec[0], repr(spec[1]), pos, count)
         if key not in seen:
             seen.add(key)
-            checks.append((spec, pos, count, rline))
+            groups.setdefault((spec[0], pos), []).append((spec, count, rline))
+    # Grouped by read and written argument: a call tests each pair once
+    # and the single reads only of arguments that share memory (trisolv
+    # reads three views of other arguments per written element).
+    checks = [(whole, pos, reads) for (whole, pos), reads in groups.items()]
     unique = {id(a): a for a in constants}
     for array in unique.values():
         for pos, writes in trace.written.items():
-            checks.append((array, pos, len(writes), None))
+            checks.append((array, pos, [(array, len(writes), None)]))
     return checks
 
 

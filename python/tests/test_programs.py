@@ -143,6 +143,26 @@ def test_floyd_warshall(n):
     _check(floyd_warshall, (rand(n, n),), (np.asfortranarray(rand(n, n)),))
 
 
+def trisolv(L, x, b):
+    for i in range(x.shape[0]):
+        x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+
+
+@pytest.mark.parametrize("n", [3, 30, 60])
+def test_trisolv(n):
+    """Three views of other arguments per written element: each is passed
+    as its place in the argument (stride._stride.ArgView), and the overlap
+    checks test each pair of arguments once. Values against NumPy, the
+    second call with a Fortran-ordered L; a call whose x is a row of L
+    (the reads overlap the writes) is refused."""
+    low = lambda: np.tril(rand(n, n)) + n * np.eye(n)
+    f = _check(trisolv, (low(), np.zeros(n), rand(n)),
+               (np.asfortranarray(low()), np.zeros(n), rand(n)), rtol=1e-10)
+    m = low()
+    with pytest.raises(TypeError, match="overlap|share"):
+        f(m, m[n - 1], rand(n))
+
+
 def test_python_ints_are_constants_by_value():
     f = _check(jacobi_1d, (2, rand(10), rand(10)), (5, rand(10), rand(10)))
     assert len(f._plans) == 2  # one trace per loop count

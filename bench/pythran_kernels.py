@@ -123,3 +123,14 @@ def azimint(data, radius, npt):
         values_r12 = data[mask_r12]
         res[i] = values_r12.mean()
     return res
+
+
+# pythran export trisolv(float64[:,:], float64[:], float64[:])
+def trisolv(L, x, b):
+    for i in range(x.shape[0]):
+        x[i] = (b[i] - np.dot(L[i, :i], x[:i])) / L[i, i]
+
+
+# pythran export gram(float64[:,:], float64[:,:])
+def gram(a, b):
+    return np.dot(a.T, b)

@@ -1143,10 +1143,38 @@ def _stages(roots, cuts):
     return [list(r.values()) for r in reads[:last] if r]
 
 
-def _rebuild(roots, placeholders):
+def _views_as_ops(trace, keys):
+    """Each view of an argument the trace made (trace.views) as view ops
+    (stride.slice, squeeze, unsqueeze, flip) of the argument, by id of the
+    view's Leaf: the kernel then takes the argument once and slices it
+    itself, instead of one kernel argument per view, each made and checked
+    per call (trisolv reads three views per row). The ops read a Leaf of
+    their own per argument, keyed as the argument, so the kernel's
+    argument is the same; it is not the trace's Leaf, which stands for the
+    memory's current contents once the function writes it."""
+    fresh, subst = {}, {}
+    for i, (pos, vkeys) in trace.views.items():
+        root = trace.roots.get(pos)
+        if root is None or id(root) in trace.values:
+            continue
+        if pos not in fresh:
+            leaf = _expr.Leaf(root.array, root.from_torch)
+            trace.positions[id(leaf)] = pos
+            keys[id(leaf)] = ("arg", pos)
+            trace.keep.append(leaf)
+            fresh[pos] = leaf
+        node = fresh[pos]
+        for k in vkeys:
+            node = _index_node(node, k)
+        subst[i] = node
+    return subst
+
+
+def _rebuild(roots, placeholders, leaves=None):
     """Copies of the nodes `roots` depend on in which every node an earlier
     kernel computes (a key of `placeholders`) is that kernel's result, a
-    Leaf. Iterative: chains of thousands of nodes are common."""
+    Leaf, and every Leaf that is a key of `leaves` is its value there.
+    Iterative: chains of thousands of nodes are common."""
     memo = {}
     stack = list(roots)
     while stack:
@@ -1155,7 +1183,7 @@ def _rebuild(roots, placeholders):
             stack.pop()
             continue
         if not isinstance(node, _expr.Op):
-            memo[id(node)] = node
+            memo[id(node)] = leaves.get(id(node), node) if leaves else node
             stack.pop()
             continue
         leaf = placeholders.get(id(node))
@@ -1379,10 +1407,11 @@ class JitFunction:
                         # argument of this plan, by reference.
                         keys[id(o)] = (("view", id(o)) if id(o) in trace.views
                                        else _codegen.leaf_key(o.array))
+        in_kernel = _views_as_ops(trace, keys)
         earlier, placeholders, produced = [], {}, {}
         for k, stage_roots in enumerate(_stages(roots, trace.cuts)):
-            stage = self._kernel(_rebuild(stage_roots, placeholders), keys,
-                                 trace, produced)
+            stage = self._kernel(_rebuild(stage_roots, placeholders, in_kernel),
+                                 keys, trace, produced)
             earlier.append(stage)
             for j, (node, param) in enumerate(zip(stage_roots,
                                                   stage.kernel.outputs)):
@@ -1393,11 +1422,11 @@ class JitFunction:
                 keys[id(leaf)] = ("stage", k, j)
                 produced[id(leaf)] = (k, j)
         built = roots
-        if placeholders:
+        if placeholders or in_kernel:
             # A root an earlier kernel computed comes back as a copy.
             built = [_expr.Op("copy", (b,), (b.dtype,), b.dtype, b.shape)
                      if isinstance(b, _expr.Leaf) else b
-                     for b in _rebuild(roots, placeholders)]
+                     for b in _rebuild(roots, placeholders, in_kernel)]
         kernel = self._kernel(built, keys, trace, produced)
         plan = _Plan()
         plan.earlier = earlier

@@ -163,6 +163,17 @@ def test_trisolv(n):
         f(m, m[n - 1], rand(n))
 
 
+def test_views_of_arguments_are_sliced_in_the_kernel():
+    """The rows and elements trisolv reads are view ops of its three
+    arguments inside the kernel, not one kernel argument each."""
+    n = 10
+    text, _ = stride.jit(trisolv).kernel_text(
+        (np.tril(rand(n, n)) + n * np.eye(n), np.zeros(n), rand(n)))
+    signature = text.splitlines()[0]
+    assert signature.count("tensor<") == 4, signature  # 3 arguments, 1 result
+    assert text.count("stride.slice") >= 2 * n
+
+
 def test_python_ints_are_constants_by_value():
     f = _check(jacobi_1d, (2, rand(10), rand(10)), (5, rand(10), rand(10)))
     assert len(f._plans) == 2  # one trace per loop count

@@ -108,16 +108,6 @@ py::tuple toTuple(const std::vector<int64_t> &values) {
   return t;
 }
 
-/// Where a kernel input lies inside an argument array: the byte offset of
-/// its element [0, ..., 0] from the array's, and its sizes and strides (in
-/// elements). A @stride.jit plan makes one per view of an argument it
-/// reads (`L[i, :i]`), once; each call then passes `(array, view)` instead
-/// of a NumPy view built by indexing.
-struct ArgView {
-  int64_t offset;
-  SmallVector<int64_t, 6> sizes, strides;
-};
-
 /// A compiled kernel; owns its JIT engine.
 class PyKernel {
 public:
@@ -195,16 +185,6 @@ private:
   BufferArg describe(py::handle object, const KernelParam &param,
                      const char *role, size_t index, bool writable) {
     auto what = [&] { return std::string(role) + " #" + std::to_string(index); };
-    const ArgView *view = nullptr;
-    if (!writable && PyTuple_Check(object.ptr()) &&
-        PyTuple_GET_SIZE(object.ptr()) == 2) {
-      py::handle spec = PyTuple_GET_ITEM(object.ptr(), 1);
-      if (!py::isinstance<ArgView>(spec))
-        throw py::type_error(what() + " must be a numpy.ndarray or an "
-                                      "(array, stride._stride.ArgView) pair");
-      view = &spec.cast<const ArgView &>();
-      object = PyTuple_GET_ITEM(object.ptr(), 0);
-    }
     if (!py::isinstance<py::array>(object))
       throw py::type_error(what() + " must be a numpy.ndarray");
     auto array = py::reinterpret_borrow<py::array>(object);
@@ -219,7 +199,7 @@ private:
           " but the kernel expects " +
           py::str(numpyDtype(param.element)).cast<std::string>() + " (" +
           elementName(param.element) + ")");
-    if (!view && static_cast<size_t>(array.ndim()) != param.shape.size())
+    if (static_cast<size_t>(array.ndim()) != param.shape.size())
       throw py::value_error(what() + " has " + std::to_string(array.ndim()) +
                             " dims but the kernel expects " +
                             std::to_string(param.shape.size()));
@@ -227,12 +207,6 @@ private:
       throw py::value_error(what() + " is read-only");
     BufferArg d;
     ssize_t itemsize = array.itemsize();
-    if (view) {
-      std::string error = describeView(array, *view, itemsize, param, what, d);
-      if (!error.empty())
-        throw py::value_error(error);
-      return d;
-    }
     SmallVector<int64_t, 6> sizes, strides;
     for (ssize_t i = 0; i < array.ndim(); ++i) {
       if (array.strides(i) % itemsize != 0)
@@ -249,46 +223,6 @@ private:
     if (!error.empty())
       throw py::value_error(error);
     return d;
-  }
-
-  /// The descriptor of `view` inside `array`, after checking that every
-  /// element it addresses lies within the array's own extent (the lowest
-  /// and highest bytes its strides reach), so a view made for another
-  /// array cannot read out of bounds.
-  static std::string describeView(const py::array &array, const ArgView &view,
-                                  ssize_t itemsize, const KernelParam &param,
-                                  function_ref<std::string()> what,
-                                  BufferArg &d) {
-    auto extent = [&](ArrayRef<int64_t> sizes, auto strideBytes,
-                      int64_t base) -> std::optional<std::pair<int64_t,
-                                                               int64_t>> {
-      int64_t lo = base, hi = base;
-      for (size_t i = 0; i < sizes.size(); ++i) {
-        if (sizes[i] == 0)
-          return std::nullopt;
-        int64_t reach = (sizes[i] - 1) * strideBytes(i);
-        (reach < 0 ? lo : hi) += reach;
-      }
-      return std::make_pair(lo, hi);
-    };
-    SmallVector<int64_t, 6> arraySizes(array.shape(),
-                                       array.shape() + array.ndim());
-    auto outer = extent(arraySizes,
-                        [&](size_t i) { return int64_t(array.strides(i)); }, 0);
-    auto inner = extent(
-        view.sizes, [&](size_t i) { return view.strides[i] * itemsize; },
-        view.offset);
-    if (view.offset % itemsize != 0)
-      return what() + " is a view at byte offset " +
-             std::to_string(view.offset) +
-             ", not a multiple of its item size";
-    if (inner && (!outer || inner->first < outer->first ||
-                  inner->second > outer->second))
-      return what() + " is a view at byte offset " +
-             std::to_string(view.offset) + " outside its array";
-    return describeBuffer(static_cast<char *>(const_cast<void *>(array.data())) +
-                              view.offset,
-                          itemsize, view.sizes, view.strides, param, what, d);
   }
 
   ScalarValue scalar(py::handle object, const KernelParam &param,
@@ -821,24 +755,6 @@ PYBIND11_MODULE(_stride, m) {
       "diagnostics.",
       PyExc_ValueError, nullptr);
   m.attr("CompileError") = py::handle(compileError);
-
-  py::class_<ArgView>(m, "ArgView",
-                      "Where a kernel input lies inside an argument array: "
-                      "the byte offset of its first element and its sizes "
-                      "and strides in elements. Kernel calls take "
-                      "(array, ArgView) in place of the view.")
-      .def(py::init([](int64_t offset, std::vector<int64_t> sizes,
-                       std::vector<int64_t> strides) {
-             if (sizes.size() != strides.size())
-               throw py::value_error("ArgView: sizes and strides differ in "
-                                     "length");
-             ArgView v;
-             v.offset = offset;
-             v.sizes.assign(sizes.begin(), sizes.end());
-             v.strides.assign(strides.begin(), strides.end());
-             return v;
-           }),
-           py::arg("offset"), py::arg("sizes"), py::arg("strides"));
 
   py::class_<PyKernel>(m, "Kernel")
       .def_property_readonly("inputs",

@@ -932,22 +932,18 @@ class _Plan:
         arguments it may write directly (fast_written_run): the steps of
         run() that apply, without its tests. run() otherwise."""
         if (self.prepare or self.earlier or self.torch or self.consts
-                or self.bools or self.stage_inputs
-                or any(type(k) is not _stride.ArgView for _, _, k in self.views)):
+                or self.views or self.bools or self.stage_inputs):
             return self.run
         if self.outs:
             return self.fast_written_run()
         if self.own or not self.nres:
             return self.run
         kernel, sources, allocs = self.kernel, tuple(self.sources), tuple(self.allocs)
-        single, places = self.single, tuple(self.views)
+        single = self.single
 
         def run(args):
             outputs = [alloc() for alloc in allocs]
-            inputs = [args[s] if c is None else c for s, c in sources]
-            for i, pos, place in places:
-                inputs[i] = (args[pos], place)
-            kernel(inputs, outputs)
+            kernel([args[s] if c is None else c for s, c in sources], outputs)
             return outputs[0] if single else tuple(outputs)
         return run
 
@@ -964,14 +960,12 @@ class _Plan:
                      for pos, keys, _ in self.outs)
         allocs = tuple(self.allocs[:self.nres])
         nres, own, single = self.nres, tuple(self.own), self.single
-        direct, places = self._direct, tuple(self.views)
+        direct = self._direct
 
         def run(args):
             targets = [args[pos] if keys is None else _target(args[pos], keys)
                        for pos, keys in outs]
             inputs = [args[s] if c is None else c for s, c in sources]
-            for i, pos, place in places:
-                inputs[i] = (args[pos], place)
             if (not all(t.flags.writeable for t in targets)
                     or len(direct(targets, inputs)) != len(targets)):
                 return slow(args)
@@ -1025,9 +1019,7 @@ class _Plan:
         write itself this call: laid out as its output (self.direct) and
         sharing no memory with any input of the kernel or another written
         argument, so that no element is written before every read of it."""
-        # A view passed as (argument, place) counts as its whole argument.
-        arrays = [a if isinstance(a, np.ndarray) else a[0] for a in inputs
-                  if isinstance(a, np.ndarray) or type(a) is tuple]
+        arrays = [a for a in inputs if isinstance(a, np.ndarray)]
         direct = []
         for j in self.direct:
             t = targets[j]
@@ -1082,21 +1074,12 @@ class _Stage:
                  "allocs", "constants", "text", "layouts")
 
 
-def _view_in(array, view):
-    """The _stride.ArgView of `view` inside `array` (a view of it)."""
-    offset = (view.__array_interface__["data"][0]
-              - array.__array_interface__["data"][0])
-    return _stride.ArgView(offset, view.shape, _run.element_strides(view))
-
-
 def _inputs(stage, args, made):
-    """A kernel's inputs for a call: arguments, views of them (an index
-    chain, or the argument and the view's place in it), constants and the
-    results of the plan's earlier kernels (`made`)."""
+    """A kernel's inputs for a call: arguments, views of them, constants and
+    the results of the plan's earlier kernels (`made`)."""
     inputs = [args[s] if c is None else c for s, c in stage.sources]
     for i, pos, keys in stage.views:
-        inputs[i] = (args[pos], keys) if type(keys) is _stride.ArgView \
-            else _index(args[pos], keys)
+        inputs[i] = _index(args[pos], keys)
     for i in stage.bools:
         inputs[i] = _run.prepare(inputs[i])
     for i, k, j in stage.stage_inputs:
@@ -1474,17 +1457,10 @@ class JitFunction:
                     continue
                 if id(leaf) in trace.views:  # a view of an argument
                     vpos, vkeys = trace.views[id(leaf)]
+                    views.append((i, vpos, vkeys))
                     sources.append((vpos, None))
                     if g.dtype == _dtypes.BOOL or not _run.kernel_ready(g):
-                        views.append((i, vpos, vkeys))
                         per_call.append(i)
-                    else:
-                        # Its place in the argument, the same for every
-                        # call of the plan (whose key holds the argument's
-                        # shape and strides): the call passes (argument,
-                        # place), not a NumPy view made by indexing.
-                        views.append((i, vpos, _view_in(
-                            trace.roots[vpos].array, g)))
                     pos = vpos
                 elif pos is None:  # a closed-over array, fixed at trace time
                     sources.append((None, _run.prepare(g)))

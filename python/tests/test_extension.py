@@ -124,27 +124,3 @@ def test_the_buffer_rule_the_c_api_shares():
              "not compiled for")]:
         with pytest.raises(ValueError, match=message):
             k(inputs, [out0, out1])
-
-
-def test_an_input_as_a_place_inside_an_array(kernel):
-    """(array, ArgView) passes the elements at a byte offset with the view's
-    sizes and strides (how @stride.jit passes views of its arguments); a
-    place reaching outside the array is refused, not read."""
-    big = np.arange(24, dtype=np.float32)
-    out = np.empty((4, 3), np.float32)
-    kernel([(big, _stride.ArgView(4 * 4, [4, 3], [3, 1])), 2.0], [out])
-    np.testing.assert_array_equal(out, 2 * big[4:16].reshape(4, 3))
-    column = np.arange(36, dtype=np.float32).reshape(12, 3)
-    with pytest.raises(ValueError, match="stride 6 in dim 0, the kernel expects 3"):
-        kernel([(column, _stride.ArgView(0, [4, 3], [6, 1])), 2.0], [out])
-    for offset in (13 * 4, -4):
-        with pytest.raises(ValueError, match="input #0 is a view at byte offset "
-                           f"{offset} outside its array"):
-            kernel([(big, _stride.ArgView(offset, [4, 3], [3, 1])), 2.0], [out])
-    with pytest.raises(ValueError, match="not a multiple of its item size"):
-        kernel([(big, _stride.ArgView(2, [4, 3], [3, 1])), 2.0], [out])
-    with pytest.raises(TypeError, match="input #0 must be a numpy.ndarray or an"):
-        kernel([(big, 16), 2.0], [out])
-    with pytest.raises(TypeError, match="output #0 must be a numpy.ndarray"):
-        kernel([big[:12].reshape(4, 3), 2.0],
-               [(out, _stride.ArgView(0, [4, 3], [3, 1]))])

@@ -150,9 +150,9 @@ def trisolv(L, x, b):
 
 @pytest.mark.parametrize("n", [3, 30, 60])
 def test_trisolv(n):
-    """Three views of other arguments per written element: each is passed
-    as its place in the argument (stride._stride.ArgView), and the overlap
-    checks test each pair of arguments once. Values against NumPy, the
+    """Three views of other arguments per written element: view ops of the
+    arguments in the kernel, and the overlap checks test each pair of
+    arguments once. Values against NumPy, the
     second call with a Fortran-ordered L; a call whose x is a row of L
     (the reads overlap the writes) is refused."""
     low = lambda: np.tril(rand(n, n)) + n * np.eye(n)

@@ -89,12 +89,14 @@ class Expr:
         if HOOKS.current_trace() is not None:
             # Inside @stride.jit the value would be computed from the trace's
             # arguments and kept as a constant of the plan: later calls
-            # would see stale values. (np.asarray(expr), np.array(expr),
-            # local[...] = expr all come here.)
+            # would see stale values. (NumPy functions that convert their
+            # argument, a[...] = expr on a NumPy array come here; the
+            # trace answers np.asarray, np.array and
+            # np.ascontiguousarray itself.)
             HOOKS.refuse_conversion("converting a lazy stride expression "
-                                     "to a NumPy array (np.asarray(expr), "
-                                     "np.array(expr), a[...] = expr on a "
-                                     "NumPy array)")
+                                     "to a NumPy array (a NumPy function "
+                                     "that converts its argument, a[...] = "
+                                     "expr on a NumPy array)")
         result = HOOKS.materialize(self)  # a new array: no copy is ever needed
         return result if dtype is None else result.astype(dtype, copy=False)
 

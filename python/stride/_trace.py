@@ -181,6 +181,10 @@ def make_local(node, fresh=False):
         # its gaps.
         node = _expr.Op("copy", (node,), (node.dtype,), node.dtype, node.shape)
     mem = Memory(None, node, node.shape, node.dtype)
+    if fresh and isinstance(node, _expr.Leaf):
+        flags = node.array.flags
+        mem.order = "C" if flags.c_contiguous else \
+            "F" if flags.f_contiguous else None
     trace.keep.append(mem)
     if trace.loops:
         trace.loops[-1].add(id(mem))  # made in the body: its own
@@ -320,11 +324,15 @@ class Memory:
     (tensor.insert_slice in the kernel), or by the value itself when it
     covers the whole array. `regions` are the (offsets, sizes, strides)
     written, with the index keys of the first write of each."""
-    __slots__ = ("pos", "node", "shape", "dtype", "regions")
+    __slots__ = ("pos", "node", "shape", "dtype", "regions", "order")
 
     def __init__(self, pos, node, shape, dtype):
         self.pos, self.node, self.shape, self.dtype = pos, node, shape, dtype
         self.regions = []
+        # 'C' or 'F': the memory order of an array the function made
+        # (np.zeros(..., order=...), np.ascontiguousarray), which a
+        # returned array keeps whatever its values' layout; None otherwise.
+        self.order = None
 
 
 def _region(shape, keys):
@@ -371,6 +379,7 @@ def _region(shape, keys):
 _CREATION = ("zeros", "ones", "empty", "full", "arange", "linspace", "eye",
              "identity", "zeros_like", "ones_like", "empty_like", "full_like")
 _NDARRAY = np.ndarray
+_NP_ARRAY = np.array
 _originals = {}
 _installed = [0]
 _install_lock = threading.Lock()
@@ -419,9 +428,87 @@ class _TracedNdarray(_NDARRAY, metaclass=_NdarrayClass):
         return a if buffer is not None else _traced_local(a, 1)
 
 
+def _laid_out(a, dtype, order):
+    """A new array of the function with a's values (cast to `dtype`) in C
+    or Fortran order: np.ascontiguousarray and friends of a lazy value."""
+    (op,) = _expr.operands((a,), "ascontiguousarray")
+    dtype = op.dtype if dtype is None else np.dtype(dtype)
+    local = make_local(_expr.Leaf(_NDARRAY(op.shape, dtype, order=order)),
+                       fresh=True)
+    local[...] = a
+    return local
+
+
+def _as_array(a, dtype=None, order=None):
+    """np.asarray of a lazy value: the value itself (memory stays memory,
+    as NumPy returns an ndarray itself), cast where `dtype` differs; a new
+    array in the given order for order 'C' or 'F'."""
+    if order in ("C", "F"):
+        return _laid_out(a, dtype, order)
+    if dtype is not None and np.dtype(dtype) != a.dtype:
+        return a.astype(dtype)
+    return a
+
+
+def _conversions():
+    """np.asarray, np.asanyarray, np.array, np.ascontiguousarray and
+    np.asfortranarray while a trace runs: of a lazy value, what NumPy gives
+    for an ndarray (the value, a copy, or a new array in C / Fortran
+    order); of anything else, NumPy's own result. NumPy's own calls are not
+    affected (they use the functions imported inside numpy)."""
+    original = {name: getattr(np, name) for name in (
+        "asarray", "asanyarray", "array", "ascontiguousarray",
+        "asfortranarray")}
+
+    def lazy(a):
+        return isinstance(a, _expr.Expr) and current() is not None
+
+    def asarray(a, dtype=None, order=None, **kwargs):
+        if not lazy(a) or kwargs.get("like") is not None:
+            return original["asarray"](a, dtype, order, **kwargs)
+        return _as_array(a, dtype, order)
+
+    def asanyarray(a, dtype=None, order=None, **kwargs):
+        if not lazy(a) or kwargs.get("like") is not None:
+            return original["asanyarray"](a, dtype, order, **kwargs)
+        return _as_array(a, dtype, order)
+
+    def array(a, dtype=None, copy=True, order="K", subok=False, ndmin=0,
+              **kwargs):
+        if not lazy(a) or kwargs.get("like") is not None:
+            return original["array"](a, dtype, copy=copy, order=order,
+                                     subok=subok, ndmin=ndmin, **kwargs)
+        if ndmin > len(a.shape):
+            a = _expr.reshape(a, (1,) * (ndmin - len(a.shape)) + a.shape)
+        if order in ("C", "F"):
+            return _laid_out(a, dtype, order)
+        a = _as_array(a, dtype)
+        return a.copy() if copy else a
+
+    def contiguous(order):
+        name = "ascontiguousarray" if order == "C" else "asfortranarray"
+
+        def fn(a, dtype=None, **kwargs):
+            if not lazy(a) or kwargs.get("like") is not None:
+                return original[name](a, dtype, **kwargs)
+            if not a.shape:  # NumPy gives at least one dim
+                a = _expr.reshape(a, (1,))
+            return _laid_out(a, dtype, order)
+        return fn
+
+    wrapped = {"asarray": asarray, "asanyarray": asanyarray, "array": array,
+               "ascontiguousarray": contiguous("C"),
+               "asfortranarray": contiguous("F")}
+    for name, fn in wrapped.items():
+        functools.update_wrapper(fn, original[name])
+        fn.__stride_creation__ = True
+    return wrapped
+
+
 def _install():
-    """Wraps the creation functions while a trace runs (counted, so that
-    concurrent traces on several threads share one installation)."""
+    """Wraps the creation and conversion functions while a trace runs
+    (counted, so that concurrent traces on several threads share one
+    installation)."""
     with _install_lock:
         if _installed[0] == 0:
             for name in _CREATION:
@@ -430,6 +517,10 @@ def _install():
                     continue
                 _originals[name] = f
                 setattr(np, name, _creation(name, f))
+            if not getattr(np.asarray, "__stride_creation__", False):
+                for name, fn in _conversions().items():
+                    _originals[name] = getattr(np, name)
+                    setattr(np, name, fn)
             if np.ndarray is _NDARRAY:
                 _originals["ndarray"] = _NDARRAY
                 np.ndarray = _TracedNdarray
@@ -924,7 +1015,7 @@ class _Plan:
                  "bools", "prepare", "nres", "views", "checks", "guards",
                  "next", "consts", "text", "layouts", "earlier",
                  "stage_inputs", "name", "written", "fast", "direct",
-                 "own")
+                 "own", "orders")
 
     def fast_run(self):
         """A call of a plan with one kernel that reads arrays and constants
@@ -932,7 +1023,8 @@ class _Plan:
         arguments it may write directly (fast_written_run): the steps of
         run() that apply, without its tests. run() otherwise."""
         if (self.prepare or self.earlier or self.torch or self.consts
-                or self.views or self.bools or self.stage_inputs):
+                or self.views or self.bools or self.stage_inputs
+                or self.orders):
             return self.run
         if self.outs:
             return self.fast_written_run()
@@ -1006,6 +1098,11 @@ class _Plan:
                 if j not in direct:
                     np.copyto(target, outputs[k], casting="no")
             outputs = outputs[:self.nres]
+        for k, order in self.orders:
+            o = outputs[k]
+            if not (o.flags.c_contiguous if order == "C"
+                    else o.flags.f_contiguous):
+                outputs[k] = _NP_ARRAY(o, order=order)
         if self.torch:
             outputs = [_torch.from_numpy(o) for o in outputs]
         if self.consts or self.own:
@@ -1372,6 +1469,11 @@ class JitFunction:
             owned = {i for i, _ in own}
             results = [r for i, r in enumerate(results)
                        if _is_array(r) and i not in owned]
+            # Arrays the function made and returns whole keep their memory
+            # order (NumPy's np.zeros is C-ordered whatever fills it).
+            orders = [(k, r.mem.order) for k, r in enumerate(results)
+                      if type(r) is _expr.Local and not r.keys
+                      and r.mem.order is not None]
             roots = [_expr.as_root(r) for r in results]
             backs = trace.write_backs()
             roots += [_expr.as_root(node) for _, _, node in backs]
@@ -1430,6 +1532,7 @@ class JitFunction:
         plan.single = single
         plan.consts = consts
         plan.own = own
+        plan.orders = orders
         plan.torch = any(_torch.is_tensor(a) for a in args)
         plan.prepare = any(not isinstance(a, np.ndarray) for a in args)
         plan.bools = kernel.bools

@@ -21,7 +21,7 @@ class _Hooks:
     array_function (_numpy_api), and the trace's entry points (_trace)."""
     materialize = structure = array_ufunc = array_function = None
     refuse_conversion = inplace = on_view = setitem = resolve = None
-    write_out = local_view = make_local = on_snapshot = None
+    write_out = local_view = make_local = on_snapshot = laid_out = None
     select = None  # _masked.select: a[mask]
 
     @staticmethod
@@ -226,11 +226,15 @@ class Expr:
         return HOOKS.array_function(np.trace, (self,), dict(
             offset=offset, axis1=axis1, axis2=axis2, dtype=dtype, out=out))
 
-    def copy(self, order="K"):
+    def copy(self, order="C"):
         """A new array with the same values: inside @stride.jit memory the
-        function may write (a Local), outside it the lazy copy."""
+        function may write (a Local, in C or Fortran order as `order` says,
+        C by default as ndarray.copy; 'K' and 'A' keep the values' layout),
+        outside it the lazy copy."""
         op = _operand(self)
         if HOOKS.current_trace() is not None:
+            if order in ("C", "F"):
+                return HOOKS.laid_out(self, None, order)
             return HOOKS.make_local(op)
         return _elementwise("copy", (op,), op.dtype, op.dtype)
 
@@ -546,7 +550,9 @@ class Local(Expr):
     def __setitem__(self, key, value):
         HOOKS.setitem(self, key, value)
 
-    def copy(self, order="K"):
+    def copy(self, order="C"):
+        if order in ("C", "F"):
+            return HOOKS.laid_out(self, None, order)
         return HOOKS.make_local(_operand(self))
 
 

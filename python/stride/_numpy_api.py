@@ -330,7 +330,8 @@ def _full_like(prototype, fill_value, dtype=None, order="K", subok=True,
 
 
 def _copy(a, order="K", subok=False):
-    return a.copy() if isinstance(a, _expr.Expr) else _expr.lazy(np.copy(a))
+    return a.copy(order) if isinstance(a, _expr.Expr) else \
+        _expr.lazy(np.copy(a, order))
 
 
 def _copyto(dst, src, casting="same_kind", where=True):

@@ -1805,6 +1805,7 @@ _expr.HOOKS.setitem = setitem
 _expr.HOOKS.resolve = resolve
 _expr.HOOKS.local_view = local_view
 _expr.HOOKS.make_local = make_local
+_expr.HOOKS.laid_out = _laid_out
 _expr.HOOKS.on_snapshot = on_snapshot
 _expr.HOOKS.is_mask = staticmethod(_masked.is_mask)
 _expr.HOOKS.select = staticmethod(_masked.select)

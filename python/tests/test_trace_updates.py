@@ -101,7 +101,8 @@ def test_conversions_of_lazy_values_are_numpys_for_an_ndarray():
     """np.asarray / asanyarray give the value itself (an argument stays the
     argument's memory), np.array a copy, np.ascontiguousarray and
     np.asfortranarray a new array in that order, which a returned array
-    keeps."""
+    keeps; ndarray.copy is C-ordered unless order says otherwise, np.copy
+    keeps the layout ('K')."""
     a = np.arange(12.0).reshape(3, 4)
     cases = [lambda x: np.asarray(x + 1) * 2,
              lambda x: np.asanyarray(x.T, dtype=np.float32),
@@ -111,7 +112,11 @@ def test_conversions_of_lazy_values_are_numpys_for_an_ndarray():
              lambda x: np.ascontiguousarray(x.T),
              lambda x: np.asfortranarray(x * 2),
              lambda x: np.ascontiguousarray(x[0, 0]),
-             lambda x: np.ascontiguousarray(x.T, dtype=np.int32)]
+             lambda x: np.ascontiguousarray(x.T, dtype=np.int32),
+             lambda x: x.T.copy(),            # ndarray.copy: C order
+             lambda x: x.T.copy(order="K"),   # the values' layout
+             lambda x: np.copy(x.T),          # np.copy: order 'K'
+             lambda x: (x * 2).T.copy("F")]
     for fn in cases:
         got, want = stride.jit(fn)(a), fn(a)
         assert got.dtype == want.dtype and got.shape == want.shape

@@ -250,9 +250,11 @@ struct MatmulTiler : StrideTileMatmulOptions {
     SmallVector<linalg::LinalgOp> matmuls;
     SmallVector<std::pair<linalg::GenericOp, unsigned>> dotProducts;
     root->walk([&](linalg::LinalgOp op) {
-      if (matchMatmul(op)) {
+      if (std::optional<MatmulLoops> loops = matchMatmul(op)) {
         if (!ambiguousUnitBroadcast(op))
           matmuls.push_back(op);
+        else
+          markDotProduct(op, *loops);
       } else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
                  generic && matrixVectorRows > 1 &&
                  !ambiguousUnitBroadcast(op)) {
@@ -420,6 +422,27 @@ struct MatmulTiler : StrideTileMatmulOptions {
                           "micro-kernel (stride "
                        << *along
                        << "), so it is first copied into a row-major buffer";
+  }
+
+  /// A dot product (every loop but k of static size 1) whose unit dims are
+  /// broadcast left untiled (ambiguousUnitBroadcast: `x @ y` of two
+  /// vectors): its multiply and add get `reassoc` and `contract`, so LLVM
+  /// sums it in vector partial sums as BLAS's ddot does, instead of one
+  /// dependent add per element.
+  void markDotProduct(linalg::LinalgOp op, const MatmulLoops &loops) {
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    for (auto [loop, size] : llvm::enumerate(sizes))
+      if (loop != loops.k && size != 1)
+        return;
+    auto flags = arith::FastMathFlagsAttr::get(
+        root->getContext(),
+        arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+    op->getRegion(0).walk([&](Operation *bodyOp) {
+      if (isa<arith::AddFOp, arith::MulFOp>(bodyOp))
+        bodyOp->setAttr(
+            cast<arith::ArithFastMathInterface>(bodyOp).getFastMathAttrName(),
+            flags);
+    });
   }
 
   /// A matrix-vector product stays one loop nest, its loops reordered so

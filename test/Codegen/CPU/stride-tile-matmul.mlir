@@ -333,3 +333,27 @@ func.func @broadcast_not_packed(%a: memref<64x64xf64, strided<[0, 64]>>, %b: mem
   }
   return
 }
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// A dot product of two vectors (x @ y: unit m and n broadcast, stride 0)
+// stays one untiled loop nest, its multiply and add marked reassociable so
+// LLVM sums it in vector partial sums.
+// CHECK-LABEL: func.func @dot_product
+// CHECK: linalg.generic
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f64
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f64
+func.func @dot_product(%a: memref<1x276xf64, strided<[0, 1]>>, %b: memref<276x1xf64, strided<[1, 0]>>, %c: memref<1x1xf64, strided<[0, 0]>>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<1x276xf64, strided<[0, 1]>>, memref<276x1xf64, strided<[1, 0]>>) outs(%c : memref<1x1xf64, strided<[0, 0]>>) {
+  ^bb0(%x: f64, %y: f64, %z: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %z, %p : f64
+    linalg.yield %s : f64
+  }
+  return
+}

@@ -1474,6 +1474,14 @@ class JitFunction:
             orders = [(k, r.mem.order) for k, r in enumerate(results)
                       if type(r) is _expr.Local and not r.keys
                       and r.mem.order is not None]
+            for r in results:
+                if isinstance(r, _masked.Masked):
+                    raise TypeError(
+                        "returning a boolean-mask selection (x[mask]) from "
+                        f"the @stride.jit function {self.fn.__name__} is not "
+                        "supported: its length depends on the mask's "
+                        "values; return np.where(mask, x, fill), or reduce "
+                        "the selection (x[mask].sum())")
             roots = [_expr.as_root(r) for r in results]
             backs = trace.write_backs()
             roots += [_expr.as_root(node) for _, _, node in backs]

@@ -672,6 +672,14 @@ def test_boolean_selections_computed_on_the_full_shape():
     with pytest.raises(TypeError, match="different masks"):
         stride.jit(mixed_masks)(rand(4))
 
+    def returned(x):
+        return x[x > 0.5]
+
+    with pytest.raises(TypeError, match="returning a boolean-mask selection "
+                       r"\(x\[mask\]\) from the @stride.jit function "
+                       "returned is not supported"):
+        stride.jit(returned)(rand(4))
+
 
 def test_python_values_returned_as_they_are():
     def fn(x):

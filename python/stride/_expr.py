@@ -1087,6 +1087,12 @@ def reduce(kind, x, axis=None, keepdims=False, dtype=None):
     (op,) = operands((x,), kind)
     if isinstance(op, Scalar):
         op = as_root(op)
+    if (kind == "mean" and dtype is None and op.dtype.kind in "biu"
+            and HOOKS.current_trace() is not None):
+        # A @stride.jit function is NumPy code: its mean of integers
+        # accumulates in float64 whatever the layout policy (policy torch
+        # refuses it for lazy expressions, as PyTorch does).
+        dtype = np.float64
     ndim = len(op.shape)
     argument = kind in ("argmax", "argmin")
     if argument and axis is not None and not isinstance(
@@ -1129,6 +1135,13 @@ def reduce(kind, x, axis=None, keepdims=False, dtype=None):
     if ndim == 0:
         shape = ()
     attr = (None if axes is None else tuple(axes), bool(keepdims))
+    widened = _reduction_dtype(kind, source)
+    if dtype is not None and kind != "mean" and widened != result:
+        # A sum or product in a narrower integer (or bool) dtype than the
+        # op's own: summed in the op's (int64), then cast, which keeps the
+        # same low bits as NumPy's wrapping accumulation in dtype= (and is
+        # its logical or for bools).
+        return Op(kind, (op,), (source,), widened, shape, attr).astype(result)
     # The op reads the input converted to dtype= (NumPy accumulates in it).
     return Op(kind, (op,), (source,), result, shape, attr)
 

@@ -202,6 +202,15 @@ def tile(A, reps):
 
 
 # Products over named indices.
+def _sum_keeping(v, axes):
+    """The sum over `axes` in v's own dtype, as einsum and dot sum (np.sum
+    would widen int32 to int64); booleans sum as NumPy's einsum does,
+    any true product making True."""
+    if v.dtype == np.bool_:
+        return _expr.reduce("any", v, axes, False)
+    return _expr.reduce("sum", v, axes, False, v.dtype)
+
+
 def _contract(x, xs, y, ys, out):
     """The product of x (indices xs) and y (indices ys) summed over the
     indices not in `out`, with indices `out`: a batched matmul of x as
@@ -211,7 +220,7 @@ def _contract(x, xs, y, ys, out):
         alone = [i for i, c in enumerate(names) if c not in other
                  and c not in out]
         if alone:
-            v = _expr.reduce("sum", v, tuple(alone), False)
+            v = _sum_keeping(v, tuple(alone))
             names = "".join(c for c in names if c in other or c in out)
         return v, names
     x, xs = sum_alone(x, xs, ys)
@@ -235,8 +244,8 @@ def _contract(x, xs, y, ys, out):
                                           for c in names))
         r = aligned(x, xs) * aligned(y, ys)
         if k:
-            r = _expr.reduce("sum", r, tuple(range(len(names) - len(k),
-                                                   len(names))), False)
+            r = _sum_keeping(r, tuple(range(len(names) - len(k),
+                                            len(names))))
         names = batch + left + right
         return _expr.transpose(r, tuple(names.index(c) for c in out))
     prod = lambda names: int(np.prod([size[c] for c in names]))
@@ -307,7 +316,7 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K",
         v, vs = _contract(v, vs, w, ws, keep), keep
     alone = tuple(i for i, c in enumerate(vs) if c not in output)
     if alone:
-        v = _expr.reduce("sum", v, alone, False)
+        v = _sum_keeping(v, alone)
         vs = "".join(c for c in vs if c in output)
     return _expr.transpose(v, tuple(vs.index(c) for c in output)) \
         if vs != output else v
@@ -349,8 +358,8 @@ def vdot(a, b):
     if int(np.prod(x.shape)) != int(np.prod(y.shape)):
         raise ValueError("cannot reshape array: vdot's operands differ in "
                          "size")
-    return _expr.reduce("sum", _expr.reshape(x, (-1,)) *
-                        _expr.reshape(y, (-1,)), None, False)
+    return _sum_keeping(_expr.reshape(x, (-1,)) * _expr.reshape(y, (-1,)),
+                        None)
 
 
 def diagonal2d(x, k):

@@ -82,6 +82,18 @@ CASES = {
     "logaddexp2": (lambda x, y: np.logaddexp2(x, y), A, A.T[:6, :5] if False else A * 2),
     "heaviside": (lambda x: np.heaviside(np.round(x), 0.5), A),
     "heaviside f32 nan": (lambda x: np.heaviside(np.sqrt(x), x), F32),
+    # Integer products keep their dtype (np.sum would widen int32).
+    "einsum int32 row dots": (lambda x: np.einsum("ij,ij->i", x, x), I),
+    "einsum int32 sum": (lambda x: np.einsum("ij->j", x), I),
+    "einsum int32 matmul": (lambda x: np.einsum("ij,kj->ik", x, x), I),
+    "vdot int32": (lambda x: np.vdot(x, x), I),
+    "inner int32 vectors": (lambda x: np.inner(x[0], x[1]), I),
+    "einsum bool": (lambda x: np.einsum("ij,ij->i", x > 0, x < 1), A),
+    "average int": (lambda x: np.average(x, axis=1), I),
+    "mean int": (lambda x: np.mean(x) + x.mean(axis=0).sum(), I),
+    "sum dtype int16 wraps": (lambda x: np.sum(x * 5000, axis=0, dtype=np.int16), I),
+    "prod dtype int8": (lambda x: x.prod(axis=1, dtype=np.int8), I),
+    "sum dtype bool": (lambda x: np.sum(x > 5, dtype=bool), I),
 }
 
 

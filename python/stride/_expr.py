@@ -79,6 +79,11 @@ class Expr:
     def nbytes(self):
         return self.size * self.itemsize
 
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
     def __bool__(self):
         raise TypeError("the truth value of a lazy stride expression is "
                         "undefined (data-dependent Python control flow "

@@ -248,6 +248,19 @@ def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 def _extreme(kind):
     def fn(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+        if initial is not None and out is None and where is True:
+            # NumPy's initial= is one more element of every reduction.
+            x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
+            init = _expr.lazy(np.asarray(initial, x.dtype))
+            if int(np.prod(x.shape)) == 0:
+                shape = np.amax(np.zeros(x.shape, np.int8), axis,
+                                keepdims=keepdims, initial=0).shape
+                return _expr.broadcast_to(init, shape).copy() \
+                    if _expr.HOOKS.current_trace() is not None else \
+                    _expr.broadcast_to(init, shape)
+            both = _expr.TABLE_FUNCTIONS["maximum" if kind == "amax"
+                                         else "minimum"]
+            return both(_expr.reduce(kind, x, axis, keepdims), init)
         _no_out(kind, out, where, initial)
         return _expr.reduce(kind, a, axis, keepdims)
     return fn
@@ -281,7 +294,7 @@ def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
     n = int(np.prod([x.shape[k] for k in (range(len(x.shape)) if axis is None
                                            else np.core.numeric.normalize_axis_tuple(
                                                axis, len(x.shape)))]))
-    total = _expr.reduce("sum", d * d, axis, keepdims)
+    total = _expr.reduce("sum", d * d, axis, keepdims, dtype)  # in dtype=
     result = total / max(n - ddof, 0)
     # NumPy divides in the sum's dtype (ret.dtype.type(ret / n) of a 0-d
     # sum, true_divide(..., out=ret) of an array).

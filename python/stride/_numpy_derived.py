@@ -455,12 +455,142 @@ def heaviside(x1, x2):
         if dtype.kind == "f" else value
 
 
+def _float_of(ufunc, x):
+    """x converted to the float dtype NumPy's `ufunc` computes in (float64
+    for integers), or NumPy's TypeError where that is float16."""
+    dtype = ufunc(np.zeros((), x.dtype)).dtype
+    if dtype == np.float16:
+        raise TypeError(f"numpy.{ufunc.__name__} of {x.dtype} operands gives "
+                        "float16 in NumPy, a dtype Stride does not support"
+                        + user_line())
+    return x if x.dtype == dtype else x.astype(dtype)
+
+
+def _scaled(ufunc, factor):
+    """deg2rad and rad2deg: x times NumPy's constant (pi / 180, 180 / pi)."""
+    def fn(x):
+        v = _float_of(ufunc, _pair(x, 0.0)[0] if not isinstance(
+            x, _expr.Expr) else x)
+        return v * _expr.lazy(np.asarray(factor, v.dtype))
+    return fn
+
+
+def _nan_ignoring(kind):
+    """fmax / fmin: maximum / minimum where a NaN operand loses to the
+    other one (both NaN: NaN)."""
+    def fn(x1, x2):
+        x, y = _pair(x1, x2)
+        both = _expr.TABLE_FUNCTIONS[kind](x, y)
+        if both.dtype.kind != "f":
+            return both
+        isnan = _expr.TABLE_FUNCTIONS["isnan"]
+        return _expr.where(isnan(y), x if x.dtype == both.dtype else
+                           x.astype(both.dtype),
+                           _expr.where(isnan(x), y if y.dtype == both.dtype
+                                       else y.astype(both.dtype), both))
+    return fn
+
+
+def signbit(x):
+    v = _root(x)
+    if v.dtype.kind == "f":
+        one = _expr.lazy(np.ones((), v.dtype))
+        return _expr.binary("lt", (_expr.TABLE_FUNCTIONS["copysign"](one, v),
+                                   _expr.lazy(np.zeros((), v.dtype))))
+    return _expr.binary("lt", (v, _expr.lazy(np.zeros((), v.dtype))))
+
+
+def _real_part(x):
+    v = _root(x)
+    return v.copy() if _expr.HOOKS.current_trace() is not None else v
+
+
+def float_power(x1, x2):
+    x, y = _pair(x1, x2)
+    f = lambda v: v if v.dtype == np.float64 else v.astype(np.float64)
+    return _expr.TABLE_FUNCTIONS["power"](f(x), f(y))
+
+
+def modf(x):
+    """(fraction, integral part), both with x's sign; an infinity's
+    fraction is a signed zero, as C's modf."""
+    v = _float_of(np.trunc, _root(x))
+    whole = _expr.TABLE_FUNCTIONS["trunc"](v)
+    zero = _expr.lazy(np.zeros((), v.dtype))
+    frac = _expr.where(_expr.TABLE_FUNCTIONS["isinf"](v),
+                       _expr.TABLE_FUNCTIONS["copysign"](zero, v), v - whole)
+    return frac, whole
+
+
+def divmod_(x1, x2):
+    f = _expr.TABLE_FUNCTIONS
+    return f["floor_divide"](x1, x2), f["remainder"](x1, x2)
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0, as NumPy computes it (x = 0 replaced by
+    1e-20)."""
+    v = _float_of(np.sin, _root(x))
+    tiny = _expr.lazy(np.asarray(1.0e-20, v.dtype))
+    y = _expr.lazy(np.asarray(np.pi, v.dtype)) * _expr.where(
+        _expr.binary("eq", (v, _expr.lazy(np.zeros((), v.dtype)))), tiny, v)
+    return _expr.TABLE_FUNCTIONS["sin"](y) / y
+
+
+def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
+    """NumPy 1.24's isclose: |a - b| <= atol + rtol * |b| where both are
+    finite, a == b elsewhere, and NaN against NaN where equal_nan."""
+    x, y = _pair(a, b)
+    if y.dtype.kind != "f" or y.dtype.itemsize < 8 and x.dtype.kind != "f":
+        y = y.astype(np.result_type(y.dtype, 1.0))
+    f = _expr.TABLE_FUNCTIONS
+    finite = f["isfinite"](x) & f["isfinite"](y)
+    within = _expr.binary("le", (f["absolute"](x - y),
+                                 _expr.lazy(np.asarray(atol)) +
+                                 _expr.lazy(np.asarray(rtol)) *
+                                 f["absolute"](y)))
+    close = _expr.where(finite, within, _expr.binary("eq", (x, y)))
+    if equal_nan:
+        close = close | (f["isnan"](x) & f["isnan"](y))
+    return close
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """np.meshgrid: each 1-D input along its own axis (the first two
+    swapped for 'xy'), broadcast to the common shape unless sparse, copied
+    (C order) unless copy=False."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    ndim = len(xi)
+    out = []
+    for i, x in enumerate(xi):
+        axis = {0: 1, 1: 0}.get(i, i) if indexing == "xy" and ndim > 1 else i
+        shape = [1] * ndim
+        shape[axis] = -1
+        out.append(_expr.reshape(_root(x), tuple(shape)))
+    if not sparse:
+        shape = np.broadcast_shapes(*(o.shape for o in out))
+        out = [_expr.broadcast_to(o, shape) for o in out]
+    if copy:
+        out = [o.copy() if _expr.HOOKS.current_trace() is not None
+               else _expr.as_root(o) for o in out]
+    return out
+
+
 UFUNCS = {"logaddexp": _logaddexp("e"), "logaddexp2": _logaddexp(2),
-          "heaviside": heaviside}
+          "heaviside": heaviside,
+          "deg2rad": _scaled(np.deg2rad, np.pi / 180.0),
+          "radians": _scaled(np.radians, np.pi / 180.0),
+          "rad2deg": _scaled(np.rad2deg, 180.0 / np.pi),
+          "degrees": _scaled(np.degrees, 180.0 / np.pi),
+          "fmax": _nan_ignoring("maximum"), "fmin": _nan_ignoring("minimum"),
+          "signbit": signbit, "conjugate": _real_part,
+          "float_power": float_power, "modf": modf, "divmod": divmod_}
 
 FUNCTIONS = {"diff": diff, "roll": roll, "moveaxis": moveaxis, "ptp": ptp,
              "average": average, "nan_to_num": nan_to_num,
              "around": around, "round_": around, "round": around,
              "repeat": repeat, "tile": tile, "einsum": einsum,
              "tensordot": tensordot, "inner": inner, "vdot": vdot,
-             "diagonal": diagonal}
+             "diagonal": diagonal, "sinc": sinc, "isclose": isclose,
+             "real": _real_part, "meshgrid": meshgrid}

@@ -626,6 +626,11 @@ class _Trace:
                 # Nothing was written since it was made, or not its source:
                 # an intermediate nothing wrote into (it would be Written).
                 return x
+            spec = self.spec_of(source) if type(source) is _expr.Leaf \
+                else None
+            if spec is not None and spec[0] not in self.mems:
+                return x  # an argument nothing has written
+
             if x.kind == "reshape":
                 raise TypeError(
                     "reading the result of reshape of an array after a "

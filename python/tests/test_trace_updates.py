@@ -742,3 +742,25 @@ def test_kernel_writes_the_argument_only_when_nothing_overlaps(layout):
 def test_a_list_argument_is_a_clear_error():
     with pytest.raises(TypeError, match="argument #0 is a list"):
         stride.jit(lambda a: a * 2)([1.0, 2.0])
+
+
+def test_reshape_of_an_unwritten_argument_read_after_other_writes():
+    """A reshape of an argument nothing writes stays readable after writes
+    into other arrays; one of a written argument read after the write is
+    refused (NumPy's reshape is a view or a copy)."""
+    def other(x, y):
+        r = y.reshape(2, 3)
+        z = np.zeros(3)
+        z[0] = 1.0
+        return r * z
+
+    def same(x, y):
+        r = y.reshape(2, 3)
+        y[0] = 5.0
+        return r + 1
+
+    x, y = np.ones(3), np.arange(6.0)
+    np.testing.assert_array_equal(stride.jit(other)(x, y.copy()),
+                                  other(x, y.copy()))
+    with pytest.raises(TypeError, match="reading the result of reshape"):
+        stride.jit(same)(x, y.copy())

@@ -5,6 +5,7 @@ allocate the results, call the kernel (which releases the GIL)."""
 import bisect
 import copy
 import functools
+import linecache
 import os
 import sys
 import threading
@@ -385,15 +386,63 @@ _installed = [0]
 _install_lock = threading.Lock()
 
 
-def _traced_local(a, depth):
+def _callee(frame):
+    """The source text of the function the call `frame` is executing
+    (`np.random.rand`), from the call's source span (Python 3.11 code
+    positions); None where the source is not available."""
+    code = frame.f_code
+    try:
+        lineno, end, col, end_col = list(code.co_positions())[frame.f_lasti // 2]
+    except (AttributeError, IndexError, ValueError):
+        return None
+    lines = linecache.getlines(code.co_filename)
+    if None in (lineno, end, col, end_col) or not lines or end > len(lines):
+        return None
+    text = "".join(lines[lineno - 1:end])
+    stop = len(text) - len(lines[end - 1]) + end_col
+    return text[col:stop].split("(", 1)[0].strip()
+
+
+def _refuse_random(frame, callee):
+    """A TypeError where `callee` is a method of NumPy's random module or
+    of a Generator or RandomState: drawn while the function is traced, the
+    numbers would be one constant of every later call."""
+    if "." not in callee or not all(
+            part.isidentifier() for part in callee.split(".")):
+        return
+    owner = callee.rsplit(".", 1)[0]
+    try:  # a dotted name: evaluating it calls nothing
+        obj = eval(owner, frame.f_globals, frame.f_locals)
+    except Exception:
+        return
+    if obj is np.random or isinstance(obj, (np.random.Generator,
+                                            np.random.RandomState)):
+        raise TypeError(
+            f"{callee}() draws random numbers while the @stride.jit function "
+            "is traced: they would be one constant draw that every later "
+            "call reuses. Draw them outside the function and pass them as "
+            "an argument" + _user_line())
+
+
+def _traced_local(a, depth, name=None):
     """A Local over `a`, made by the traced function's creation call
-    `depth` frames up; `a` itself where the package or NumPy made it, or
-    where Stride does not compute its dtype."""
+    `depth` frames up (of the function `name`); `a` itself where the
+    package or NumPy made it (NumPy's compiled code included), or where
+    Stride does not compute its dtype."""
     if current() is None or type(a) is not _NDARRAY:
         return a
-    caller = sys._getframe(depth + 1).f_globals.get("__name__", "")
+    frame = sys._getframe(depth + 1)
+    caller = frame.f_globals.get("__name__", "")
     if caller.startswith(("stride.", "numpy.")) or caller in ("stride", "numpy"):
         return a  # the package's own (or NumPy's) arrays
+    if name is not None:
+        # A creation function called from compiled code (NumPy's Cython:
+        # np.random.rand calls np.empty) has no frame of its own: the
+        # nearest Python frame is the user's, executing another call.
+        callee = _callee(frame)
+        if callee is not None and not callee.endswith(name):
+            _refuse_random(frame, callee)
+            return a  # made by compiled code the user's call ran
     try:
         _dtypes.check(a.dtype)
     except TypeError:
@@ -404,7 +453,7 @@ def _traced_local(a, depth):
 def _creation(name, original):
     @functools.wraps(original)
     def fn(*args, **kwargs):
-        return _traced_local(original(*args, **kwargs), 1)
+        return _traced_local(original(*args, **kwargs), 1, name)
     fn.__stride_creation__ = True
     return fn
 
@@ -425,7 +474,7 @@ class _TracedNdarray(_NDARRAY, metaclass=_NdarrayClass):
                 order=None):
         a = _NDARRAY(shape, dtype, buffer, offset, strides, order)
         # An array over a given buffer shares the buffer's memory: NumPy's.
-        return a if buffer is not None else _traced_local(a, 1)
+        return a if buffer is not None else _traced_local(a, 1, "ndarray")
 
 
 def _laid_out(a, dtype, order):

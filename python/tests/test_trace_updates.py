@@ -764,3 +764,19 @@ def test_reshape_of_an_unwritten_argument_read_after_other_writes():
                                   other(x, y.copy()))
     with pytest.raises(TypeError, match="reading the result of reshape"):
         stride.jit(same)(x, y.copy())
+
+
+def test_random_draws_inside_a_trace_are_refused_not_frozen():
+    """NumPy's random functions make their arrays in compiled code (which
+    called the traced np.empty and crashed the process): inside a trace
+    they are a TypeError naming the call, since the draw would be one
+    constant of every later call."""
+    x = np.zeros(3)
+    rng = np.random.default_rng(0)
+    cases = [(lambda v: v + np.random.rand(*v.shape), "np.random.rand"),
+             (lambda v: v + rng.normal(size=v.shape), "rng.normal"),
+             (lambda v: v * np.random.default_rng(1).random(3), None)]
+    for fn, name in cases:
+        with pytest.raises(TypeError, match=r"draws random numbers while "
+                           r"the @stride.jit function is traced"):
+            stride.jit(fn)(x)

@@ -117,6 +117,8 @@ CASES = {
     "isclose": (lambda x, y: np.isclose(x, y, atol=0.5), A, A[::-1]),
     "isclose inf nan": (lambda x: np.isclose(x / (x > 0), np.sqrt(x) / (x > 0), equal_nan=True), A),
     "isclose int": (lambda x: np.isclose(x, 3), I),
+    "fmod": (lambda x: np.fmod(x * 3 - 1, 0.7), A),
+    "fmod int": (lambda x: np.fmod(x, 4) + np.fmod(x, 0), I),
     "meshgrid xy": (lambda x, y: np.meshgrid(x, y)[0] * np.meshgrid(x, y)[1], V, rand(3, seed=11)),
     "meshgrid ij sparse": (lambda x, y: np.meshgrid(x, y, indexing="ij", sparse=True)[1] + 0, V, rand(3, seed=11)),
 }

@@ -34,7 +34,7 @@ UNARY = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
          "log1p", "floor", "ceil", "trunc", "rint", "sign", "square",
          "reciprocal", "isnan", "isinf", "isfinite", "logical_not",
          "bitwise_not", "invert"]
-BINARY = ["arctan2", "hypot", "copysign", "remainder", "mod", "floor_divide",
+BINARY = ["arctan2", "hypot", "copysign", "remainder", "mod", "fmod", "floor_divide",
           "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
           "right_shift", "logical_and", "logical_or", "logical_xor"]
 OPERATORS = {"%": operator.mod, "//": operator.floordiv, "&": operator.and_,
@@ -102,7 +102,7 @@ def test_invert_operator(dtype):
                                            (np.int32, np.float32),
                                            (np.bool_, np.int32),
                                            (np.float32, np.float64)])
-@pytest.mark.parametrize("name", ["arctan2", "remainder", "floor_divide",
+@pytest.mark.parametrize("name", ["arctan2", "remainder", "fmod", "floor_divide",
                                   "bitwise_or", "left_shift", "logical_and"])
 def test_mixed_dtypes(name, ldtype, rdtype):
     a, b = values(ldtype, 0), values(rdtype, 1)

@@ -282,6 +282,31 @@ Value mlir::stride::buildFloatClass(OpBuilder &b, Location loc, Value x,
 // Floats, as NumPy's npy_divmod: mod = fmod(x, y), moved to the divisor's
 // sign; the quotient (x - mod) / y, less 1 when mod moved, rounded to the
 // nearest integer; a divisor 0 gives x / y and fmod's NaN.
+// Integers: the truncating remainder, 0 for a divisor 0 (NumPy's, with its
+// divide-by-zero warning left out) and for -1 (MIN % -1 would trap).
+Value mlir::stride::buildFmod(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  if (isa<FloatType>(t))
+    return arith::RemFOp::create(b, loc, x, y);
+  bool isUnsigned = t.isUnsignedInteger();
+  x = toSignless(b, loc, x);
+  y = toSignless(b, loc, y);
+  Type signless = x.getType();
+  Value zero = constantInt(b, loc, signless, 0);
+  Value one = constantInt(b, loc, signless, 1);
+  Value special = cmpi(b, loc, arith::CmpIPredicate::eq, y, zero);
+  if (!isUnsigned && signless.getIntOrFloatBitWidth() > 1)
+    special = arith::OrIOp::create(
+        b, loc, special,
+        cmpi(b, loc, arith::CmpIPredicate::eq, y,
+             constantInt(b, loc, signless, -1)));
+  Value divisor = select(b, loc, special, one, y);
+  Value r = isUnsigned
+                ? arith::RemUIOp::create(b, loc, x, divisor).getResult()
+                : arith::RemSIOp::create(b, loc, x, divisor).getResult();
+  return fromSignless(b, loc, select(b, loc, special, zero, r), t);
+}
+
 Value mlir::stride::buildFloorDivMod(OpBuilder &b, Location loc, Value x,
                                      Value y, bool quotient) {
   Type t = x.getType();

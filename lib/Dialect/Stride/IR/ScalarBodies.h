@@ -73,6 +73,8 @@ Value buildFloatClass(OpBuilder &b, Location loc, Value x, FloatClass what);
 /// NumPy's floor_divide (`quotient`) or remainder.
 Value buildFloorDivMod(OpBuilder &b, Location loc, Value x, Value y,
                        bool quotient);
+/// NumPy's fmod: the truncating remainder (floats: arith.remf, C's fmod).
+Value buildFmod(OpBuilder &b, Location loc, Value x, Value y);
 Value buildNot(OpBuilder &b, Location loc, Value x);
 Value buildShift(OpBuilder &b, Location loc, Value x, Value amount, bool left);
 Value buildClip(OpBuilder &b, Location loc, Value x, Value low, Value high);

@@ -313,6 +313,11 @@ def Stride_RemainderOp : Stride_BinaryOp<"remainder",
     "the remainder with the divisor's sign (0 for an integer divisor 0)",
     "numpy.remainder", Stride_NumberElement,
     "return buildFloorDivMod(b, loc, s[0], s[1], /*quotient=*/false);">;
+def Stride_FmodOp : Stride_BinaryOp<"fmod",
+    "the remainder with the dividend's sign, C's fmod (0 for an integer "
+    "divisor 0 or -1)",
+    "numpy.fmod", Stride_NumberElement,
+    "return buildFmod(b, loc, s[0], s[1]);">;
 def Stride_FloorDivideOp : Stride_BinaryOp<"floor_divide",
     "the quotient rounded toward minus infinity (0 for an integer divisor 0)",
     "numpy.floor_divide", Stride_NumberElement,

@@ -296,14 +296,12 @@ Value mlir::stride::buildFmod(OpBuilder &b, Location loc, Value x, Value y) {
   Value one = constantInt(b, loc, signless, 1);
   Value special = cmpi(b, loc, arith::CmpIPredicate::eq, y, zero);
   if (!isUnsigned && signless.getIntOrFloatBitWidth() > 1)
-    special = arith::OrIOp::create(
-        b, loc, special,
-        cmpi(b, loc, arith::CmpIPredicate::eq, y,
-             constantInt(b, loc, signless, -1)));
+    special = arith::OrIOp::create(b, loc, special,
+                                   cmpi(b, loc, arith::CmpIPredicate::eq, y,
+                                        constantInt(b, loc, signless, -1)));
   Value divisor = select(b, loc, special, one, y);
-  Value r = isUnsigned
-                ? arith::RemUIOp::create(b, loc, x, divisor).getResult()
-                : arith::RemSIOp::create(b, loc, x, divisor).getResult();
+  Value r = isUnsigned ? arith::RemUIOp::create(b, loc, x, divisor).getResult()
+                       : arith::RemSIOp::create(b, loc, x, divisor).getResult();
   return fromSignless(b, loc, select(b, loc, special, zero, r), t);
 }
 

@@ -525,15 +525,62 @@ def _flatten(x):
 
 
 def _norm(x, ord=None, axis=None, keepdims=False):
-    """np.linalg.norm for ord None: the 2-norm of a vector, Frobenius of a
-    matrix (sqrt of the sum of squares), over `axis`."""
-    if ord is not None:
-        raise _unsupported("numpy.linalg.norm", " with ord")
+    """np.linalg.norm as NumPy 1.24 computes it: vector norms (ord None or
+    2, 1, inf, -inf, 0 and other powers) over one axis or a 1-D array,
+    matrix norms (None or 'fro', 1, -1, inf, -inf) over two axes or a 2-D
+    array; the spectral and nuclear norms (2, -2, 'nuc' of a matrix) need
+    an SVD and are refused."""
     v = _expr.as_root(x) if not isinstance(x, _expr.Expr) else x
     if v.dtype.kind != "f":
         v = v.astype(np.float64)
-    return _expr.TABLE_FUNCTIONS["sqrt"](
-        _expr.reduce("sum", v * v, axis, keepdims))
+    nd = len(v.shape)
+    if axis is None:
+        if ord is None:  # the 2-norm of the flattened array
+            return _expr.TABLE_FUNCTIONS["sqrt"](
+                _expr.reduce("sum", v * v, None, keepdims))
+        axes = tuple(range(nd))
+    elif isinstance(axis, (int, np.integer)):
+        axes = (int(axis),)
+    else:
+        axes = tuple(axis)
+    axes = np.core.numeric.normalize_axis_tuple(axes, nd)
+    f = _expr.TABLE_FUNCTIONS
+    a = f["absolute"](v)
+    inf = float("inf")
+    if len(axes) == 1:
+        if ord is None or ord == 2:
+            return f["sqrt"](_expr.reduce("sum", v * v, axes, keepdims))
+        if ord == inf:
+            return _expr.reduce("amax", a, axes, keepdims)
+        if ord == -inf:
+            return _expr.reduce("amin", a, axes, keepdims)
+        if ord == 0:
+            return _expr.reduce("sum", _expr.binary("ne", (
+                v, _expr.lazy(np.zeros((), v.dtype)))).astype(v.dtype),
+                axes, keepdims)
+        if ord == 1:
+            return _expr.reduce("sum", a, axes, keepdims)
+        if isinstance(ord, str):
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        p = _expr.lazy(np.asarray(ord, v.dtype))
+        total = _expr.reduce("sum", f["power"](a, p), axes, keepdims)
+        return f["power"](total, _expr.lazy(np.asarray(1.0 / ord, v.dtype)))
+    if len(axes) != 2:
+        raise ValueError("Improper number of dimensions to norm.")
+    row, col = axes
+    if ord is None or ord == "fro":
+        return f["sqrt"](_expr.reduce("sum", v * v, axes, keepdims))
+    if ord in (1, -1, inf, -inf):
+        # 1: the largest column sum of |v|; inf: the largest row sum.
+        summed, kept = (row, col) if ord in (1, -1) else (col, row)
+        sums = _expr.reduce("sum", a, (summed,), True)
+        result = _expr.reduce("amax" if ord in (1, inf) else "amin", sums,
+                              (kept,), True)
+        if not keepdims:
+            result = _expr.squeeze(result, axes)
+        return result
+    raise _unsupported("numpy.linalg.norm",
+                       f" with ord={ord!r} of a matrix (an SVD)")
 
 
 LINALG = {"norm": _norm}

@@ -295,6 +295,36 @@ class Expr:
     def __neg__(self): return negative(self)
     def __abs__(self): return absolute(self)
     def __invert__(self): return invert(self)
+    def __pos__(self): return HOOKS.array_ufunc(np.positive, "__call__", (self,), {})
+    def __divmod__(self, other): return (_binary_op("floor_divide", self, other),
+                                         _binary_op("remainder", self, other))
+    def __rdivmod__(self, other): return (_binary_op("floor_divide", other, self),
+                                          _binary_op("remainder", other, self))
+    def __round__(self, ndigits=None):
+        return HOOKS.array_function(np.around, (self,), dict(
+            decimals=0 if ndigits is None else ndigits))
+
+    # ndarray's methods and attributes of real arrays.
+    def clip(self, min=None, max=None):
+        return clip(self, min, max)
+
+    def conj(self):
+        return HOOKS.array_ufunc(np.conjugate, "__call__", (self,), {})
+
+    conjugate = conj
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        zeros = np.zeros((), self.dtype)
+        return broadcast_to(lazy(zeros), self.shape)
+
+    def fill(self, value):
+        """In place, as ndarray.fill: memory of a @stride.jit trace only."""
+        self[...] = value
 
     # Augmented assignment (__iadd__ ... __imatmul__) is set below the class
     # (_inplace_method).

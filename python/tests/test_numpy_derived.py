@@ -18,6 +18,12 @@ V = rand(5, seed=4)
 I = np.arange(30, dtype=np.int32).reshape(6, 5) - 11
 F32 = rand((4, 9), np.float32, seed=5)
 
+def _filled(x):
+    z = np.empty_like(x)
+    z.fill(3.0)
+    return z + x
+
+
 CASES = {
     "diff": (lambda x: np.diff(x), A),
     "diff axis 0 n 2": (lambda x: np.diff(x, n=2, axis=0), A),
@@ -124,6 +130,12 @@ CASES = {
     "norm matrix 1": (lambda x: np.linalg.norm(x, 1), A),
     "norm matrix -inf keepdims": (lambda x: np.linalg.norm(x, -np.inf, axis=(2, 1), keepdims=True), C),
     "norm fro int": (lambda x: np.linalg.norm(x, "fro"), I),
+    "clip method": (lambda x: x.clip(0.2, 0.8) + x.clip(min=0.5), A),
+    "conj real imag": (lambda x: x.conj() + x.real + x.imag, A),
+    "fill": (lambda x: _filled(x), A),
+    "divmod operator": (lambda x: divmod(x, 0.3)[0] + divmod(2.0, x + 1)[1], A),
+    "round builtin": (lambda x: x * round(x[0, 0] * 7, 1), A),
+    "unary plus": (lambda x: +x, I),
     "fmod": (lambda x: np.fmod(x * 3 - 1, 0.7), A),
     "fmod int": (lambda x: np.fmod(x, 4) + np.fmod(x, 0), I),
     "meshgrid xy": (lambda x, y: np.meshgrid(x, y)[0] * np.meshgrid(x, y)[1], V, rand(3, seed=11)),

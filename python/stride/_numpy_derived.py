@@ -424,9 +424,10 @@ def _logaddexp(base):
         """log(b**x1 + b**x2) as NumPy computes it: the larger plus
         log1p(b**-|x1 - x2|), and x1 itself where both are equal (infs)."""
         x, y = _pair(x1, x2)
-        if x.dtype.kind != "f" or y.dtype.kind != "f":
-            common = np.result_type(x.dtype, y.dtype, np.float16)
-            x, y = x.astype(common), y.astype(common)
+        common = _result_float(np.logaddexp if base == "e" else np.logaddexp2,
+                               x, y)
+        x = x if x.dtype == common else x.astype(common)
+        y = y if y.dtype == common else y.astype(common)
         f = _expr.TABLE_FUNCTIONS
         d = f["absolute"](x - y)
         if base == 2:
@@ -442,9 +443,23 @@ def _logaddexp(base):
     return fn
 
 
+def _result_float(ufunc, *operands):
+    """The dtype NumPy's float-only `ufunc` gives these operands (their
+    0-d values stand for them, as NumPy 1.24's promotion of 0-d operands
+    reads values), or NumPy's TypeError where that is float16."""
+    dtype = ufunc(*(np.zeros((1,) * len(v.shape), v.dtype)
+                    for v in operands)).dtype
+    if dtype == np.float16:
+        raise TypeError(f"numpy.{ufunc.__name__} of "
+                        f"{', '.join(str(v.dtype) for v in operands)} operands "
+                        "gives float16 in NumPy, a dtype Stride does not "
+                        "support" + user_line())
+    return dtype
+
+
 def heaviside(x1, x2):
     x, h = _pair(x1, x2)
-    dtype = np.result_type(x.dtype, h.dtype)
+    dtype = _result_float(np.heaviside, x, h)
     zero = _expr.lazy(np.zeros((), dtype))
     one = _expr.lazy(np.ones((), dtype))
     h = h.astype(dtype) if h.dtype != dtype else h
@@ -530,7 +545,12 @@ def divmod_(x1, x2):
 def sinc(x):
     """sin(pi x) / (pi x), 1 at 0, as NumPy computes it (x = 0 replaced by
     1e-20)."""
-    v = _float_of(np.sin, _root(x))
+    v = _root(x)
+    dtype = np.sinc(np.zeros((1,) * len(v.shape), v.dtype)).dtype
+    if dtype == np.float16:
+        raise TypeError(f"numpy.sinc of {v.dtype} operands gives float16 in "
+                        "NumPy, a dtype Stride does not support" + user_line())
+    v = v if v.dtype == dtype else v.astype(dtype)
     tiny = _expr.lazy(np.asarray(1.0e-20, v.dtype))
     y = _expr.lazy(np.asarray(np.pi, v.dtype)) * _expr.where(
         _expr.binary("eq", (v, _expr.lazy(np.zeros((), v.dtype)))), tiny, v)

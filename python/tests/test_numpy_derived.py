@@ -155,6 +155,39 @@ def test_matches_numpy(name):
                                atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.int32, np.int64,
+                                   np.float32, np.float64])
+def test_zero_dim_operands_of_every_dtype(dtype):
+    """0-d operands (NumPy 1.24 promotes them by value) give NumPy's dtype
+    and value, or NumPy's refusal of a float16 result by name."""
+    x = np.asarray(3, dtype)
+    fns = [lambda v: np.roll(v, 1), lambda v: np.tile(v, 2),
+           lambda v: np.repeat(v, 3), lambda v: np.ptp(v),
+           lambda v: np.average(v), lambda v: np.einsum(",->", v, v),
+           lambda v: np.tensordot(v, v, axes=0), lambda v: np.vdot(v, v),
+           lambda v: np.fmax(v, v), lambda v: np.isclose(v, v),
+           lambda v: np.signbit(v), lambda v: np.fmod(v, v),
+           lambda v: np.heaviside(v, v), lambda v: np.sinc(v),
+           lambda v: np.linalg.norm(v), lambda v: np.ascontiguousarray(v),
+           lambda v: np.mean(v), lambda v: v.clip(0, 1)]
+    for fn in fns:
+        try:
+            with np.errstate(all="ignore"):
+                want = np.asarray(fn(x))
+        except TypeError:  # NumPy's own refusal (bool subtract in ptp)
+            with pytest.raises(TypeError):
+                stride.jit(fn)(x)
+            continue
+        if want.dtype == np.float16:
+            with pytest.raises(TypeError, match="float16"):
+                stride.jit(fn)(x)
+            continue
+        with np.errstate(all="ignore"):
+            got = np.asarray(stride.jit(fn)(x))
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got.astype(float), want.astype(float))
+
+
 def test_outside_a_trace_they_are_lazy_too():
     r = np.einsum("ij,jk->ik", stride.lazy(A), B)
     np.testing.assert_allclose(stride.materialize(r), A @ B, rtol=1e-12)

@@ -263,16 +263,12 @@ def _contract(x, xs, y, ys, out):
 def _diagonal_of(v, names):
     """v with each repeated index taken once (its diagonal), as einsum's
     'ii->i' does: the dims of a repeated index become one strided view."""
-    while len(set(names)) < len(names):
-        c = next(c for c in names if names.count(c) > 1)
-        i = names.index(c)
-        j = names.index(c, i + 1)
-        if len(v.shape) != 2:
-            raise _unsupported("einsum", "with a repeated index in an "
-                               "operand of more than 2 dims")
-        v = diagonal2d(v, 0)
-        names = c
-    return v, names
+    if len(set(names)) == len(names):
+        return v, names
+    if len(v.shape) != 2:
+        raise _unsupported("einsum", "with a repeated index in an operand of "
+                           "more than 2 dims")
+    return diagonal2d(v, 0), names[0]
 
 
 def einsum(subscripts, *operands, out=None, dtype=None, order="K",

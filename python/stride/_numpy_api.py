@@ -204,9 +204,19 @@ def _column_stack(tup):
     return _concatenate(parts, 1)
 
 
+def _where(condition, *xy):
+    if len(xy) != 2:
+        raise TypeError("numpy.where with one argument (numpy.nonzero: the "
+                        "indices of true elements) is not supported on lazy "
+                        "stride expressions: its length depends on the "
+                        "values; give np.where(condition, x, y)" + user_line())
+    return _expr.where(condition, *xy)
+
+
 # numpy function __name__ -> a function taking the same positional arguments.
 FUNCTIONS = {
-    "where": _expr.where, "clip": _expr.clip, "matmul": _expr.matmul,
+    "where": lambda condition, *xy: _where(condition, *xy),
+    "clip": _expr.clip, "matmul": _expr.matmul,
     "maximum": UFUNCS["maximum"], "minimum": UFUNCS["minimum"],
     # Views (of inputs and of intermediates).
     "transpose": _expr.transpose, "swapaxes": _expr.swapaxes,

@@ -318,6 +318,18 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K",
         if vs != output else v
 
 
+def kron(a, b):
+    """np.kron: each element of a times all of b, as one product of a and
+    b with interleaved unit dims, merged pairwise."""
+    x, y = _root(a), _root(b)
+    nd = max(len(x.shape), len(y.shape))
+    xs = (1,) * (nd - len(x.shape)) + tuple(x.shape)
+    ys = (1,) * (nd - len(y.shape)) + tuple(y.shape)
+    xv = _expr.reshape(x, tuple(v for n in xs for v in (n, 1)))
+    yv = _expr.reshape(y, tuple(v for n in ys for v in (1, n)))
+    return _expr.reshape(xv * yv, tuple(m * n for m, n in zip(xs, ys)))
+
+
 def tensordot(a, b, axes=2):
     x, y = _root(a), _root(b)
     if isinstance(axes, (int, np.integer)):
@@ -609,4 +621,4 @@ FUNCTIONS = {"diff": diff, "roll": roll, "moveaxis": moveaxis, "ptp": ptp,
              "repeat": repeat, "tile": tile, "einsum": einsum,
              "tensordot": tensordot, "inner": inner, "vdot": vdot,
              "diagonal": diagonal, "sinc": sinc, "isclose": isclose,
-             "real": _real_part, "meshgrid": meshgrid}
+             "real": _real_part, "meshgrid": meshgrid, "kron": kron}

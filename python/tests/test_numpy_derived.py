@@ -136,6 +136,9 @@ CASES = {
     "divmod operator": (lambda x: divmod(x, 0.3)[0] + divmod(2.0, x + 1)[1], A),
     "round builtin": (lambda x: x * round(x[0, 0] * 7, 1), A),
     "unary plus": (lambda x: +x, I),
+    "kron": (lambda x, y: np.kron(x, y), A[:2, :3], S[:2]),
+    "kron ranks": (lambda x, y: np.kron(x, y), V, C),
+    "kron int": (lambda x: np.kron(x[:2], x[:2, :2]), I),
     "fmod": (lambda x: np.fmod(x * 3 - 1, 0.7), A),
     "fmod int": (lambda x: np.fmod(x, 4) + np.fmod(x, 0), I),
     "meshgrid xy": (lambda x, y: np.meshgrid(x, y)[0] * np.meshgrid(x, y)[1], V, rand(3, seed=11)),
@@ -202,5 +205,7 @@ def test_refusals_name_what_is_missing():
         stride.jit(lambda x: np.repeat(x, [1, 2, 1, 1, 1, 1], axis=0))(A)
     with pytest.raises(ValueError, match="does not match operand"):
         stride.jit(lambda x: np.einsum("ijk->i", x))(A)
+    with pytest.raises(TypeError, match="numpy.where with one argument"):
+        stride.jit(lambda x: np.where(x > 0))(A)
     with pytest.raises(TypeError, match="numpy.cumsum"):
         stride.jit(lambda x: np.cumsum(x))(A)

@@ -215,7 +215,7 @@ def _where(condition, *xy):
 
 # numpy function __name__ -> a function taking the same positional arguments.
 FUNCTIONS = {
-    "where": lambda condition, *xy: _where(condition, *xy),
+    "where": _where,
     "clip": _expr.clip, "matmul": _expr.matmul,
     "maximum": UFUNCS["maximum"], "minimum": UFUNCS["minimum"],
     # Views (of inputs and of intermediates).

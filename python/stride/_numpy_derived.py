@@ -481,19 +481,14 @@ def heaviside(x1, x2):
 def _float_of(ufunc, x):
     """x converted to the float dtype NumPy's `ufunc` computes in (float64
     for integers), or NumPy's TypeError where that is float16."""
-    dtype = ufunc(np.zeros((), x.dtype)).dtype
-    if dtype == np.float16:
-        raise TypeError(f"numpy.{ufunc.__name__} of {x.dtype} operands gives "
-                        "float16 in NumPy, a dtype Stride does not support"
-                        + user_line())
+    dtype = _result_float(ufunc, x)
     return x if x.dtype == dtype else x.astype(dtype)
 
 
 def _scaled(ufunc, factor):
     """deg2rad and rad2deg: x times NumPy's constant (pi / 180, 180 / pi)."""
     def fn(x):
-        v = _float_of(ufunc, _pair(x, 0.0)[0] if not isinstance(
-            x, _expr.Expr) else x)
+        v = _float_of(ufunc, _root(x))
         return v * _expr.lazy(np.asarray(factor, v.dtype))
     return fn
 
@@ -553,12 +548,7 @@ def divmod_(x1, x2):
 def sinc(x):
     """sin(pi x) / (pi x), 1 at 0, as NumPy computes it (x = 0 replaced by
     1e-20)."""
-    v = _root(x)
-    dtype = np.sinc(np.zeros((1,) * len(v.shape), v.dtype)).dtype
-    if dtype == np.float16:
-        raise TypeError(f"numpy.sinc of {v.dtype} operands gives float16 in "
-                        "NumPy, a dtype Stride does not support" + user_line())
-    v = v if v.dtype == dtype else v.astype(dtype)
+    v = _float_of(np.sinc, _root(x))
     tiny = _expr.lazy(np.asarray(1.0e-20, v.dtype))
     y = _expr.lazy(np.asarray(np.pi, v.dtype)) * _expr.where(
         _expr.binary("eq", (v, _expr.lazy(np.zeros((), v.dtype)))), tiny, v)

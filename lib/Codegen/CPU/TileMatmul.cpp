@@ -166,6 +166,18 @@ std::optional<unsigned> matchRowDotProducts(linalg::GenericOp op) {
   return matrixRowsLoop(op);
 }
 
+/// Marks every floating-point op of a contraction's body (its multiply and
+/// add) `reassoc` and `contract`, so LLVM sums along k in several vector
+/// partial sums, as BLAS's dot products do.
+void sumReassociably(Region &body) {
+  auto flags = arith::FastMathFlagsAttr::get(
+      body.getContext(),
+      arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+  body.walk([&](arith::ArithFastMathInterface op) {
+    op->setAttr(op.getFastMathAttrName(), flags);
+  });
+}
+
 /// `tile`, or 0 (no tiling) when the loop's static size already fits.
 int64_t clampTile(int64_t size, int64_t tile) {
   return ShapedType::isDynamic(size) || size > tile ? tile : 0;
@@ -434,15 +446,7 @@ struct MatmulTiler : StrideTileMatmulOptions {
     for (auto [loop, size] : llvm::enumerate(sizes))
       if (loop != loops.k && size != 1)
         return;
-    auto flags = arith::FastMathFlagsAttr::get(
-        root->getContext(),
-        arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
-    op->getRegion(0).walk([&](Operation *bodyOp) {
-      if (isa<arith::AddFOp, arith::MulFOp>(bodyOp))
-        bodyOp->setAttr(
-            cast<arith::ArithFastMathInterface>(bodyOp).getFastMathAttrName(),
-            flags);
-    });
+    sumReassociably(op->getRegion(0));
   }
 
   /// A matrix-vector product stays one loop nest, its loops reordered so
@@ -474,15 +478,8 @@ struct MatmulTiler : StrideTileMatmulOptions {
         linalg::interchangeGenericOp(rewriter, generic, order);
     if (failed(interchanged))
       return generic->emitOpError() << "could not order its loops";
-    if (inner == loops.k) {
-      auto flags = arith::FastMathFlagsAttr::get(
-          root->getContext(),
-          arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
-      interchanged->getBody()->walk([&](Operation *bodyOp) {
-        if (auto fastmath = dyn_cast<arith::ArithFastMathInterface>(bodyOp))
-          bodyOp->setAttr(fastmath.getFastMathAttrName(), flags);
-      });
-    }
+    if (inner == loops.k)
+      sumReassociably(interchanged->getRegion());
     return *interchanged;
   }
 

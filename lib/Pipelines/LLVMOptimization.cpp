@@ -3,15 +3,23 @@
 #include "stride/Pipelines/LLVMOptimization.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/CodeGen/ReplaceWithVeclib.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 
 #include <deque>
 #include <mutex>
 #include <string>
+
+#if STRIDE_HAS_VECTOR_MATH_BITCODE
+#include "VectorMathBitcode.inc"
+#endif
 
 using namespace mlir;
 
@@ -64,6 +72,22 @@ constexpr std::pair<const char *, unsigned> kVectorMathFunctions[] = {
     {"cbrt", 1},  {"erf", 1},   {"erfc", 1},   {"atan2", 2}, {"hypot", 2},
     {"pow", 2}};
 
+/// The functions Stride's vector math bitcode (VectorMath/VectorMath.c)
+/// defines, as libm names them, at every ISA's lane count but SSE's (the
+/// bitcode needs FMA): `stride_vm_<function>_f64x<lanes>` for a double
+/// function, `..._f32x<lanes>` for its float twin `<function>f`.
+constexpr std::pair<const char *, bool> kOwnVectorFunctions[] = {
+    {"sin", false}, {"cos", false}};
+constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
+
+bool hasOwnVariant(llvm::StringRef function, bool f32) {
+  if (!STRIDE_HAS_VECTOR_MATH_BITCODE)
+    return false;
+  return llvm::any_of(kOwnVectorFunctions, [&](auto own) {
+    return function == own.first && f32 == own.second;
+  });
+}
+
 /// The scalar -> vector mappings of libmvec's functions (and of the LLVM
 /// intrinsics for them) that `targetMachine`'s ISA can call and the loaded
 /// library defines. The names live as long as the process (TLI keeps
@@ -93,7 +117,12 @@ std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
         std::string params(arity, 'v');
         std::string vector = std::string("_ZGV") + isa.letter + "N" +
                              std::to_string(lanes) + params + "_" + scalar;
-        if (!library.getAddressOfSymbol(vector.c_str()))
+        if (isa.feature && features.contains("+fma") &&
+            hasOwnVariant(function, f32))
+          vector = (kOwnPrefix + function + (f32 ? "_f32x" : "_f64x") +
+                    std::to_string(lanes))
+                       .str();
+        else if (!library.getAddressOfSymbol(vector.c_str()))
           continue;
         llvm::StringRef vectorName = keep(vector);
         llvm::StringRef prefix =
@@ -107,6 +136,69 @@ std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
     }
   }
   return mappings;
+}
+/// Links the definitions of the `stride_vm_*` functions that `module`'s
+/// vectorized loops call (declared by the loop vectorizer or
+/// ReplaceWithVeclib from the mappings above) from Stride's vector math
+/// bitcode, and inlines them: each is a few dozen instructions, and a
+/// call would make the loop spill its live vectors around it.
+llvm::Error linkOwnVectorMath(llvm::Module &module) {
+  bool needed = llvm::any_of(module, [](llvm::Function &f) {
+    return f.isDeclaration() && f.getName().starts_with(kOwnPrefix);
+  });
+  if (!needed)
+    return llvm::Error::success();
+#if STRIDE_HAS_VECTOR_MATH_BITCODE
+  llvm::MemoryBufferRef buffer(
+      llvm::StringRef(reinterpret_cast<const char *>(kVectorMathBitcode),
+                      sizeof(kVectorMathBitcode)),
+      "stride-vector-math");
+  llvm::Expected<std::unique_ptr<llvm::Module>> library =
+      llvm::parseBitcodeFile(buffer, module.getContext());
+  if (!library)
+    return library.takeError();
+  (*library)->setDataLayout(module.getDataLayout());
+  (*library)->setTargetTriple(module.getTargetTriple());
+  llvm::SmallVector<std::string> own;
+  for (llvm::Function &f : **library) {
+    // Compiled for the kernel's target once inlined, not for the ISA
+    // clang assumed (the bitcode is generic vector IR).
+    for (llvm::StringRef attr :
+         {"target-cpu", "target-features", "tune-cpu", "min-legal-vector-width"})
+      f.removeFnAttr(attr);
+    if (f.isDeclaration())
+      continue;
+    // The scalar fallbacks stay out of line (cold).
+    if (!f.hasFnAttribute(llvm::Attribute::NoInline))
+      f.addFnAttr(llvm::Attribute::AlwaysInline);
+    own.push_back(f.getName().str());
+  }
+  if (llvm::Linker::linkModules(module, std::move(*library),
+                                llvm::Linker::Flags::LinkOnlyNeeded))
+    return llvm::createStringError("could not link Stride's vector math");
+  for (const std::string &name : own)
+    if (llvm::Function *f = module.getFunction(name))
+      f->setLinkage(llvm::GlobalValue::InternalLinkage);
+#endif
+  for (llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().starts_with(kOwnPrefix))
+      return llvm::createStringError(
+          "Stride's vector math bitcode does not define " + f.getName());
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes;
+  passes.addPass(llvm::AlwaysInlinerPass());
+  passes.addPass(llvm::GlobalDCEPass());
+  passes.run(module, modules);
+  return llvm::Error::success();
 }
 } // namespace
 
@@ -167,6 +259,6 @@ mlir::stride::makeKernelOptimizer(llvm::TargetMachine *targetMachine,
       passes.addPass(
           llvm::createModuleToFunctionPassAdaptor(llvm::ReplaceWithVeclib()));
     passes.run(*module, modules);
-    return llvm::Error::success();
+    return linkOwnVectorMath(*module);
   };
 }

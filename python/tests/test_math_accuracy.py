@@ -146,3 +146,37 @@ def test_exp_float64_scalars_and_fused():
     a, b = rng.normal(size=(37, 19)), rng.normal(size=19) * 20
     got = stride.materialize(stride.lazy(a) * np.exp(stride.lazy(b) - 1.0) + 2.0)
     np.testing.assert_allclose(got, a * np.exp(b - 1.0) + 2.0, rtol=1e-15)
+
+
+# Where Stride's own vector variants (lib/Pipelines/VectorMath, inlined into
+# vectorized loops) change regime: sin and cos reduce by pi in three parts
+# below 2^30 and hand larger, infinite and NaN lanes to libm one lane at a
+# time; zeros keep their sign; arguments next to multiples of pi / 2 cancel
+# the most.
+TRIG_EDGES = [0.0, -0.0, 5e-324, -1e-310, 1e-200, 1e-8, -1e-8, np.pi / 2,
+              -np.pi / 2, np.pi, 2 * np.pi, 3 * np.pi / 2, 355.0, 103993.0,
+              2.0**30 - 1, 2.0**30, -(2.0**30) - 1, 2.0**31, 1e15, -1e22,
+              1.7e308, 22.0, 1e6 * np.pi, np.inf, -np.inf, np.nan]
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
+                    reason="no extended long double: no float64 reference")
+@pytest.mark.parametrize("name", ["sin", "cos"])
+@pytest.mark.parametrize("length", [1, 7, 8, 33, 203])
+def test_trig_float64_edges(name, length):
+    """Each edge value in every lane position of a vector, among ordinary
+    lanes (one huge lane sends its vector through the scalar fallback, the
+    others must keep their values), at lengths that leave scalar tails."""
+    ufunc = getattr(np, name)
+    rng = np.random.default_rng(length)
+    for start in range(0, len(TRIG_EDGES), 3):
+        x = rng.uniform(-10, 10, length)
+        edges = TRIG_EDGES[start:start + 3]
+        x[rng.permutation(length)[:len(edges)]] = edges[:length]
+        with np.errstate(all="ignore"):
+            got = stride.materialize(ufunc(stride.lazy(x)))
+            ref = ufunc(x.astype(np.longdouble)).astype(np.float64)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+        np.testing.assert_array_equal(np.signbit(got[got == 0]),
+                                      np.signbit(ref[got == 0]))
+        assert max_ulps(got, ref, np.float64) <= 2, list(zip(x, got, ref))

@@ -1,0 +1,35 @@
+//===- VectorMath.c - Stride's vector math functions, compiled to bitcode -===//
+//
+// Vector variants of libm functions that the loop vectorizer calls in place
+// of glibc's libmvec (see LLVMOptimization.cpp). clang compiles this file to
+// LLVM bitcode at build time; the kernel optimizer links the variants a
+// vectorized kernel calls into it after LLVM's O3 and inlines them, so a
+// vector loop over sin has no call, no spills of live vectors around one,
+// and four interleaved copies of the polynomial to overlap.
+//
+// The code is generic vector IR (clang's vector extensions): the same
+// bitcode serves AVX2 and AVX-512 hosts, which select the lane counts their
+// registers hold. The kernel optimizer drops the target attributes clang
+// puts here, so the inlined code is compiled for the kernel's target.
+//
+// Each function takes the rare arguments its reduction does not cover
+// (huge, non-finite, subnormal) one lane at a time through libm's scalar
+// function, on a branch taken only when some lane needs it.
+//
+//===----------------------------------------------------------------------===//
+
+#include <math.h>
+#include <stdint.h>
+
+#define CAT(a, b) CAT_(a, b)
+#define CAT_(a, b) a##b
+
+// AVX-512: 8 doubles or 16 floats a register.
+#define LANES 8
+#include "VectorMathFunctions.inc"
+#undef LANES
+
+// AVX2: 4 doubles or 8 floats.
+#define LANES 4
+#include "VectorMathFunctions.inc"
+#undef LANES

@@ -1086,6 +1086,16 @@ class _Plan:
             return self.run
         kernel, sources, allocs = self.kernel, tuple(self.sources), tuple(self.allocs)
         single = self.single
+        if single and len(allocs) == 1 and all(c is None for _, c in sources):
+            # f(x, ...) -> one new array (a ufunc, an expression): about
+            # 0.3 us less a call than the general loop below.
+            alloc, positions = allocs[0], tuple(s for s, _ in sources)
+
+            def run_one(args):
+                out = alloc()
+                kernel([args[s] for s in positions], [out])
+                return out
+            return run_one
 
         def run(args):
             outputs = [alloc() for alloc in allocs]
@@ -1107,6 +1117,25 @@ class _Plan:
         allocs = tuple(self.allocs[:self.nres])
         nres, own, single = self.nres, tuple(self.own), self.single
         direct = self._direct
+        if (len(outs) == 1 and outs[0][1] is None and not nres and single
+                and own == ((0, outs[0][0]),)
+                and all(c is None for _, c in sources)):
+            # ufunc(x, ..., out=out) returning out: the one target is the
+            # argument itself, and the kernel may write it when it is
+            # writable and shares no memory with an input.
+            pos, positions = outs[0][0], tuple(s for s, _ in sources)
+            may_share = _run.may_share
+
+            def run_out(args):
+                target = args[pos]
+                inputs = [args[s] for s in positions]
+                if not target.flags.writeable or any(
+                        may_share(target, a) for a in inputs
+                        if isinstance(a, np.ndarray)):
+                    return slow(args)
+                kernel(inputs, [target])
+                return target
+            return run_out
 
         def run(args):
             targets = [args[pos] if keys is None else _target(args[pos], keys)

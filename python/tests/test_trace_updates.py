@@ -780,3 +780,34 @@ def test_random_draws_inside_a_trace_are_refused_not_frozen():
         with pytest.raises(TypeError, match=r"draws random numbers while "
                            r"the @stride.jit function is traced"):
             stride.jit(fn)(x)
+
+
+def test_repeated_small_calls_take_the_fast_paths_with_numpys_results():
+    """The per-call fast paths of a one-kernel plan (a new result; a ufunc
+    writing its out= argument) give new arrays each call, write and return
+    `out` itself, and leave aliased or read-only calls to the general path
+    (NumPy's values, NumPy's error)."""
+    add = stride.jit(lambda a, b: a + b)
+    x, y = np.arange(6.0), np.ones(6)
+    first, second = add(x, y), add(x, y)
+    assert first is not second and not np.shares_memory(first, second)
+    np.testing.assert_array_equal(first, x + y)
+
+    into = stride.jit(lambda a, out: np.exp(a, out=out))
+    out = np.empty(6)
+    for _ in range(2):
+        assert into(x, out) is out
+        np.testing.assert_array_equal(out, np.exp(x))
+    a = np.linspace(0, 1, 7)
+    want = a.copy()
+    np.exp(want[1:], out=want[:-1])
+    result = into(a[1:], a[:-1])
+    np.testing.assert_array_equal(a, want)
+    assert np.shares_memory(result, a)
+    b = np.linspace(0, 1, 6)
+    assert into(b, b) is b
+    np.testing.assert_array_equal(b, np.exp(np.linspace(0, 1, 6)))
+    frozen = np.empty(6)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        into(x, frozen)

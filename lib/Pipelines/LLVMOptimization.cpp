@@ -77,7 +77,7 @@ constexpr std::pair<const char *, unsigned> kVectorMathFunctions[] = {
 /// bitcode needs FMA): `stride_vm_<function>_f64x<lanes>` for a double
 /// function, `..._f32x<lanes>` for its float twin `<function>f`.
 constexpr std::pair<const char *, bool> kOwnVectorFunctions[] = {
-    {"sin", false}, {"cos", false}};
+    {"sin", false}, {"cos", false}, {"log", false}, {"tanh", true}};
 constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 
 bool hasOwnVariant(llvm::StringRef function, bool f32) {

@@ -26,10 +26,10 @@
 
 // AVX-512: 8 doubles or 16 floats a register.
 #define LANES 8
-#include "VectorMathFunctions.inc"
+#include "VectorMathLanes.inc"
 #undef LANES
 
 // AVX2: 4 doubles or 8 floats.
 #define LANES 4
-#include "VectorMathFunctions.inc"
+#include "VectorMathLanes.inc"
 #undef LANES

@@ -20,7 +20,7 @@ echo "== clang-format on the C/C++ lines changed (against the merge base with or
 echo "== lit (test/)"
 lit -sv "$BUILD_DIR/test"; record lit $?
 
-for t in StrideLayoutTests StrideDialectTests StrideRuntimeTests StrideSupportTests StrideCodegenTests; do
+for t in StrideLayoutTests StrideDialectTests StrideRuntimeTests StrideSupportTests StrideCodegenTests StridePipelinesTests; do
   echo "== GoogleTest $t"
   "$BUILD_DIR/bin/$t" --gtest_brief=1; record "$t" $?
 done

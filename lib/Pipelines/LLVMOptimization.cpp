@@ -12,6 +12,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <deque>
 #include <mutex>
@@ -179,6 +180,12 @@ llvm::Error linkOwnVectorMath(llvm::Module &module) {
   for (const std::string &name : own)
     if (llvm::Function *f = module.getFunction(name))
       f->setLinkage(llvm::GlobalValue::InternalLinkage);
+  // The loop vectorizer keeps every variant it may call in
+  // llvm.compiler.used; once inlined, Stride's are dead and go (a kernel
+  // would otherwise compile each variant's body, unused).
+  llvm::removeFromUsedLists(module, [](llvm::Constant *c) {
+    return c->getName().starts_with(kOwnPrefix);
+  });
 #endif
   for (llvm::Function &f : module)
     if (f.isDeclaration() && f.getName().starts_with(kOwnPrefix))

@@ -1,0 +1,152 @@
+//===- VectorMathTest.cpp - Vector math per target ISA ---------------------===//
+//
+// The kernel optimizer's choice of vector math for targets other than the
+// host: Stride's own variants (lib/Pipelines/VectorMath) at the lane
+// counts of AVX2 and AVX-512 hosts with FMA, inlined after vectorization;
+// glibc's libmvec elsewhere (SSE without FMA) and for the functions Stride
+// has no variant of. The host's own runs are checked end to end by
+// test/AOT/vector-math.mlir and python/tests/test_math_accuracy.py.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Pipelines/LLVMOptimization.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <string>
+
+namespace {
+/// A loop y[i] = f(x[i]) per function, as the lowering emits them: the
+/// intrinsic for sin, libm calls for log and tanhf.
+constexpr const char *kLoops = R"ll(
+declare double @llvm.sin.f64(double)
+declare double @log(double)
+declare float @tanhf(float)
+declare double @atan2(double, double)
+
+define void @loops(ptr noalias %x, ptr noalias %y, ptr noalias %a,
+                   ptr noalias %b, ptr noalias %c) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px
+  %s = call double @llvm.sin.f64(double %vx)
+  %l = call double @log(double %vx)
+  %t = fadd double %s, %l
+  %py = getelementptr double, ptr %y, i64 %i
+  store double %t, ptr %py
+  %pa = getelementptr float, ptr %a, i64 %i
+  %va = load float, ptr %pa
+  %h = call float @tanhf(float %va)
+  %pb = getelementptr float, ptr %b, i64 %i
+  store float %h, ptr %pb
+  %q = call double @atan2(double %vx, double %vx)
+  %pc = getelementptr double, ptr %c, i64 %i
+  store double %q, ptr %pc
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 4096
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+)ll";
+
+/// The optimized IR of kLoops for `cpu` with `features` spelled out, as the
+/// drivers' host target machines spell them (the optimizer reads the
+/// feature string), or "" when the target is missing.
+std::string optimizeFor(const std::string &cpu, const std::string &features) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple("x86_64-unknown-linux-gnu");
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return "";
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, llvm::TargetOptions(), std::nullopt));
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(kLoops, diagnostic, context);
+  EXPECT_TRUE(module) << diagnostic.getMessage().str();
+  module->setTargetTriple(triple);
+  module->setDataLayout(machine->createDataLayout());
+  llvm::Error failed =
+      mlir::stride::makeKernelOptimizer(machine.get())(module.get());
+  EXPECT_FALSE(failed) << llvm::toString(std::move(failed));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, nullptr);
+  return text;
+}
+
+/// Whether some call in `ir` calls a function whose name ends with
+/// `suffix` (declarations kept by llvm.compiler.used do not count).
+bool calls(const std::string &ir, const std::string &suffix) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(ir).split(lines, '\n');
+  return llvm::any_of(lines, [&](llvm::StringRef line) {
+    return line.contains(" call ") && line.contains(suffix + "(");
+  });
+}
+
+bool hasVectorMath() {
+#if !defined(__x86_64__)
+  return false;
+#endif
+  return *mlir::stride::vectorMathLibrary() != '\0';
+}
+
+TEST(VectorMath, Avx512HostsInlineStridesVariants) {
+  if (!hasVectorMath())
+    GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  std::string ir = optimizeFor("skylake-avx512", "+avx,+avx2,+fma,+avx512f,+avx512dq,+avx512vl,+avx512bw");
+  ASSERT_FALSE(ir.empty());
+  // The fast paths are inlined: only their cold scalar fallbacks are left
+  // as functions, and no vector call of sin, log or tanhf.
+  EXPECT_TRUE(calls(ir, "@scalarSin8")) << ir;
+  EXPECT_TRUE(calls(ir, "@scalarLog8")) << ir;
+  EXPECT_EQ(ir.find("@stride_vm_"), std::string::npos) << ir;
+  EXPECT_FALSE(calls(ir, "v_sin")) << ir;
+  EXPECT_FALSE(calls(ir, "v_log")) << ir;
+  EXPECT_FALSE(calls(ir, "v_tanhf")) << ir;
+  // atan2 has no variant of Stride's own: libmvec's.
+  EXPECT_TRUE(calls(ir, "vv_atan2")) << ir;
+}
+
+TEST(VectorMath, Avx2HostsInlineTheFourLaneVariants) {
+  if (!hasVectorMath())
+    GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  std::string ir = optimizeFor("haswell", "+avx,+avx2,+fma");
+  ASSERT_FALSE(ir.empty());
+  EXPECT_TRUE(calls(ir, "@scalarSin4")) << ir;
+  EXPECT_TRUE(calls(ir, "@scalarLog4")) << ir;
+  EXPECT_EQ(ir.find("@stride_vm_"), std::string::npos) << ir;
+  EXPECT_FALSE(calls(ir, "v_sin")) << ir;
+  // (tanhf shares the loop with doubles, which make it 4 lanes wide here:
+  // SSE's libmvec variant, as Stride has 8- and 16-lane float variants.)
+  // No 512-bit vectors on an AVX2 host.
+  EXPECT_EQ(ir.find("<8 x double>"), std::string::npos) << ir;
+}
+
+TEST(VectorMath, HostsWithoutFmaKeepLibmvec) {
+  if (!hasVectorMath())
+    GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  std::string ir = optimizeFor("x86-64", "");
+  ASSERT_FALSE(ir.empty());
+  EXPECT_EQ(ir.find("@scalarSin"), std::string::npos) << ir;
+  EXPECT_TRUE(calls(ir, "@_ZGVbN2v_sin")) << ir;
+}
+} // namespace

@@ -78,7 +78,10 @@ constexpr std::pair<const char *, unsigned> kVectorMathFunctions[] = {
 /// bitcode needs FMA): `stride_vm_<function>_f64x<lanes>` for a double
 /// function, `..._f32x<lanes>` for its float twin `<function>f`.
 constexpr std::pair<const char *, bool> kOwnVectorFunctions[] = {
-    {"sin", false}, {"cos", false}, {"log", false}, {"tanh", true}};
+    {"sin", false},  {"cos", false},  {"log", false},   {"tanh", true},
+    {"exp", false},  {"exp2", false}, {"expm1", false}, {"sinh", false},
+    {"cosh", false}, {"tanh", false}, {"atan", false},  {"atan2", false},
+    {"asin", false}, {"acos", false}, {"tan", false}};
 constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 
 bool hasOwnVariant(llvm::StringRef function, bool f32) {

@@ -107,9 +107,11 @@ struct StridePipelineOptions
   PassOptions::Option<bool> expandMath{
       *this, "expand-math",
       llvm::cl::desc("target=cpu: evaluate float64 exp inline as a "
-                     "polynomial that LLVM vectorizes (stride-expand-math) "
-                     "instead of calling libmvec"),
-      llvm::cl::init(true)};
+                     "polynomial that LLVM vectorizes (stride-expand-math); "
+                     "off by default: the kernel optimizer's own vector exp "
+                     "(lib/Pipelines/VectorMath) is faster where it applies, "
+                     "libmvec's elsewhere"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> cachedTemporaries{
       *this, "cached-temporaries",
       llvm::cl::desc("target=cpu: allocate kernel temporaries with MLIR's "

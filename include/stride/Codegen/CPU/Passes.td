@@ -311,6 +311,12 @@ def StrideExpandMath : Pass<"stride-expand-math"> {
     expansion. GPU kernels keep libdevice (the pass runs in the CPU
     lowering only).
 
+    The CPU pipeline runs it only with `expand-math=1` (default 0): the
+    kernel optimizer's own vector exp (`lib/Pipelines/VectorMath`, a
+    2^(j/8) table read by AVX-512 permutes and a degree-7 polynomial,
+    inlined into the vectorized loop) took 0.48 ms on the same 2^20
+    doubles where this expansion took 0.80 ms.
+
     Example:
 
     ```mlir

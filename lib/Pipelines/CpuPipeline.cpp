@@ -111,7 +111,9 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
   if (codegen && options.expandMath)
     pm.addPass(createStrideExpandMath());
   pm.addPass(createConvertMathToFuncs());
-  // math.log1p as log(1 + x) loses every digit near 0: libm's log1p instead.
+  // math.expm1 and math.log1p as exp(x) - 1 and log(1 + x) lose every digit
+  // near 0: libm's expm1 and log1p instead (vectorized by the optimizer).
+  pm.addPass(createStrideExpm1ToLibm());
   pm.addPass(createConvertMathToLLVMPass(
       ConvertMathToLLVMPassOptions{/*approximateLog1p=*/false}));
   pm.addPass(createConvertMathToLibmPass());

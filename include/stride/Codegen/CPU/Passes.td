@@ -268,6 +268,32 @@ def StrideVectorizeLanes : Pass<"stride-vectorize-lanes"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StrideExpm1ToLibm : Pass<"stride-expm1-to-libm", "::mlir::ModuleOp"> {
+  let summary = "Lower math.expm1 to calls of libm's expm1 and expm1f";
+  let description = [{
+    Rewrites every `math.expm1` (scalars, and vectors lane by lane) into a
+    call of libm's `expm1` or `expm1f`, with upstream's `math-to-libm`
+    patterns applied to that op alone. `convert-math-to-llvm` would lower
+    it as `exp(x) - 1`, which loses every digit near 0; as a libm call, the
+    kernel optimizer maps a vectorized loop's calls to a vector variant
+    (Stride's own float64 expm1, libmvec's float32 one), and a scalar call
+    is libm's, accurate to 1 ulp. Runs in the CPU lowering before
+    `convert-math-to-llvm`; GPU kernels keep libdevice's `__nv_expm1`.
+
+    Example:
+
+    ```mlir
+    %y = math.expm1 %x : f64
+    ```
+
+    becomes `%y = call @expm1(%x) : (f64) -> f64` with `func.func private
+    @expm1(f64) -> f64` declared in the module.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def StrideExpandMath : Pass<"stride-expand-math"> {
   let summary = "Evaluate float64 exp inline as a polynomial that LLVM vectorizes, instead of calling libmvec";
   let description = [{

@@ -154,25 +154,12 @@ Value mlir::stride::buildCompare(OpBuilder &b, Location loc, CmpPredicate pred,
   return cmpi(b, loc, p, lhs, rhs);
 }
 
-// math.expm1 is lowered to exp(x) - 1 by convert-math-to-llvm, which loses
-// every digit near 0. Kahan's formulation is accurate to a few ulp:
-// u = exp(x); u == 1 gives x, u - 1 == -1 gives -1, u == inf gives inf, and
-// otherwise (u - 1) * x / log(u), whose rounding errors cancel.
+// math.expm1 itself: the CPU lowering calls libm's expm1 for it
+// (stride-expm1-to-libm; convert-math-to-llvm's exp(x) - 1 would lose every
+// digit near 0), which the kernel optimizer vectorizes; the GPU lowering
+// calls libdevice's.
 Value mlir::stride::buildExpm1(OpBuilder &b, Location loc, Value x) {
-  Type t = x.getType();
-  Value one = constantFloat(b, loc, t, 1.0);
-  Value minusOne = constantFloat(b, loc, t, -1.0);
-  Value inf = constantFloat(b, loc, t, INFINITY);
-  Value u = math::ExpOp::create(b, loc, x);
-  Value um1 = arith::SubFOp::create(b, loc, u, one);
-  Value logU = math::LogOp::create(b, loc, u);
-  Value general = arith::DivFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, um1, x), logU);
-  Value r = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, u, inf),
-                   inf, general);
-  r = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, um1, minusOne),
-             minusOne, r);
-  return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, u, one), x, r);
+  return math::ExpM1Op::create(b, loc, x);
 }
 
 // NumPy: -1, 0 or 1 for integers; for floats also NaN for NaN, and +0 for

@@ -81,7 +81,9 @@ constexpr std::pair<const char *, bool> kOwnVectorFunctions[] = {
     {"sin", false},  {"cos", false},  {"log", false},   {"tanh", true},
     {"exp", false},  {"exp2", false}, {"expm1", false}, {"sinh", false},
     {"cosh", false}, {"tanh", false}, {"atan", false},  {"atan2", false},
-    {"asin", false}, {"acos", false}, {"tan", false}};
+    {"asin", false}, {"acos", false}, {"tan", false},   {"log2", false},
+    {"log10", false}, {"log1p", false}, {"sin", true},  {"cos", true},
+    {"log", true},   {"exp", true}};
 constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 
 bool hasOwnVariant(llvm::StringRef function, bool f32) {

@@ -1,31 +1,33 @@
 // Loops over libm's math functions vectorize. Those without a vector
 // variant of Stride's own call glibc's libmvec variants (the ISA letter and
-// lanes depend on the host: b SSE, d AVX2, e AVX-512), both for functions
-// lowered to LLVM intrinsics (expf) and for those lowered to libm calls
-// (pow), binary ones included. Float64 sin, log and arctan2 and float32
-// tanh have Stride's own variants (lib/Pipelines/VectorMath), linked from
-// bitcode and inlined into the loop on FMA hosts: no vector call is left,
-// only the cold scalar fallbacks for the arguments their reductions do not
-// cover.
+// lanes depend on the host: b SSE, d AVX2, e AVX-512): here cbrt and the
+// binary pow. Float64 sin, log and arctan2 and float32
+// tanh and exp have Stride's own variants (lib/Pipelines/VectorMath),
+// linked from bitcode and inlined into the loop on FMA hosts: no vector
+// call is left, only the cold scalar fallbacks for the arguments their
+// reductions do not cover.
 // RUN: stride-compile %s --emit=llvm | FileCheck %s
 
-// CHECK-DAG: call <{{[0-9]+}} x float> @_ZGV{{[bde]}}N{{[0-9]+}}v_expf(
+// CHECK-DAG: call <{{[0-9]+}} x double> @_ZGV{{[bde]}}N{{[0-9]+}}v_cbrt(
+// CHECK-DAG: call {{.*}} @scalarExpf{{[48]}}(
 // CHECK-DAG: call <{{[0-9]+}} x double> @_ZGV{{[bde]}}N{{[0-9]+}}vv_pow(
 // CHECK-DAG: call {{.*}} @scalarAtan2{{[48]}}(
 // CHECK-DAG: call {{.*}} @scalarSin{{[48]}}(
 // CHECK-DAG: call {{.*}} @scalarLog{{[48]}}(
 // CHECK-DAG: fdiv <{{8|16}} x float> splat (float 2.000000e+00)
-// CHECK-NOT: call {{.*}} @_ZGV{{[bde]}}N{{[0-9]+}}v{{v?}}_{{sin|log|tanhf|atan2}}(
+// CHECK-NOT: call {{.*}} @_ZGV{{[bde]}}N{{[0-9]+}}v{{v?}}_{{sin|log|tanhf|expf|atan2}}(
 // CHECK-NOT: call {{.*}} @stride_vm_
 func.func @math(%x: tensor<1024xf32>, %y: tensor<1024xf64>)
     -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf64>, tensor<*xf64>,
-        tensor<*xf64>, tensor<*xf64>) {
+        tensor<*xf64>, tensor<*xf64>, tensor<*xf64>) {
   %a = stride.tanh %x : tensor<1024xf32> -> tensor<*xf32>
   %e = stride.exp %x : tensor<1024xf32> -> tensor<*xf32>
   %b = stride.sin %y : tensor<1024xf64> -> tensor<*xf64>
   %l = stride.log %y : tensor<1024xf64> -> tensor<*xf64>
   %c = stride.arctan2 %y, %y : tensor<1024xf64>, tensor<1024xf64> -> tensor<*xf64>
   %p = stride.pow %y, %y : tensor<1024xf64>, tensor<1024xf64> -> tensor<*xf64>
-  return %a, %e, %b, %l, %c, %p : tensor<*xf32>, tensor<*xf32>, tensor<*xf64>,
-                                  tensor<*xf64>, tensor<*xf64>, tensor<*xf64>
+  %r = stride.cbrt %y : tensor<1024xf64> -> tensor<*xf64>
+  return %a, %e, %b, %l, %c, %p, %r
+      : tensor<*xf32>, tensor<*xf32>, tensor<*xf64>, tensor<*xf64>,
+        tensor<*xf64>, tensor<*xf64>, tensor<*xf64>
 }

@@ -1,6 +1,7 @@
-"""Accuracy of the vectorized math functions (libmvec through LLVM's vector
-library mapping) against a higher-precision reference, next to NumPy's own
-error on the same inputs (issue 28): float32 against float64 rounded to
+"""Accuracy of the vectorized math functions (Stride's own vector variants,
+lib/Pipelines/VectorMath, and glibc's libmvec for the rest, through LLVM's
+vector library mapping) against a higher-precision reference, next to
+NumPy's own error on the same inputs (issue 28): float32 against float64 rounded to
 float32, float64 against long double (x87, 64-bit mantissa) rounded to
 float64. The error is in units of the last place of the larger of the two
 values compared. Inputs: 20,000 values spread over each function's domain
@@ -180,3 +181,88 @@ def test_trig_float64_edges(name, length):
         np.testing.assert_array_equal(np.signbit(got[got == 0]),
                                       np.signbit(ref[got == 0]))
         assert max_ulps(got, ref, np.float64) <= 2, list(zip(x, got, ref))
+
+
+# Each function's special and boundary arguments: zeros of both signs,
+# subnormals, infinities, NaN, the bounds where the vector variants hand
+# lanes to libm or clamp (exp's overflow and underflow, tanh's saturation,
+# trig's 2^30 reduction limit, float32 sin's 12288), and the points where
+# they switch polynomials.
+EDGES = {
+    "exp": [709.78, 709.8, -708.39, -745.13, -745.2, 88.7, 88.8, -87.3,
+            -103.9, -104.0, 1e-300, 0.5, -0.5],
+    "exp2": [1023.9, 1024.0, -1022.0, -1074.0, -1075.0, 127.9, 128.0, -149.0,
+             -150.0],
+    "expm1": [1e-300, -1e-300, 1e-17, -40.0, -41.0, 709.7, 709.8, 88.7, 0.3],
+    "sinh": [710.4, 710.5, -710.5, 1e-300, 89.4, 89.5, 0.3, -0.3],
+    "cosh": [710.4, 710.5, -710.5, 89.4, 89.5, 0.3],
+    "tanh": [19.0, 19.5, 20.0, -20.0, 9.0, 9.5, 0.55, -0.55, 1e-300, 1e-40],
+    "log": [5e-324, 1e-310, 2.2250738585072014e-308, 0.7071067811865476,
+            1.4142135623730951, 1.0, 1.0 + 2**-52, 1.0 - 2**-53, 1.7e308],
+    "log2": [5e-324, 1e-310, 0.5, 1.0, 2.0, 1024.0, 1.4142135623730951],
+    "log10": [5e-324, 1e-310, 0.1, 1.0, 10.0, 1000.0, 1e300],
+    "log1p": [-1.0, -1.0 + 2**-53, -0.5, 1e-300, -1e-300, 1e-17, 0.41, 1e308],
+    "sin": [2.0**30, 2.0**30 + 1, 12287.9, 12288.0, 3e38, np.pi, 1e-40],
+    "cos": [2.0**30, 2.0**30 + 1, 12287.9, 12288.0, 3e38, np.pi / 2, 1e-40],
+    "tan": [2.0**30, 2.0**30 + 1, np.pi / 2, -np.pi / 2, np.pi / 4, 1e-300],
+    "arctan": [1e300, -1e300, 0.5463024898437905, 1.830487721712452, 1e-300],
+    "arcsin": [1.0, -1.0, 0.5, -0.5, 1.0 + 2**-52, 1e-300],
+    "arccos": [1.0, -1.0, 0.5, -0.5, -1.0 - 2**-52, 1e-300],
+}
+SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-310]
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
+                    reason="no extended long double: no float64 reference")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(EDGES))
+def test_edges_in_vector_lanes(name, dtype):
+    """Edge arguments scattered among ordinary lanes of long vectors (so
+    they meet the vectorized fast path and its per-lane fallbacks), with
+    NumPy's NaN, infinity and zero-sign results and at most NumPy's error
+    on the same arguments (plus EXCESS; one ulp where NumPy is exact)."""
+    dtype = np.dtype(dtype).type
+    ufunc = getattr(np, name)
+    rng = np.random.default_rng(len(name))
+    with np.errstate(all="ignore"):
+        edges = np.array(EDGES[name] + SPECIAL, dtype=np.float64)
+        edges = np.concatenate([edges, -edges]).astype(dtype)
+        x = rng.uniform(0.1, 2.0, 517).astype(dtype)
+        x[rng.permutation(x.size)[:edges.size]] = edges
+        got = stride.materialize(ufunc(stride.lazy(x)))
+        numpy = ufunc(x)
+        wide = np.longdouble if dtype == np.float64 else np.float64
+        ref = ufunc(x.astype(wide)).astype(dtype)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(numpy))
+    np.testing.assert_array_equal(np.isposinf(got), np.isposinf(numpy))
+    np.testing.assert_array_equal(np.isneginf(got), np.isneginf(numpy))
+    zeros = (got == 0) & (ref == 0)
+    np.testing.assert_array_equal(np.signbit(got[zeros]), np.signbit(ref[zeros]))
+    ours, theirs = max_ulps(got, ref, dtype), max_ulps(numpy, ref, dtype)
+    allowed = max(theirs, 1) + EXCESS.get((name, np.dtype(dtype).name), 0)
+    assert ours <= allowed, [(a, g, r) for a, g, r in zip(x, got, ref)
+                             if abs(float(g) - float(r)) > 0][:10]
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
+                    reason="no extended long double: no float64 reference")
+def test_arctan2_special_pairs():
+    """Every pair of special and ordinary arguments (signed zeros,
+    infinities, NaN, subnormals, huge and tiny values) in vector lanes:
+    NumPy's quadrants, signed zeros and NaNs exactly, its error elsewhere."""
+    values = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -1e-310, 1.0, -1.0,
+              1e308, -1e308, 1e-300, 3.0, -0.5]
+    y, x = (np.array(v) for v in zip(*[(a, b) for a in values for b in values]))
+    rng = np.random.default_rng(7)
+    n = 401
+    ys, xs = rng.uniform(-3, 3, n), rng.uniform(-3, 3, n)
+    at = rng.permutation(n)[:y.size]
+    ys[at], xs[at] = y, x
+    with np.errstate(all="ignore"):
+        got = stride.materialize(np.arctan2(stride.lazy(ys), stride.lazy(xs)))
+        ref = np.arctan2(ys.astype(np.longdouble),
+                         xs.astype(np.longdouble)).astype(np.float64)
+        numpy = np.arctan2(ys, xs)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(numpy))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(numpy))
+    assert max_ulps(got, ref, np.float64) <= max(max_ulps(numpy, ref, np.float64), 1)

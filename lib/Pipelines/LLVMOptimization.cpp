@@ -78,12 +78,12 @@ constexpr std::pair<const char *, unsigned> kVectorMathFunctions[] = {
 /// bitcode needs FMA): `stride_vm_<function>_f64x<lanes>` for a double
 /// function, `..._f32x<lanes>` for its float twin `<function>f`.
 constexpr std::pair<const char *, bool> kOwnVectorFunctions[] = {
-    {"sin", false},  {"cos", false},  {"log", false},   {"tanh", true},
-    {"exp", false},  {"exp2", false}, {"expm1", false}, {"sinh", false},
-    {"cosh", false}, {"tanh", false}, {"atan", false},  {"atan2", false},
-    {"asin", false}, {"acos", false}, {"tan", false},   {"log2", false},
-    {"log10", false}, {"log1p", false}, {"sin", true},  {"cos", true},
-    {"log", true},   {"exp", true}};
+    {"sin", false},   {"cos", false},   {"log", false},   {"tanh", true},
+    {"exp", false},   {"exp2", false},  {"expm1", false}, {"sinh", false},
+    {"cosh", false},  {"tanh", false},  {"atan", false},  {"atan2", false},
+    {"asin", false},  {"acos", false},  {"tan", false},   {"log2", false},
+    {"log10", false}, {"log1p", false}, {"sin", true},    {"cos", true},
+    {"log", true},    {"exp", true}};
 constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 
 bool hasOwnVariant(llvm::StringRef function, bool f32) {
@@ -169,8 +169,8 @@ llvm::Error linkOwnVectorMath(llvm::Module &module) {
   for (llvm::Function &f : **library) {
     // Compiled for the kernel's target once inlined, not for the ISA
     // clang assumed (the bitcode is generic vector IR).
-    for (llvm::StringRef attr :
-         {"target-cpu", "target-features", "tune-cpu", "min-legal-vector-width"})
+    for (llvm::StringRef attr : {"target-cpu", "target-features", "tune-cpu",
+                                 "min-legal-vector-width"})
       f.removeFnAttr(attr);
     if (f.isDeclaration())
       continue;

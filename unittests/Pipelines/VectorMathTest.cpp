@@ -1,4 +1,5 @@
-//===- VectorMathTest.cpp - Vector math per target ISA ---------------------===//
+//===- VectorMathTest.cpp - Vector math per target ISA
+//---------------------===//
 //
 // The kernel optimizer's choice of vector math for targets other than the
 // host: Stride's own variants (lib/Pipelines/VectorMath) at the lane
@@ -71,7 +72,8 @@ std::string optimizeFor(const std::string &cpu, const std::string &features) {
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple("x86_64-unknown-linux-gnu");
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return "";
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
@@ -112,7 +114,9 @@ bool hasVectorMath() {
 TEST(VectorMath, Avx512HostsInlineStridesVariants) {
   if (!hasVectorMath())
     GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
-  std::string ir = optimizeFor("skylake-avx512", "+avx,+avx2,+fma,+avx512f,+avx512dq,+avx512vl,+avx512bw");
+  std::string ir =
+      optimizeFor("skylake-avx512",
+                  "+avx,+avx2,+fma,+avx512f,+avx512dq,+avx512vl,+avx512bw");
   ASSERT_FALSE(ir.empty());
   // The fast paths are inlined: only their cold scalar fallbacks are left
   // as functions, and no vector call of sin, log or tanhf.

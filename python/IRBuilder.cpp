@@ -77,6 +77,20 @@ public:
     return results;
   }
 
+  /// An arith.constant of a float `type` (f16, f32, f64, ...): `value`
+  /// rounded to it.
+  int constant(double value, const py::object &spec) {
+    auto type = dyn_cast<FloatType>(typeOf(spec));
+    if (!type)
+      throw py::type_error("constant: a float type is needed");
+    bool lost = false;
+    llvm::APFloat rounded(value);
+    rounded.convert(type.getFloatSemantics(),
+                    llvm::APFloat::rmNearestTiesToEven, &lost);
+    return handle(arith::ConstantOp::create(builder, loc, type,
+                                            FloatAttr::get(type, rounded)));
+  }
+
   /// A copy of `value` as `type`: a stride.broadcast whose body yields its
   /// input, into `outs` when given.
   int copy(int value, const py::object &spec, std::optional<int> outs) {
@@ -274,6 +288,8 @@ void ::stride::python::bindIRBuilder(py::module_ &m) {
                           "stride/_codegen.py); values are integer handles.")
       .def(py::init<const std::string &>(), py::arg("entry"))
       .def("argument", &PyIRBuilder::argument, py::arg("type"))
+      .def("constant", &PyIRBuilder::constant, py::arg("value"),
+           py::arg("type"))
       .def("op", &PyIRBuilder::op, py::arg("name"), py::arg("operands"),
            py::arg("types"), py::arg("attrs") = py::dict())
       .def("copy", &PyIRBuilder::copy, py::arg("value"), py::arg("type"),

@@ -6,6 +6,8 @@ values, array identities or sizes), so it is the structural part of the
 kernel cache key."""
 import math
 
+import numpy as np
+
 from . import _dtypes, _expr, _stride
 from ._expr import Leaf, Op, Scalar
 
@@ -14,6 +16,9 @@ ENTRY = "expr"
 # Inserts of at most this many elements copy from their own buffer (see
 # _Builder._insert).
 _SMALL_INSERT = 64
+
+# The scalar dtypes generate_many(embed_floats=True) writes as constants.
+_EMBEDDED_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def tensor_type(dtype, rank):
@@ -85,8 +90,12 @@ class _Builder:
     def leaf_key(leaf):
         return leaf_key(leaf.array)
 
-    def __init__(self):
+    def __init__(self, embed_floats=False):
         self.ir = _stride.IRBuilder(ENTRY)
+        # Float scalars as constants in the text (a @stride.jit trace's
+        # literals, fixed for its plan), not arguments: LLVM then folds
+        # x / 2 into x * 0.5 and x ** 2 into x * x.
+        self.embed_floats = embed_floats
         self.args = []        # Leaf arrays and (value, dtype) scalars, in order
         self.values = {}      # id(Op) -> (handle, type)
         self.leaves = {}      # leaf_key -> (handle, type)
@@ -102,8 +111,13 @@ class _Builder:
         """The value of operand `o` converted to `dtype`."""
         if isinstance(o, Scalar):
             if id(o) not in self.scalars:
-                self.scalars[id(o)] = self._arg((o.value, dtype),
-                                                _dtypes.mlir(dtype))
+                if self.embed_floats and dtype in _EMBEDDED_FLOATS:
+                    type_ = _dtypes.mlir(dtype)
+                    self.scalars[id(o)] = (
+                        self.ir.constant(float(o.value), type_), type_)
+                else:
+                    self.scalars[id(o)] = self._arg((o.value, dtype),
+                                                    _dtypes.mlir(dtype))
             return self.scalars[id(o)]
         if isinstance(o, Leaf):
             k = self.leaf_key(o)
@@ -347,12 +361,14 @@ def generate(root, out_shape=None, out_strides=None):
     return generate_many([root], [(out_shape, out_strides)])[:2]
 
 
-def generate_many(roots, out_layouts=None, leaf_keys=None):
+def generate_many(roots, out_layouts=None, leaf_keys=None, embed_floats=False):
     """generate for a function of several results (one per root, computed
     by one kernel). `leaf_keys` maps id(Leaf) to the key that decides which
     leaves are one argument (default: same memory and layout). Also returns
-    the Leaf behind each array argument."""
-    b = _Builder()
+    the Leaf behind each array argument. With `embed_floats`, float32 and
+    float64 scalars are constants of the text instead of arguments (a
+    trace's literals, which its plan fixes)."""
+    b = _Builder(embed_floats)
     if leaf_keys is not None:
         b.leaf_key = lambda leaf: leaf_keys[id(leaf)]
     order, seen = [], set()

@@ -1637,7 +1637,7 @@ class JitFunction:
         each of its inputs: an argument (or a view of one), a constant, or
         a result of an earlier kernel of the plan (`produced`)."""
         text, gen_args, gen_leaves = _codegen.generate_many(
-            roots, leaf_keys=keys)
+            roots, leaf_keys=keys, embed_floats=True)
         stage = _Stage()
         sources, layouts, per_call, views, constants = [], [], [], [], []
         stage_inputs = []

@@ -811,3 +811,28 @@ def test_repeated_small_calls_take_the_fast_paths_with_numpys_results():
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         into(x, frozen)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_float_literals_are_constants_of_the_kernel(dtype):
+    """A trace's float literals are constants of its kernel text, not
+    arguments (LLVM folds x / 2 into x * 0.5), rounded as NumPy rounds the
+    weak scalar: to the array's float dtype. Int arrays keep theirs as
+    arguments (the promotion decides the type)."""
+    def f(x):
+        return (x / 2 + x * 0.1 - np.float64(1e-3)) * -0.0 + np.where(
+            x > 3, x ** 2.0, np.inf) - 1e30
+
+    x = np.arange(-5, 6).astype(dtype)
+    jitted = stride.jit(f)
+    with np.errstate(all="ignore"):
+        want = f(x)
+        got = jitted(x)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    text, _ = jitted.kernel_text((x,))
+    assert "arith.constant" in text
+    arguments = text[:text.index(")")].count("%arg")
+    # For int32, the literal 3 of x > 3 stays an (int) argument.
+    assert arguments == (2 if dtype == np.int32 else 1), text

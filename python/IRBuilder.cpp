@@ -78,11 +78,14 @@ public:
   }
 
   /// An arith.constant of a float `type` (f16, f32, f64, ...): `value`
-  /// rounded to it.
+  /// rounded to it, at the start of the function, so that it dominates
+  /// every use (also when first asked for inside a loop body).
   int constant(double value, const py::object &spec) {
     auto type = dyn_cast<FloatType>(typeOf(spec));
     if (!type)
       throw py::type_error("constant: a float type is needed");
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&func.getBody().front());
     bool lost = false;
     llvm::APFloat rounded(value);
     rounded.convert(type.getFloatSemantics(),

@@ -146,8 +146,9 @@ std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
 /// Links the definitions of the `stride_vm_*` functions that `module`'s
 /// vectorized loops call (declared by the loop vectorizer or
 /// ReplaceWithVeclib from the mappings above) from Stride's vector math
-/// bitcode, and inlines them: each is a few dozen instructions, and a
-/// call would make the loop spill its live vectors around it.
+/// bitcode, marked always-inline: each is a few dozen instructions, and a
+/// call would make the loop spill its live vectors around it. The pipeline
+/// runs the always-inliner and GlobalDCE after it.
 llvm::Error linkOwnVectorMath(llvm::Module &module) {
   bool needed = llvm::any_of(module, [](llvm::Function &f) {
     return f.isDeclaration() && f.getName().starts_with(kOwnPrefix);
@@ -196,22 +197,22 @@ llvm::Error linkOwnVectorMath(llvm::Module &module) {
     if (f.isDeclaration() && f.getName().starts_with(kOwnPrefix))
       return llvm::createStringError(
           "Stride's vector math bitcode does not define " + f.getName());
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager sccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(sccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, sccs, modules);
-  llvm::ModulePassManager passes;
-  passes.addPass(llvm::AlwaysInlinerPass());
-  passes.addPass(llvm::GlobalDCEPass());
-  passes.run(module, modules);
   return llvm::Error::success();
 }
+
+/// linkOwnVectorMath as a module pass; a failure is kept for the caller
+/// (a pass cannot return one).
+struct LinkOwnVectorMathPass : llvm::PassInfoMixin<LinkOwnVectorMathPass> {
+  explicit LinkOwnVectorMathPass(std::string &failure) : failure(&failure) {}
+  std::string *failure;
+
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &) {
+    if (llvm::Error error = linkOwnVectorMath(module))
+      *failure = llvm::toString(std::move(error));
+    return llvm::PreservedAnalyses::none();
+  }
+};
 } // namespace
 
 std::function<llvm::Error(llvm::Module *)>
@@ -267,10 +268,17 @@ mlir::stride::makeKernelOptimizer(llvm::TargetMachine *targetMachine,
     // micro-kernels) call vector intrinsics such as llvm.exp.v16f32, which
     // the backend would split into one scalar call per lane; map them to
     // libmvec's variants as the loop vectorizer maps scalar calls.
-    if (vectorMath)
+    std::string failure;
+    if (vectorMath) {
       passes.addPass(
           llvm::createModuleToFunctionPassAdaptor(llvm::ReplaceWithVeclib()));
+      passes.addPass(LinkOwnVectorMathPass(failure));
+      passes.addPass(llvm::AlwaysInlinerPass());
+      passes.addPass(llvm::GlobalDCEPass());
+    }
     passes.run(*module, modules);
-    return linkOwnVectorMath(*module);
+    if (!failure.empty())
+      return llvm::createStringError(failure);
+    return llvm::Error::success();
   };
 }

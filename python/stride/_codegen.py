@@ -3,7 +3,8 @@ and scalars as arguments, built through the extension's IRBuilder (MLIR's
 builders, the ops' registered names and attributes) and returned as text.
 The text depends only on the expression's structure and dtypes (never on
 values, array identities or sizes), so it is the structural part of the
-kernel cache key."""
+kernel cache key; a @stride.jit trace's float literals, which its plan
+fixes, are the exception (generate_many(embed_floats=True))."""
 import math
 
 import numpy as np
@@ -111,13 +112,12 @@ class _Builder:
         """The value of operand `o` converted to `dtype`."""
         if isinstance(o, Scalar):
             if id(o) not in self.scalars:
+                type_ = _dtypes.mlir(dtype)
                 if self.embed_floats and dtype in _EMBEDDED_FLOATS:
-                    type_ = _dtypes.mlir(dtype)
-                    self.scalars[id(o)] = (
-                        self.ir.constant(float(o.value), type_), type_)
+                    handle = self.ir.constant(float(o.value), type_)
+                    self.scalars[id(o)] = (handle, type_)
                 else:
-                    self.scalars[id(o)] = self._arg((o.value, dtype),
-                                                    _dtypes.mlir(dtype))
+                    self.scalars[id(o)] = self._arg((o.value, dtype), type_)
             return self.scalars[id(o)]
         if isinstance(o, Leaf):
             k = self.leaf_key(o)

@@ -1124,14 +1124,11 @@ class _Plan:
             # argument itself, and the kernel may write it when it is
             # writable and shares no memory with an input.
             pos, positions = outs[0][0], tuple(s for s, _ in sources)
-            may_share = _run.may_share
 
             def run_out(args):
                 target = args[pos]
                 inputs = [args[s] for s in positions]
-                if not target.flags.writeable or any(
-                        may_share(target, a) for a in inputs
-                        if isinstance(a, np.ndarray)):
+                if not target.flags.writeable or _shares_input(target, inputs):
                     return slow(args)
                 kernel(inputs, [target])
                 return target
@@ -1199,11 +1196,10 @@ class _Plan:
         write itself this call: laid out as its output (self.direct) and
         sharing no memory with any input of the kernel or another written
         argument, so that no element is written before every read of it."""
-        arrays = [a for a in inputs if isinstance(a, np.ndarray)]
         direct = []
         for j in self.direct:
             t = targets[j]
-            if any(_run.may_share(t, a) for a in arrays):
+            if _shares_input(t, inputs):
                 continue
             if any(_run.may_share(t, other)
                    for i, other in enumerate(targets) if i != j):
@@ -1390,6 +1386,13 @@ class _NothingPlan:
         return outputs[0] if self.single else tuple(outputs)
 
     fast = run
+
+
+def _shares_input(target, inputs):
+    """Whether `target` may share memory with an array among a kernel's
+    `inputs` (which also hold scalars)."""
+    return any(_run.may_share(target, a) for a in inputs
+               if isinstance(a, np.ndarray))
 
 
 def _with_returned(outputs, consts, own, args):

@@ -154,14 +154,6 @@ Value mlir::stride::buildCompare(OpBuilder &b, Location loc, CmpPredicate pred,
   return cmpi(b, loc, p, lhs, rhs);
 }
 
-// math.expm1 itself: the CPU lowering calls libm's expm1 for it
-// (stride-expm1-to-libm; convert-math-to-llvm's exp(x) - 1 would lose every
-// digit near 0), which the kernel optimizer vectorizes; the GPU lowering
-// calls libdevice's.
-Value mlir::stride::buildExpm1(OpBuilder &b, Location loc, Value x) {
-  return math::ExpM1Op::create(b, loc, x);
-}
-
 // NumPy: -1, 0 or 1 for integers; for floats also NaN for NaN, and +0 for
 // either zero.
 Value mlir::stride::buildSign(OpBuilder &b, Location loc, Value x) {

@@ -65,7 +65,6 @@ Value buildSigmoid(OpBuilder &b, Location loc, Value x);
 Value buildCast(OpBuilder &b, Location loc, Value x, Type to);
 Value buildCompare(OpBuilder &b, Location loc, CmpPredicate pred, Value lhs,
                    Value rhs);
-Value buildExpm1(OpBuilder &b, Location loc, Value x);
 Value buildSign(OpBuilder &b, Location loc, Value x);
 Value buildReciprocal(OpBuilder &b, Location loc, Value x);
 Value buildHypot(OpBuilder &b, Location loc, Value x, Value y);

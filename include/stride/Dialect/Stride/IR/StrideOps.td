@@ -259,8 +259,8 @@ def Stride_ArctanhOp : Stride_FloatUnaryOp<"arctanh",
     "the inverse hyperbolic tangent", "numpy.arctanh", "math::AtanhOp">;
 def Stride_Exp2Op : Stride_FloatUnaryOp<"exp2", "two to the power",
                                         "numpy.exp2", "math::Exp2Op">;
-def Stride_Expm1Op : Stride_UnaryOp<"expm1", "`exp(x) - 1`, accurate near 0",
-    "numpy.expm1", Stride_FloatElement, "return buildExpm1(b, loc, s[0]);">;
+def Stride_Expm1Op : Stride_FloatUnaryOp<"expm1",
+    "`exp(x) - 1`, accurate near 0", "numpy.expm1", "math::ExpM1Op">;
 def Stride_Log2Op : Stride_FloatUnaryOp<"log2", "the base-2 logarithm",
                                         "numpy.log2", "math::Log2Op">;
 def Stride_Log10Op : Stride_FloatUnaryOp<"log10", "the base-10 logarithm",

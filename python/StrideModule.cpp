@@ -108,6 +108,35 @@ py::tuple toTuple(const std::vector<int64_t> &values) {
   return t;
 }
 
+/// stride.jit's cache key of a call whose arguments are all arrays of one
+/// or more dims, as _trace._signature builds it in Python: per argument
+/// (dtype.char, shape, strides, flags.aligned). None when an argument is
+/// anything else (a 0-d array's value class is part of its key; Python
+/// builds those). A small call costs its key on every call.
+py::object arraySignature(py::tuple args) {
+  auto &api = py::detail::npy_api::get();
+  Py_ssize_t n = PyTuple_GET_SIZE(args.ptr());
+  py::tuple key(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *item = PyTuple_GET_ITEM(args.ptr(), i);
+    if (!api.PyArray_Check_(item))
+      return py::none();
+    auto *a = py::detail::array_proxy(item);
+    if (a->nd == 0)
+      return py::none();
+    py::tuple shape(a->nd), strides(a->nd);
+    for (int d = 0; d < a->nd; ++d) {
+      shape[d] = py::int_(a->dimensions[d]);
+      strides[d] = py::int_(a->strides[d]);
+    }
+    char type = py::detail::array_descriptor_proxy(a->descr)->type;
+    bool aligned = a->flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+    key[i] = py::make_tuple(py::str(&type, 1), std::move(shape),
+                            std::move(strides), aligned);
+  }
+  return std::move(key);
+}
+
 /// A compiled kernel; owns its JIT engine.
 class PyKernel {
 public:
@@ -177,9 +206,48 @@ public:
       throw std::runtime_error("calling the kernel failed: " + error);
   }
 
+  /// call(inputs, [target]) when `target`, an array the caller's function
+  /// writes and returns (`np.exp(x, out=out)`), is writable and its
+  /// memory's bounds overlap no array among `inputs` (np.may_share_memory's
+  /// test); false, without calling, otherwise. The small-call path of
+  /// stride.jit: the tests cost a fraction of Python's.
+  bool callInto(py::list inputs, py::handle target) {
+    if (!py::isinstance<py::array>(target))
+      return false;
+    auto *out = py::detail::array_proxy(target.ptr());
+    if (!(out->flags & py::detail::npy_api::NPY_ARRAY_WRITEABLE_))
+      return false;
+    auto [outLo, outHi] = byteBounds(target);
+    if (outLo != outHi)
+      for (py::handle item : inputs) {
+        if (!py::isinstance<py::array>(item))
+          continue;
+        auto [lo, hi] = byteBounds(item);
+        if (lo < outHi && outLo < hi)
+          return false;
+      }
+    py::list outputs(1);
+    outputs[0] = target;
+    call(inputs, outputs);
+    return true;
+  }
+
   double compileSeconds;
 
 private:
+  /// The bytes [lo, hi) an array's elements span; empty for no elements.
+  static std::pair<intptr_t, intptr_t> byteBounds(py::handle object) {
+    auto *a = py::detail::array_proxy(object.ptr());
+    auto lo = reinterpret_cast<intptr_t>(a->data), hi = lo;
+    for (int i = 0; i < a->nd; ++i) {
+      if (a->dimensions[i] == 0)
+        return {lo, lo};
+      intptr_t span = a->strides[i] * (a->dimensions[i] - 1);
+      (span < 0 ? lo : hi) += span;
+    }
+    return {lo, hi + py::detail::array_descriptor_proxy(a->descr)->elsize};
+  }
+
   /// The memref descriptor of `object`, which must match `param` exactly.
   /// The caller's list holds `object` alive for the call.
   BufferArg describe(py::handle object, const KernelParam &param,
@@ -762,8 +830,13 @@ PYBIND11_MODULE(_stride, m) {
       .def_property_readonly("outputs",
                              [](const PyKernel &k) { return k.params(true); })
       .def_readonly("compile_seconds", &PyKernel::compileSeconds)
-      .def("__call__", &PyKernel::call, py::arg("inputs"), py::arg("outputs"));
+      .def("__call__", &PyKernel::call, py::arg("inputs"), py::arg("outputs"))
+      .def("call_into", &PyKernel::callInto, py::arg("inputs"),
+           py::arg("target"));
 
+  m.def("array_signature", &arraySignature, py::arg("args"),
+        "stride.jit's cache key of a call whose arguments are arrays of one "
+        "or more dims; None otherwise.");
   m.def("element_types", &elementTypes,
         "The element types Stride supports, one dict per row of its table: "
         "name (MLIR spelling), numpy (dtype name), descr (.npy), size "

@@ -124,3 +124,57 @@ def test_the_buffer_rule_the_c_api_shares():
              "not compiled for")]:
         with pytest.raises(ValueError, match=message):
             k(inputs, [out0, out1])
+
+
+def test_call_into_writes_only_a_writable_target_that_overlaps_no_input(kernel):
+    """Kernel.call_into, the small-call path of stride.jit's out= plans:
+    True after writing the target; False, writing nothing, when the target
+    is read-only or its memory's bounds overlap an input's (the test
+    np.may_share_memory makes)."""
+    a = np.arange(12, dtype=np.float32).reshape(4, 3)
+    out = np.full((4, 3), -1, np.float32)
+    assert kernel.call_into([a, 2.0], out) is True
+    np.testing.assert_array_equal(out, 2 * a)
+    frozen = np.full((4, 3), -1, np.float32)
+    frozen.flags.writeable = False
+    assert kernel.call_into([a, 2.0], frozen) is False
+    assert (frozen == -1).all()
+    big = np.arange(24, dtype=np.float32)
+    # Interleaved columns: disjoint elements, overlapping bounds.
+    lhs, rhs = big.reshape(4, 6)[:, ::2], big.reshape(4, 6)[:, 1::2]
+    assert np.may_share_memory(lhs, rhs)
+    before = rhs.copy()
+    assert kernel.call_into([lhs, 2.0], rhs) is False
+    np.testing.assert_array_equal(rhs, before)
+    # Mirrored strides: the bounds run downward from the data pointer. A
+    # disjoint target gets past the overlap test to the kernel's own check
+    # of the input's strides.
+    base = np.arange(24, dtype=np.float32)
+    mirrored = base[:12][::-1].reshape(4, 3)
+    with pytest.raises(ValueError, match="stride -3"):
+        kernel.call_into([mirrored, 2.0], base[12:].reshape(4, 3))
+    assert kernel.call_into([mirrored, 2.0], base[:12].reshape(4, 3)) is False
+    np.testing.assert_array_equal(base, np.arange(24))
+
+
+@pytest.mark.parametrize("args", [
+    (np.zeros((3, 4), np.float32), np.zeros(5, np.int64)),
+    (np.zeros((3, 4))[:, ::2], np.zeros((2, 0), np.uint8)),
+    (np.zeros(7, np.int64).view(np.uint8)[1:-7].view(np.int16),),
+    (np.ones(3, np.dtype("l")), np.ones(3, np.dtype("q")), np.ones(3, np.bool_)),
+])
+def test_array_signature_is_the_python_key(args):
+    """The extension's key of an all-array call equals the key the Python
+    loop builds (so plans traced under one are found under the other)."""
+    from stride import _trace
+    fast = _stride.array_signature(args)
+    assert fast is not None
+    assert fast == _trace._signature(list(args))
+    assert hash(fast) == hash(_trace._signature(list(args)))
+
+
+def test_array_signature_leaves_other_arguments_to_python():
+    assert _stride.array_signature((np.zeros(3), 1.0)) is None
+    assert _stride.array_signature((np.zeros(3), np.float32(2))) is None
+    assert _stride.array_signature((np.zeros(()),)) is None
+    assert _stride.array_signature(()) == ()

@@ -74,23 +74,32 @@ constexpr std::pair<const char *, unsigned> kVectorMathFunctions[] = {
     {"pow", 2}};
 
 /// The functions Stride's vector math bitcode (VectorMath/VectorMath.c)
-/// defines, as libm names them, at every ISA's lane count but SSE's (the
-/// bitcode needs FMA): `stride_vm_<function>_f64x<lanes>` for a double
-/// function, `..._f32x<lanes>` for its float twin `<function>f`.
-constexpr std::pair<const char *, bool> kOwnVectorFunctions[] = {
-    {"sin", false},   {"cos", false},   {"log", false},   {"tanh", true},
-    {"exp", false},   {"exp2", false},  {"expm1", false}, {"sinh", false},
-    {"cosh", false},  {"tanh", false},  {"atan", false},  {"atan2", false},
-    {"asin", false},  {"acos", false},  {"tan", false},   {"log2", false},
-    {"log10", false}, {"log1p", false}, {"sin", true},    {"cos", true},
-    {"log", true},    {"exp", true}};
+/// defines, as libm names them: `stride_vm_<function>_f64x<lanes>` for a
+/// double function, `..._f32x<lanes>` for its float twin `<function>f`, at
+/// AVX-512's lane count and, unless `avx512Only`, AVX2's (the bitcode needs
+/// FMA, so never SSE's). The AVX-512-only ones read tables by register
+/// permutes; AVX2 hosts keep libmvec's variant.
+struct OwnVectorFunction {
+  const char *name;
+  bool f32, avx512Only;
+};
+constexpr OwnVectorFunction kOwnVectorFunctions[] = {
+    {"sin", false, false},   {"cos", false, false},   {"log", false, false},
+    {"tanh", true, false},   {"exp", false, false},   {"exp2", false, false},
+    {"expm1", false, false}, {"sinh", false, false},  {"cosh", false, false},
+    {"tanh", false, false},  {"atan", false, false},  {"atan2", false, false},
+    {"asin", false, false},  {"acos", false, false},  {"tan", false, false},
+    {"log2", false, false},  {"log10", false, false}, {"log1p", false, false},
+    {"sin", true, false},    {"cos", true, false},    {"log", true, false},
+    {"exp", true, false},    {"pow", false, true},    {"pow", true, true}};
 constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 
-bool hasOwnVariant(llvm::StringRef function, bool f32) {
+bool hasOwnVariant(llvm::StringRef function, bool f32, bool avx512) {
   if (!STRIDE_HAS_VECTOR_MATH_BITCODE)
     return false;
-  return llvm::any_of(kOwnVectorFunctions, [&](auto own) {
-    return function == own.first && f32 == own.second;
+  return llvm::any_of(kOwnVectorFunctions, [&](const OwnVectorFunction &own) {
+    return function == own.name && f32 == own.f32 &&
+           (avx512 || !own.avx512Only);
   });
 }
 
@@ -124,7 +133,7 @@ std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
         std::string vector = std::string("_ZGV") + isa.letter + "N" +
                              std::to_string(lanes) + params + "_" + scalar;
         if (isa.feature && features.contains("+fma") &&
-            hasOwnVariant(function, f32))
+            hasOwnVariant(function, f32, isa.letter == 'e'))
           vector = (kOwnPrefix + function + (f32 ? "_f32x" : "_f64x") +
                     std::to_string(lanes))
                        .str();

@@ -266,3 +266,71 @@ def test_arctan2_special_pairs():
     np.testing.assert_array_equal(np.isnan(got), np.isnan(numpy))
     np.testing.assert_array_equal(np.signbit(got), np.signbit(numpy))
     assert max_ulps(got, ref, np.float64) <= max(max_ulps(numpy, ref, np.float64), 1)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
+                    reason="no extended long double: no float64 reference")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_power_special_pairs(dtype):
+    """Every pair of special and ordinary bases and exponents in vector
+    lanes: zeros of both signs, negative bases with integer and fractional
+    exponents, 1 with NaN and infinite exponents, subnormals, infinities
+    and NaN (the lanes Stride's own pow hands to libm) give NumPy's
+    results bit for bit where those are not finite, its error elsewhere."""
+    dtype = np.dtype(dtype).type
+    bases = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -3.5, np.inf, -np.inf,
+             np.nan, 1e-310 if dtype == np.float64 else 1e-40, 1e30, 1e-30]
+    exponents = [0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -3.0, 0.5, -0.5, 2.5, np.inf,
+                 -np.inf, np.nan, 1e10, -1e10, 7.0]
+    x, y = (np.array(v, dtype=dtype)
+            for v in zip(*[(a, b) for a in bases for b in exponents]))
+    rng = np.random.default_rng(11)
+    n = 733
+    xs = rng.uniform(0.25, 4, n).astype(dtype)
+    ys = rng.uniform(-20, 20, n).astype(dtype)
+    at = rng.permutation(n)[:x.size]
+    xs[at], ys[at] = x, y
+    wide = np.longdouble if dtype == np.float64 else np.float64
+    with np.errstate(all="ignore"):
+        got = stride.materialize(np.power(stride.lazy(xs), stride.lazy(ys)))
+        numpy = np.power(xs, ys)
+        ref = np.power(xs.astype(wide), ys.astype(wide)).astype(dtype)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(numpy))
+    np.testing.assert_array_equal(np.isposinf(got), np.isposinf(numpy))
+    np.testing.assert_array_equal(np.isneginf(got), np.isneginf(numpy))
+    zeros = got == 0
+    np.testing.assert_array_equal(zeros, numpy == 0)
+    np.testing.assert_array_equal(np.signbit(got[zeros]), np.signbit(numpy[zeros]))
+    assert max_ulps(got, ref, dtype) <= max(max_ulps(numpy, ref, dtype), 1)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
+                    reason="no extended long double: no float64 reference")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_power_where_the_logarithm_weighs_most(dtype):
+    """Bases next to 1 with exponents that bring y log(x) near the overflow
+    and underflow bounds (where an error in log(x) is multiplied most),
+    results next to the subnormal range, and exact powers (2^10, 10^3)."""
+    dtype = np.dtype(dtype).type
+    info = np.finfo(dtype)
+    rng = np.random.default_rng(12)
+    n = 4096
+    limit = np.log(info.max) * 0.999
+    x = (1 + rng.uniform(-1, 1, n) * (1e-3 if dtype == np.float64 else 1e-2)).astype(dtype)
+    y = (rng.choice([-1, 1], n) * limit / np.abs(np.log(x.astype(np.float64)))).astype(dtype)
+    near_tiny = rng.uniform(0.1, 0.9, 512).astype(dtype)
+    tiny_y = (np.log(info.tiny) / np.log(near_tiny.astype(np.float64))
+              * rng.uniform(0.97, 1.03, 512)).astype(dtype)
+    exact_x = np.array([2, 10, 3, 0.5, 4], dtype=dtype)
+    exact_y = np.array([10, 3, 5, 7, 0.5], dtype=dtype)
+    xs = np.concatenate([x, near_tiny, exact_x])
+    ys = np.concatenate([y, tiny_y, exact_y])
+    wide = np.longdouble if dtype == np.float64 else np.float64
+    with np.errstate(all="ignore"):
+        got = stride.materialize(np.power(stride.lazy(xs), stride.lazy(ys)))
+        numpy = np.power(xs, ys)
+        ref = np.power(xs.astype(wide), ys.astype(wide)).astype(dtype)
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(numpy))
+    np.testing.assert_array_equal(got[-5:], np.array([1024, 1000, 243, 2**-7, 2],
+                                                     dtype=dtype))
+    assert max_ulps(got, ref, dtype) <= max(max_ulps(numpy, ref, dtype), 1)

@@ -91,7 +91,9 @@ constexpr OwnVectorFunction kOwnVectorFunctions[] = {
     {"asin", false, false},  {"acos", false, false},  {"tan", false, false},
     {"log2", false, false},  {"log10", false, false}, {"log1p", false, false},
     {"sin", true, false},    {"cos", true, false},    {"log", true, false},
-    {"exp", true, false},    {"pow", false, true},    {"pow", true, true}};
+    {"exp", true, false},    {"pow", false, true},    {"pow", true, true},
+    {"log2", true, false},   {"log10", true, false},  {"exp2", true, false},
+    {"expm1", true, false},  {"sinh", true, false},   {"cosh", true, false}};
 constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 
 bool hasOwnVariant(llvm::StringRef function, bool f32, bool avx512) {

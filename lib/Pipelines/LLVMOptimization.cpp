@@ -93,7 +93,10 @@ constexpr OwnVectorFunction kOwnVectorFunctions[] = {
     {"sin", true, false},    {"cos", true, false},    {"log", true, false},
     {"exp", true, false},    {"pow", false, true},    {"pow", true, true},
     {"log2", true, false},   {"log10", true, false},  {"exp2", true, false},
-    {"expm1", true, false},  {"sinh", true, false},   {"cosh", true, false}};
+    {"expm1", true, false},  {"sinh", true, false},   {"cosh", true, false},
+    {"log1p", true, true},   {"asinh", false, true},  {"acosh", false, true},
+    {"atanh", false, true},  {"asinh", true, true},   {"acosh", true, true},
+    {"atanh", true, true}};
 constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 
 bool hasOwnVariant(llvm::StringRef function, bool f32, bool avx512) {

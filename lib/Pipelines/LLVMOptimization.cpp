@@ -96,7 +96,9 @@ constexpr OwnVectorFunction kOwnVectorFunctions[] = {
     {"expm1", true, false},  {"sinh", true, false},   {"cosh", true, false},
     {"log1p", true, true},   {"asinh", false, true},  {"acosh", false, true},
     {"atanh", false, true},  {"asinh", true, true},   {"acosh", true, true},
-    {"atanh", true, true}};
+    {"atanh", true, true},   {"tan", true, false},    {"atan", true, true},
+    {"atan2", true, false},  {"asin", true, false},   {"acos", true, false},
+    {"cbrt", true, false},   {"cbrt", false, false}};
 constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 
 bool hasOwnVariant(llvm::StringRef function, bool f32, bool avx512) {

@@ -29,22 +29,6 @@ FUNCTIONS = ["arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
 EXCESS = {("hypot", "float32"): 2, ("hypot", "float64"): 1}
 
 
-def _has_avx512():
-    try:
-        with open("/proc/cpuinfo") as f:
-            return " avx512f" in f.read()
-    except OSError:
-        return False
-
-
-# On an AVX-512 host the vectorizer also calls libmvec's 16- and 8-lane
-# AVX-512 variants (_ZGVeN16v_*), one ulp less accurate than the AVX2 ones
-# for these functions (measured on an AVX-512 Xeon, 2026-12-03).
-if _has_avx512():
-    for _key in [("arctan", "float32"), ("cbrt", "float32"),
-                 ("tan", "float32")]:
-        EXCESS[_key] = EXCESS.get(_key, 0) + 1
-
 DOMAIN = {"arccos": (-1, 1), "arcsin": (-1, 1), "arctanh": (-1, 1),
           "arccosh": (1, 1e6), "log": (0, 1e30), "log10": (0, 1e30),
           "log2": (0, 1e30), "log1p": (-1, 1e30), "exp": (-80, 80),
@@ -214,6 +198,8 @@ EDGES = {
     "arccosh": [1.0, 1.0 + 2**-52, 1.0000001, 2.0, 2.0**63, 1e300, 1.7e308,
                 3e38, 0.5],
     "arctanh": [1.0, 1.0 - 2**-53, 0.9999999, 1e-300, 1e-40, 0.5, 1.5],
+    "cbrt": [5e-324, 1e-310, 2.0**-960, 2.0**-961, 2.0**-100, 2.0**-101,
+             1e-40, 1.17e-38, 8.0, 27.0, 1e300, 1.7e308, 3e38, 0.001],
 }
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-310]
 
@@ -252,26 +238,33 @@ def test_edges_in_vector_lanes(name, dtype):
 
 @pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
                     reason="no extended long double: no float64 reference")
-def test_arctan2_special_pairs():
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_arctan2_special_pairs(dtype):
     """Every pair of special and ordinary arguments (signed zeros,
     infinities, NaN, subnormals, huge and tiny values) in vector lanes:
     NumPy's quadrants, signed zeros and NaNs exactly, its error elsewhere."""
+    dtype = np.dtype(dtype).type
     values = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -1e-310, 1.0, -1.0,
-              1e308, -1e308, 1e-300, 3.0, -0.5]
-    y, x = (np.array(v) for v in zip(*[(a, b) for a in values for b in values]))
+              1e308, -1e308, 1e-300, 3.0, -0.5, 1e-40, -3e38]
+    with np.errstate(over="ignore"):  # 1e308 is infinite in float32
+        y, x = (np.array(v, dtype=dtype)
+                for v in zip(*[(a, b) for a in values for b in values]))
     rng = np.random.default_rng(7)
     n = 401
-    ys, xs = rng.uniform(-3, 3, n), rng.uniform(-3, 3, n)
+    ys = rng.uniform(-3, 3, n).astype(dtype)
+    xs = rng.uniform(-3, 3, n).astype(dtype)
     at = rng.permutation(n)[:y.size]
     ys[at], xs[at] = y, x
     with np.errstate(all="ignore"):
         got = stride.materialize(np.arctan2(stride.lazy(ys), stride.lazy(xs)))
-        ref = np.arctan2(ys.astype(np.longdouble),
-                         xs.astype(np.longdouble)).astype(np.float64)
+        wide = np.longdouble if dtype == np.float64 else np.float64
+        ref = np.arctan2(ys.astype(wide), xs.astype(wide)).astype(dtype)
         numpy = np.arctan2(ys, xs)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(numpy))
-    np.testing.assert_array_equal(np.signbit(got), np.signbit(numpy))
-    assert max_ulps(got, ref, np.float64) <= max(max_ulps(numpy, ref, np.float64), 1)
+    # (A NaN's sign bit means nothing: NumPy's float32 loop and libm differ.)
+    numbers = ~np.isnan(numpy)
+    np.testing.assert_array_equal(np.signbit(got[numbers]), np.signbit(numpy[numbers]))
+    assert max_ulps(got, ref, dtype) <= max(max_ulps(numpy, ref, dtype), 1)
 
 
 @pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,

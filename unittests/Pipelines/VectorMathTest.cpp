@@ -28,12 +28,13 @@
 
 namespace {
 /// A loop y[i] = f(x[i]) per function, as the lowering emits them: the
-/// intrinsic for sin, libm calls for log, tanhf and pow.
+/// intrinsic for sin, libm calls for log, tanhf, pow and asinh.
 constexpr const char *kLoops = R"ll(
 declare double @llvm.sin.f64(double)
 declare double @log(double)
 declare float @tanhf(float)
 declare double @pow(double, double)
+declare double @asinh(double)
 
 define void @loops(ptr noalias %x, ptr noalias %y, ptr noalias %a,
                    ptr noalias %b, ptr noalias %c) {
@@ -54,8 +55,9 @@ loop:
   %pb = getelementptr float, ptr %b, i64 %i
   store float %h, ptr %pb
   %q = call double @pow(double %vx, double %vx)
+  %qa = call double @asinh(double %q)
   %pc = getelementptr double, ptr %c, i64 %i
-  store double %q, ptr %pc
+  store double %qa, ptr %pc
   %next = add i64 %i, 1
   %done = icmp eq i64 %next, 4096
   br i1 %done, label %exit, label %loop
@@ -129,9 +131,12 @@ TEST(VectorMath, Avx512HostsInlineStridesVariants) {
   EXPECT_FALSE(calls(ir, "v_sin")) << ir;
   EXPECT_FALSE(calls(ir, "v_log")) << ir;
   EXPECT_FALSE(calls(ir, "v_tanhf")) << ir;
-  // pow is Stride's own on AVX-512 hosts (table reads by permutes).
+  // pow and asinh are Stride's own on AVX-512 hosts (table reads by
+  // permutes).
   EXPECT_TRUE(calls(ir, "@scalarPow8")) << ir;
   EXPECT_FALSE(calls(ir, "vv_pow")) << ir;
+  EXPECT_TRUE(calls(ir, "@scalarAsinh8")) << ir;
+  EXPECT_FALSE(calls(ir, "v_asinh")) << ir;
 }
 
 TEST(VectorMath, Avx2HostsInlineTheFourLaneVariants) {
@@ -147,6 +152,7 @@ TEST(VectorMath, Avx2HostsInlineTheFourLaneVariants) {
   // permutes.
   EXPECT_TRUE(calls(ir, "@_ZGVdN4vv_pow")) << ir;
   EXPECT_FALSE(calls(ir, "@scalarPow4")) << ir;
+  EXPECT_TRUE(calls(ir, "@_ZGVdN4v_asinh")) << ir;
   // (tanhf shares the loop with doubles, which make it 4 lanes wide here:
   // SSE's libmvec variant, as Stride has 8- and 16-lane float variants.)
   // No 512-bit vectors on an AVX2 host.

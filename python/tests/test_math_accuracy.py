@@ -236,6 +236,21 @@ def test_edges_in_vector_lanes(name, dtype):
                              if abs(float(g) - float(r)) > 0][:10]
 
 
+def _pairs_among_lanes(firsts, seconds, dtype, n, first_range, second_range,
+                       seed):
+    """Two arrays of n arguments drawn from the ranges, with every pair (a,
+    b) of `firsts` x `seconds` put in lanes scattered among them."""
+    with np.errstate(over="ignore"):  # 1e308 is infinite in float32
+        a, b = (np.array(v, dtype=dtype)
+                for v in zip(*[(p, q) for p in firsts for q in seconds]))
+    rng = np.random.default_rng(seed)
+    xs = rng.uniform(*first_range, n).astype(dtype)
+    ys = rng.uniform(*second_range, n).astype(dtype)
+    at = rng.permutation(n)[:a.size]
+    xs[at], ys[at] = a, b
+    return xs, ys
+
+
 @pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
                     reason="no extended long double: no float64 reference")
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -246,15 +261,7 @@ def test_arctan2_special_pairs(dtype):
     dtype = np.dtype(dtype).type
     values = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -1e-310, 1.0, -1.0,
               1e308, -1e308, 1e-300, 3.0, -0.5, 1e-40, -3e38]
-    with np.errstate(over="ignore"):  # 1e308 is infinite in float32
-        y, x = (np.array(v, dtype=dtype)
-                for v in zip(*[(a, b) for a in values for b in values]))
-    rng = np.random.default_rng(7)
-    n = 401
-    ys = rng.uniform(-3, 3, n).astype(dtype)
-    xs = rng.uniform(-3, 3, n).astype(dtype)
-    at = rng.permutation(n)[:y.size]
-    ys[at], xs[at] = y, x
+    ys, xs = _pairs_among_lanes(values, values, dtype, 401, (-3, 3), (-3, 3), 7)
     with np.errstate(all="ignore"):
         got = stride.materialize(np.arctan2(stride.lazy(ys), stride.lazy(xs)))
         wide = np.longdouble if dtype == np.float64 else np.float64
@@ -281,14 +288,8 @@ def test_power_special_pairs(dtype):
              np.nan, 1e-310 if dtype == np.float64 else 1e-40, 1e30, 1e-30]
     exponents = [0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -3.0, 0.5, -0.5, 2.5, np.inf,
                  -np.inf, np.nan, 1e10, -1e10, 7.0]
-    x, y = (np.array(v, dtype=dtype)
-            for v in zip(*[(a, b) for a in bases for b in exponents]))
-    rng = np.random.default_rng(11)
-    n = 733
-    xs = rng.uniform(0.25, 4, n).astype(dtype)
-    ys = rng.uniform(-20, 20, n).astype(dtype)
-    at = rng.permutation(n)[:x.size]
-    xs[at], ys[at] = x, y
+    xs, ys = _pairs_among_lanes(bases, exponents, dtype, 733, (0.25, 4),
+                                (-20, 20), 11)
     wide = np.longdouble if dtype == np.float64 else np.float64
     with np.errstate(all="ignore"):
         got = stride.materialize(np.power(stride.lazy(xs), stride.lazy(ys)))

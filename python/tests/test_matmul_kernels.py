@@ -32,6 +32,11 @@ SHAPES = [
     ((70, 257), (257,)),             # matrix @ vector
     ((403, 97), (97,)),              # row blocks of 8 and 3 left over
     ((5, 1001, 33), (33,)),          # batched; 2 threads: chunks of 501 rows
+    # rhs of 4 MB and more: register blocks row panel by row panel, rhs
+    # blocks packed into panels (the last one partial: 1025 = 32 x 32 + 1)
+    ((67, 1030), (1030, 1025)),
+    ((70, 700), (700, 750)),         # f64 only past 4 MB: both orders
+    ((33, 530), (530, 1000)),        # fewer than 64 rows: rhs in place
 ]
 
 
@@ -163,3 +168,40 @@ def test_packed_operands(dtype, threads):
     text = stride.explain(stride.jit(lambda x, y: x.T @ y, threads=threads),
                           a, a)
     assert "copied into a row-major buffer" in str(text)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rhs_panels_of_large_products(dtype, threads):
+    """Products whose rhs has 4 MB or more take their register blocks row
+    panel by row panel and read the rhs from packed panels: the values match
+    NumPy for a row-major rhs, a transposed one (first copied row-major,
+    then into panels), a stepped view, an `out=` target and a result
+    consumed by a later op, with partial panels and cache blocks."""
+    a = rand((150, 1100), dtype)
+    b = rand((1100, 1050), dtype, 1)
+    bt = rand((1050, 1100), dtype, 2)
+    big = rand((1100, 2100), dtype, 3)
+    cases = [
+        (lambda x, y: x @ y, a, b),
+        (lambda x, y: x @ y.T, a, bt),
+        (lambda x, y: x @ y[:, ::2], a, big),
+        (lambda x, y: np.tanh(x @ y) + 1, a, b),
+    ]
+    for fn, x, y in cases:
+        r = stride.jit(fn, threads=threads)(x, y)
+        want = fn(x.astype(np.float64), y.astype(np.float64))
+        np.testing.assert_allclose(r, want, rtol=0,
+                                   atol=TOL[dtype] * np.sqrt(1100))
+    out = np.empty((150, 1050), dtype)
+    stride.jit(lambda x, y, o: np.matmul(x, y, out=o), threads=threads)(
+        a, b, out)
+    np.testing.assert_allclose(out, a.astype(np.float64) @ b, rtol=0,
+                               atol=TOL[dtype] * np.sqrt(1100))
+    text = str(stride.explain(stride.jit(lambda x, y: x @ y, threads=threads),
+                              a, b))
+    assert "row panel by row panel" in text and "contiguous panels" in text
+    small = rand((100, 100), dtype)
+    text = str(stride.explain(stride.jit(lambda x, y: x @ y, threads=threads),
+                              small, small))
+    assert "column panel by column panel" in text, text

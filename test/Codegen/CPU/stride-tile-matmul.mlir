@@ -357,3 +357,65 @@ func.func @dot_product(%a: memref<1x276xf64, strided<[0, 1]>>, %b: memref<276x1x
   }
   return
 }
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// An rhs of 8 MB (past rows-outer-bytes): each rhs cache block is copied
+// into 16 panels of 16 columns (one buffer, allocated once before the
+// blocks), row by row, right inside the k-block loop; the register blocks
+// then go row panel by row panel (8 rows outer, 16 columns inner) and each
+// micro-kernel reads its rhs tile from the panels.
+// CHECK-LABEL: func.func @packed_rhs
+// CHECK: %[[PANELS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x256x16xf64>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[BLOCK:.*]] = memref.subview %{{.*}} [256, 256] [1, 1]
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.for %[[PANEL:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[V:.*]] = vector.load %[[BLOCK]][%[[ROW]], %{{.*}}]
+// CHECK: vector.store %[[V]], %[[PANELS]][%[[PANEL]], %[[ROW]], %{{.*}}]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// CHECK: memref.subview %[[PANELS]][%{{.*}}, %{{.*}}, 0] [1, 4, 16] [1, 1, 1] : memref<16x256x16xf64> to memref<4x16xf64, strided<[16, 1], offset: ?>>
+// CHECK: vector.fma {{.*}} : vector<16xf64>
+// CHECK: memref.dealloc %[[PANELS]]
+func.func @packed_rhs(%a: memref<1024x1024xf64>, %b: memref<1024x1024xf64>, %c: memref<1024x1024xf64>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<1024x1024xf64>, memref<1024x1024xf64>) outs(%c : memref<1024x1024xf64>) {
+  ^bb0(%x: f64, %y: f64, %z: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %z, %p : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// Fewer rows than pack-panels (32 < 64): the rhs is read in place, and a
+// small rhs (32 KB) keeps column panels outermost (16 columns, then 8 rows).
+// CHECK-LABEL: func.func @rhs_in_place
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK: memref.subview %arg1
+// CHECK: vector.fma {{.*}} : vector<16xf64>
+// CHECK-NOT: memref.alloc
+func.func @rhs_in_place(%a: memref<32x64xf64>, %b: memref<64x64xf64>, %c: memref<32x64xf64>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<32x64xf64>, memref<64x64xf64>) outs(%c : memref<32x64xf64>) {
+  ^bb0(%x: f64, %y: f64, %z: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %z, %p : f64
+    linalg.yield %s : f64
+  }
+  return
+}

@@ -113,13 +113,17 @@ func.func @lane_sum(%x: tensor<4x1000xf32>) -> tensor<*xf32> {
 
 // -----
 
-// Column sums have no leading parallel loop (the reduced rows are
-// outermost): with threads, the kept columns inside are split instead, each
-// chunk summing every row of its columns.
+// Float column sums of rows that whole blocks of 16 cover: the rows loop
+// becomes (block, row in the block) over the input expanded alike, so with
+// threads the block sums are split by blocks of rows (each chunk reads whole
+// memory rows into its own partial rows); the Kahan sum of the 64 partial
+// rows (256 KB) stays on one thread.
 // THREADS-LABEL: func.func @threaded_columns
+// THREADS: memref.expand_shape {{.*}} into memref<64x16x1024xf32
 // THREADS: scf.parallel
-// THREADS: memref.subview %{{.*}}[0, %{{.*}}] [1024, %{{.*}}] [1, 1]
-// THREADS: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]
+// THREADS: memref.subview %{{.*}}[%{{.*}}, 0, 0] [%{{.*}}, 16, 1024] [1, 1, 1]
+// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
+// THREADS: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%{{.*}} : memref<64x1024xf32>)
 func.func @threaded_columns(%x: tensor<1024x1024xf32>) -> tensor<*xf32> {
   %0 = stride.sum %x axes [0] : tensor<1024x1024xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>

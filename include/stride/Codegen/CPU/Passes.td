@@ -256,7 +256,12 @@ def StrideVectorizeLanes : Pass<"stride-vectorize-lanes"> {
     every accumulator at every block: LLVM cannot keep them in registers
     across the blocks loop (the lanes loop inside it is the one it
     vectorizes), and store-to-load forwarding from its masked stores
-    stalls. This pass instead
+    stalls. The stages of the tree that then folds the lanes in halves are
+    marked too (all loops parallel, the last one the lanes): left to LLVM,
+    their short static lane loops were unrolled into scalar compares and
+    selects, since the SLP vectorizer gave up on an argmax step's `i1`
+    logic (argmax of 16384 x 256 f32 rows: 1.63 ms, 0.85 with the stages
+    vectorized). This pass instead
 
     1. tiles every loop but the lanes by 1 (`scf::tileUsingSCF`), so the
        blocks and any other reduced loops become `scf.for` loops around a

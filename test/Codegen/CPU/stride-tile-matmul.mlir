@@ -419,3 +419,28 @@ func.func @rhs_in_place(%a: memref<32x64xf64>, %b: memref<64x64xf64>, %c: memref
   }
   return
 }
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// A register tile of 20 f32 columns (more than one 64-byte register, not a
+// multiple of it) is split into 16 columns and 4: no vector<20xf32>, which
+// LLVM would widen to 32 lanes of work.
+// CHECK-LABEL: func.func @wide_edge
+// CHECK-DAG: vector.fma {{.*}} : vector<16xf32>
+// CHECK-DAG: vector.fma {{.*}} : vector<4xf32>
+// CHECK-NOT: vector<20xf32>
+// CHECK: return
+func.func @wide_edge(%a: memref<8x8xf32>, %b: memref<8x20xf32>, %c: memref<8x20xf32>) {
+  linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x8xf32>, memref<8x20xf32>) outs(%c : memref<8x20xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

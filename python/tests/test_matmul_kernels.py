@@ -205,3 +205,31 @@ def test_rhs_panels_of_large_products(dtype, threads):
     text = str(stride.explain(stride.jit(lambda x, y: x @ y, threads=threads),
                               small, small))
     assert "column panel by column panel" in text, text
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rhs_panels_in_loops_and_mixed_dtypes(threads):
+    """A program not shaped for the packing: products in a fori_loop whose
+    rhs blocks are loop-invariant (the peeled edge block's subview moves out
+    of the loop, the others stay in it), one f32 and one f64 product in the
+    same loop body, each result fed to the next iteration. Each block packs
+    into its own buffer, so the values match NumPy's loop."""
+    rng = np.random.default_rng(5)
+    b32 = rng.uniform(-1, 1, (300, 600)).astype(np.float32) / 30
+    b64 = rng.uniform(-1, 1, (300, 600)) / 30
+    x32 = rng.uniform(-1, 1, (128, 600)).astype(np.float32)
+    x64 = rng.uniform(-1, 1, (128, 600))
+
+    def step(a, b):
+        return np.tanh(a[:, :300] @ b)
+
+    def fn(x, y, b, c):
+        return stride.fori_loop(0, 3, lambda i, xy: (step(xy[0], b),
+                                                     step(xy[1], c)), (x, y))
+
+    got32, got64 = stride.jit(fn, threads=threads)(x32, x64, b32, b64)
+    want32, want64 = x32.astype(np.float64), x64
+    for _ in range(3):
+        want32, want64 = step(want32, b32.astype(np.float64)), step(want64, b64)
+    np.testing.assert_allclose(got32, want32, rtol=0, atol=1e-5)
+    np.testing.assert_allclose(got64, want64, rtol=0, atol=1e-12)

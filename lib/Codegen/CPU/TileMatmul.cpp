@@ -831,10 +831,9 @@ struct MatmulTiler : StrideTileMatmulOptions {
   /// instead of one cache line per rhs row. Rows of a power-of-two length
   /// all fall into the same few cache sets, and the in-place block did not
   /// stay in L2 (f64 1024 x 1024 on the project's AMD EPYC: 47 GF/s against
-  /// 55 at 256). The copy sits in the k-block loop, outside the m blocks
-  /// that reuse it; its buffer is allocated once, before the outermost
-  /// `scf.for` around the block (inside a thread's chunk), and sized for
-  /// the largest block. Register tiles whose column offset is not a static
+  /// 55 at 256). The copy sits right after the block's subview, outside
+  /// the m blocks that reuse it; each block has its own buffer (see
+  /// allocateAround). Register tiles whose column offset is not a static
   /// multiple of the panel width keep reading the block in place.
   void packRhsPanels(IRRewriter &rewriter) {
     struct Tile {
@@ -869,53 +868,15 @@ struct MatmulTiler : StrideTileMatmulOptions {
       blocks[view.getSource()].push_back({op, view});
     });
 
-    // One buffer for the blocks under the same outermost loop, as large as
-    // the largest of them.
-    auto outermostLoop = [](Operation *op) {
-      Operation *outer = nullptr;
-      for (Operation *parent = op->getParentOp();
-           parent && isa<scf::ForOp>(parent); parent = parent->getParentOp())
-        outer = parent;
-      return outer;
-    };
-    struct Buffer {
-      int64_t panels = 0, rows = 0, width = 0;
-      Type element;
-      Value value;
-    };
-    llvm::MapVector<Operation *, Buffer> buffers;
     for (auto &[block, tiles] : blocks) {
-      Operation *outer = outermostLoop(tiles.front().view);
-      Operation *def = block.getDefiningOp();
-      if (!outer || !def || !outer->isAncestor(def))
+      // A cache block's subview, made inside the tiled nest (or moved just
+      // before one of its loops): the data it views is written by then. A
+      // whole operand (one block) may be a buffer filled after it is
+      // allocated (packOperands' copy), so it stays in place.
+      auto def = block.getDefiningOp<memref::SubViewOp>();
+      if (!def)
         continue;
-      auto type = cast<MemRefType>(block.getType());
       int64_t width = elementsIn(tiles.front().op, registerNBytes);
-      Buffer &buffer = buffers[outer];
-      buffer.element = type.getElementType();
-      buffer.width = width;
-      buffer.rows = std::max(buffer.rows, type.getDimSize(0));
-      buffer.panels = std::max<int64_t>(
-          buffer.panels, llvm::divideCeil(type.getDimSize(1), width));
-    }
-    for (auto &[outer, buffer] : buffers) {
-      Location loc = outer->getLoc();
-      rewriter.setInsertionPoint(outer);
-      auto type = MemRefType::get({buffer.panels, buffer.rows, buffer.width},
-                                  buffer.element);
-      buffer.value = memref::AllocOp::create(rewriter, loc, type,
-                                             rewriter.getI64IntegerAttr(64));
-      rewriter.setInsertionPoint(outer->getBlock()->getTerminator());
-      memref::DeallocOp::create(rewriter, loc, buffer.value);
-    }
-
-    for (auto &[block, tiles] : blocks) {
-      Operation *outer = outermostLoop(tiles.front().view);
-      auto found = buffers.find(outer);
-      if (found == buffers.end() || !found->second.value)
-        continue;
-      Value packed = found->second.value;
-      int64_t width = found->second.width;
       // The tiles whose columns lie in one panel: offset a static multiple
       // of the width (a constant, or a loop variable that starts and steps
       // by multiples of it).
@@ -939,6 +900,10 @@ struct MatmulTiler : StrideTileMatmulOptions {
           packable.push_back(tile);
       if (packable.empty())
         continue;
+      // Each block its own buffer, written only by its own copy: a block
+      // whose subview moved out of more loops than another's (a peeled
+      // edge block) is read after the other's copies have run.
+      Value packed = allocateAround(rewriter, def, block, width);
       emitPanelCopy(rewriter, block, packed, width);
       for (auto [op, view] : packable) {
         rewriter.setInsertionPoint(op);
@@ -966,6 +931,30 @@ struct MatmulTiler : StrideTileMatmulOptions {
           rewriter.eraseOp(view);
       }
     }
+  }
+
+  /// A buffer for `block`'s panels of `width` columns: allocated before the
+  /// outermost `scf.for` around `def` (`def` itself outside any; never
+  /// outside a thread's chunk), freed before the end of that op's block,
+  /// which every use of `block` precedes.
+  Value allocateAround(IRRewriter &rewriter, Operation *def, Value block,
+                       int64_t width) {
+    Operation *anchor = def;
+    for (Operation *parent = def->getParentOp();
+         parent && isa<scf::ForOp>(parent); parent = parent->getParentOp())
+      anchor = parent;
+    auto type = cast<MemRefType>(block.getType());
+    auto packedType =
+        MemRefType::get({llvm::divideCeil(type.getDimSize(1), width),
+                         type.getDimSize(0), width},
+                        type.getElementType());
+    Location loc = def->getLoc();
+    rewriter.setInsertionPoint(anchor);
+    Value packed = memref::AllocOp::create(rewriter, loc, packedType,
+                                           rewriter.getI64IntegerAttr(64));
+    rewriter.setInsertionPoint(anchor->getBlock()->getTerminator());
+    memref::DeallocOp::create(rewriter, loc, packed);
+    return packed;
   }
 
   /// block[k, p width + j] -> packed[p, k, j], right after `block` is
@@ -1018,7 +1007,7 @@ struct MatmulTiler : StrideTileMatmulOptions {
   /// 500 on the project's AMD EPYC: 93 GF/s, against 108 at 496 and 109 at
   /// 490, whose edges are 16 and 10 wide).
   void splitWideEdges(IRRewriter &rewriter) {
-    SmallVector<std::pair<linalg::LinalgOp, unsigned>> wide;
+    SmallVector<std::tuple<linalg::LinalgOp, unsigned, int64_t>> wide;
     root->walk([&](linalg::LinalgOp op) {
       if (!op->hasAttr(kMicroTile) || op->hasAttr(kVectorMatrixTile) ||
           op.hasDynamicShape())
@@ -1029,11 +1018,11 @@ struct MatmulTiler : StrideTileMatmulOptions {
       int64_t columns = op.getStaticLoopRanges()[loops->n];
       int64_t half = elementsIn(op, registerNBytes / 2);
       if (columns > half && columns % half != 0)
-        wide.push_back({op, loops->n});
+        wide.push_back({op, loops->n, half});
     });
-    for (auto [op, n] : wide) {
+    for (auto [op, n, half] : wide) {
       SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-      sizes[n] = elementsIn(op, registerNBytes / 2);
+      sizes[n] = half;
       FailureOr<scf::SCFTilingResult> halves =
           tileAndErase(rewriter, op, sizes, {}, "register halves");
       if (failed(halves))

@@ -444,3 +444,39 @@ func.func @wide_edge(%a: memref<8x8xf32>, %b: memref<8x20xf32>, %c: memref<8x20x
   }
   return
 }
+
+// -----
+
+#mk = affine_map<(m, k, n) -> (m, k)>
+#kn = affine_map<(m, k, n) -> (k, n)>
+#mn = affine_map<(m, k, n) -> (m, n)>
+
+// A product in a loop whose rhs does not change: the subview of the last
+// (peeled) column block moves out of the loop and is packed once before it,
+// into a buffer of its own; the blocks whose subviews stay in the loop get
+// theirs, allocated before the loop, so no copy overwrites panels another
+// block's tiles still read.
+// CHECK-LABEL: func.func @packed_in_loop
+// CHECK: %[[EDGE:.*]] = memref.alloc() {{.*}} : memref<3x256x32xf32>
+// CHECK: vector.store %{{.*}}, %[[EDGE]]
+// CHECK: %[[MAIN:.*]] = memref.alloc() {{.*}} : memref<8x256x32xf32>
+// CHECK: scf.for
+// CHECK: vector.store %{{.*}}, %[[MAIN]]
+// CHECK: memref.subview %[[MAIN]]
+// CHECK: memref.subview %[[EDGE]]
+// CHECK-DAG: memref.dealloc %[[MAIN]]
+// CHECK-DAG: memref.dealloc %[[EDGE]]
+func.func @packed_in_loop(%a: memref<128x300xf32>, %b: memref<300x600xf32>, %c: memref<128x600xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%a, %b : memref<128x300xf32>, memref<300x600xf32>) outs(%c : memref<128x600xf32>) {
+    ^bb0(%x: f32, %y: f32, %z: f32):
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %z, %p : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}

@@ -110,8 +110,10 @@ def StrideTileMatmul : Pass<"stride-tile-matmul"> {
     reads its rhs tile as one sequential stream instead of one cache line
     per rhs row, and rows of a power-of-two length no longer share a few
     cache sets. The copy sits in the k-block loop, outside the m blocks
-    that reuse it; its buffer is allocated once, before the outermost loop
-    of the nest (inside a thread's chunk). On the project's AMD EPYC, one
+    that reuse it; each block's subview has its own buffer, allocated once
+    before the outermost loop around that subview (inside a thread's chunk),
+    so that a block whose subview moved out of more loops than another's
+    (a peeled edge block) is not overwritten by the other's copies. On the project's AMD EPYC, one
     thread, x OpenBLAS: f64 1024 0.88 -> 1.00, f32 2048 0.93 -> 1.03 with
     row panels outer (0.89 and 0.85 with neither). Packing the lhs as well
     (row panels of `register-m` rows, column after column) was measured

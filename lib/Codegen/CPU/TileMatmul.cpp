@@ -905,7 +905,9 @@ struct MatmulTiler : StrideTileMatmulOptions {
       // edge block) is read after the other's copies have run.
       Value packed = allocateAround(rewriter, def, block, width);
       emitPanelCopy(rewriter, block, packed, width);
-      for (auto [op, view] : packable) {
+      for (Tile tile : packable) {
+        linalg::LinalgOp op = tile.op;
+        memref::SubViewOp view = tile.view;
         rewriter.setInsertionPoint(op);
         Location loc = op.getLoc();
         OpFoldResult column = view.getMixedOffsets()[1];
@@ -944,10 +946,10 @@ struct MatmulTiler : StrideTileMatmulOptions {
          parent && isa<scf::ForOp>(parent); parent = parent->getParentOp())
       anchor = parent;
     auto type = cast<MemRefType>(block.getType());
-    auto packedType =
-        MemRefType::get({llvm::divideCeil(type.getDimSize(1), width),
-                         type.getDimSize(0), width},
-                        type.getElementType());
+    auto packedType = MemRefType::get(
+        {static_cast<int64_t>(llvm::divideCeil(type.getDimSize(1), width)),
+         type.getDimSize(0), width},
+        type.getElementType());
     Location loc = def->getLoc();
     rewriter.setInsertionPoint(anchor);
     Value packed = memref::AllocOp::create(rewriter, loc, packedType,

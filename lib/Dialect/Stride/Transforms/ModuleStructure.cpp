@@ -115,6 +115,10 @@ bool incompatibleYield = false;
 /// Brings the operands of `terminator` to `types`.
 bool reconcileOperands(Operation *terminator, OperandRange operands,
                        TypeRange types, Refinement refinement) {
+  // An empty range has no begin index to read (a loop that carries nothing),
+  // and a count that differs is left to the verifier.
+  if (types.empty() || operands.size() != types.size())
+    return false;
   bool changed = false;
   OpBuilder b(terminator);
   unsigned first = operands.getBeginOperandIndex();

@@ -193,13 +193,13 @@ class Expr:
     # ndarray's reduction methods, as numpy.var(x, ...) and numpy.std; sum,
     # prod, mean, max, min, argmax, argmin, any and all are set below the
     # class (_reduction_method).
-    def var(self, axis=None, dtype=None, ddof=0, keepdims=False):
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return HOOKS.array_function(np.var, (self,), dict(
-            axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims))
 
-    def std(self, axis=None, dtype=None, ddof=0, keepdims=False):
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return HOOKS.array_function(np.std, (self,), dict(
-            axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims))
 
     # ndarray methods that are NumPy functions of the array.
     def dot(self, b, out=None):
@@ -340,11 +340,23 @@ def _set_method(name, method):
 def _reduction_method(kind):
     """An ndarray reduction method as numpy.<kind>(self, ...); sum's, prod's
     and mean's take dtype= too."""
+    # Positional arguments in ndarray's order; out= goes through NumPy's
+    # function (numpy.sum(self, ..., out=out)), which casts into it.
     if kind in ("sum", "prod", "mean"):
-        def method(self, axis=None, dtype=None, keepdims=False):
+        def method(self, axis=None, dtype=None, out=None, keepdims=False):
+            if out is not None:
+                from . import _numpy_api
+                return _numpy_api.REDUCTIONS[kind](self, axis, dtype, out,
+                                                   keepdims)
             return reduce(kind, self, axis, keepdims, dtype)
     else:
-        def method(self, axis=None, keepdims=False):
+        def method(self, axis=None, out=None, keepdims=False):
+            if out is not None:
+                from . import _numpy_api
+                if kind in ("argmax", "argmin"):
+                    return _numpy_api.REDUCTIONS[kind](self, axis, out,
+                                                       keepdims=keepdims)
+                return _numpy_api.REDUCTIONS[kind](self, axis, out, keepdims)
             return reduce(kind, self, axis, keepdims)
     return method
 

@@ -236,57 +236,108 @@ def _no_out(name, out, where=True, initial=None):
                            f" with keyword arguments {', '.join(given)}")
 
 
+def _out_dtype(name, out):
+    """out='s dtype, or NumPy's TypeError when out is not an array."""
+    if not (hasattr(out, "dtype") and hasattr(out, "shape")):
+        raise TypeError(f"numpy.{user_name(name)}: out= must be an array, "
+                        f"not {type(out).__name__}")
+    return np.dtype(out.dtype)
+
+
+def _into(name, result, out, a):
+    """A reduction's out=: NumPy casts the result into out unsafely (a
+    float sum into an integer out truncates), and out must have the
+    result's shape (write_out names both when it does not). Returns out,
+    as NumPy does."""
+    if out is None:
+        return result
+    dtype = _out_dtype(name, out)
+    if result.dtype != dtype:
+        result = result.astype(dtype)
+    return _expr.HOOKS.write_out(result, out, (a,))
+
+
+def _accumulator(a, dtype, out):
+    """The dtype sum and prod accumulate in when out= is given and dtype=
+    is not: NumPy's reduce resolves its loop from the accumulator (out)
+    and the input together, so a float32 sum into a float64 out adds in
+    float64, and a float64 sum into a float32 out still adds in float64."""
+    if out is None or dtype is not None:
+        return dtype
+    x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
+    return np.promote_types(_out_dtype("sum", out), x.dtype)
+
+
 # NumPy's reductions with their own signatures (np.max is amax): the
-# arguments Stride takes (axis, keepdims, dtype) and out=, where= and
+# arguments Stride takes (axis, keepdims, dtype, out) and where= and
 # initial= refused by name.
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
          where=True):
-    _no_out("sum", out, where, initial)
-    return _expr.reduce("sum", a, axis, keepdims, dtype)
+    _no_out("sum", None, where, initial)
+    return _into("sum", _expr.reduce("sum", a, axis, keepdims,
+                                     _accumulator(a, dtype, out)), out, a)
 
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
           where=True):
-    _no_out("prod", out, where, initial)
-    return _expr.reduce("prod", a, axis, keepdims, dtype)
+    _no_out("prod", None, where, initial)
+    return _into("prod", _expr.reduce("prod", a, axis, keepdims,
+                                      _accumulator(a, dtype, out)), out, a)
 
 
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    _no_out("mean", out, where)
-    return _expr.reduce("mean", a, axis, keepdims, dtype)
+    _no_out("mean", None, where)
+    if out is None:
+        return _expr.reduce("mean", a, axis, keepdims, dtype)
+    # NumPy's _mean with out=: the sum (integers in float64) goes into
+    # out, which is then divided by the count in place.
+    x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
+    if dtype is None and x.dtype.kind in "biu":
+        dtype = np.float64
+    total = _expr.reduce("sum", x, axis, keepdims, _accumulator(x, dtype, out))
+    total = total.astype(_out_dtype("mean", out))
+    return _into("mean", total / _count(x, axis), out, a)
+
+
+def _count(x, axis):
+    """The number of elements a reduction of x over axis combines."""
+    axes = range(len(x.shape)) if axis is None else \
+        np.core.numeric.normalize_axis_tuple(axis, len(x.shape))
+    return int(np.prod([x.shape[k] for k in axes]))
 
 
 def _extreme(kind):
     def fn(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-        if initial is not None and out is None and where is True:
+        _no_out(kind, None, where)
+        if initial is not None:
             # NumPy's initial= is one more element of every reduction.
             x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
             init = _expr.lazy(np.asarray(initial, x.dtype))
             if int(np.prod(x.shape)) == 0:
                 shape = np.amax(np.zeros(x.shape, np.int8), axis,
                                 keepdims=keepdims, initial=0).shape
-                return _expr.broadcast_to(init, shape).copy() \
+                result = _expr.broadcast_to(init, shape).copy() \
                     if _expr.HOOKS.current_trace() is not None else \
                     _expr.broadcast_to(init, shape)
+                return _into(kind, result, out, a)
             both = _expr.TABLE_FUNCTIONS["maximum" if kind == "amax"
                                          else "minimum"]
-            return both(_expr.reduce(kind, x, axis, keepdims), init)
-        _no_out(kind, out, where, initial)
-        return _expr.reduce(kind, a, axis, keepdims)
+            return _into(kind, both(_expr.reduce(kind, x, axis, keepdims),
+                                    init), out, a)
+        return _into(kind, _expr.reduce(kind, a, axis, keepdims), out, a)
     return fn
 
 
 def _argument(kind):
     def fn(a, axis=None, out=None, *, keepdims=False):
-        _no_out(kind, out)
-        return _expr.reduce(kind, a, axis, keepdims)
+        return _into(kind, _expr.reduce(kind, a, axis, keepdims), out, a)
     return fn
 
 
 def _test(kind):
     def fn(a, axis=None, out=None, keepdims=False, *, where=True):
-        _no_out(kind, out, where)
-        return _expr.reduce(kind, a, axis, keepdims)
+        _no_out(kind, None, where)
+        return _into(kind, _expr.reduce(kind, a, axis, keepdims), out, a)
     return fn
 
 
@@ -294,27 +345,28 @@ def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
          where=True):
     """np.var as NumPy computes it: the mean of the squared deviations from
     the mean (kept dims), divided by max(n - ddof, 0); float64 for
-    integers and bools."""
-    _no_out("var", out, where)
+    integers and bools. out= gets the result cast to its dtype."""
+    _no_out("var", None, where)
     x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
     if x.dtype.kind in "biu" and dtype is None:
         x = x.astype(np.float64)  # NumPy's var of integers is float64
     mean = _expr.reduce("mean", x, axis, True, dtype)
     d = x - mean
-    n = int(np.prod([x.shape[k] for k in (range(len(x.shape)) if axis is None
-                                           else np.core.numeric.normalize_axis_tuple(
-                                               axis, len(x.shape)))]))
+    n = _count(x, axis)
     total = _expr.reduce("sum", d * d, axis, keepdims, dtype)  # in dtype=
     result = total / max(n - ddof, 0)
     # NumPy divides in the sum's dtype (ret.dtype.type(ret / n) of a 0-d
     # sum, true_divide(..., out=ret) of an array).
-    return result if result.dtype == total.dtype else result.astype(total.dtype)
+    result = result if result.dtype == total.dtype else result.astype(total.dtype)
+    return _into("var", result, out, a)
 
 
 def _std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
          where=True):
-    _no_out("std", out, where)
-    return _expr.TABLE_FUNCTIONS["sqrt"](_var(a, axis, dtype, None, ddof, keepdims))
+    _no_out("std", None, where)
+    root = _expr.TABLE_FUNCTIONS["sqrt"](_var(a, axis, dtype, None, ddof,
+                                              keepdims))
+    return _into("std", root, out, a)
 
 
 def _count_nonzero(a, axis=None, *, keepdims=False):
@@ -527,6 +579,16 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if out is None:
         return result
     (target,) = out  # NumPy passes out= as a tuple, one per ufunc output
+    if (isinstance(target, (np.ndarray, _expr.Expr))
+            and result.dtype != target.dtype):
+        # NumPy picks the loop from the inputs and casts its result into
+        # out under casting='same_kind' (int32 + int32 into float64 adds
+        # in int32).
+        if not np.can_cast(result.dtype, target.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc '{name}' output from "
+                            f"{result.dtype!r} to {np.dtype(target.dtype)!r} "
+                            "with casting rule 'same_kind'" + user_line())
+        result = result.astype(target.dtype)
     return _expr.HOOKS.write_out(result, target, inputs)
 
 

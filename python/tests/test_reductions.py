@@ -136,8 +136,8 @@ def test_reduction_errors_are_numpys():
         np.argmax(stride.lazy(np.ones((0, 3))))
     with pytest.raises(TypeError, match="axis must be an integer"):
         np.argmax(x, axis=(0, 1))
-    with pytest.raises(TypeError, match="numpy.sum is not supported .* out"):
-        np.sum(x, out=np.empty(()))
+    with pytest.raises(TypeError, match="numpy.sum is not supported .* where"):
+        np.sum(x, where=np.ones((2, 3), bool))
     with pytest.raises(TypeError, match="dtype= is not supported"):
         stride.amax(x, dtype=np.float32)
     assert np.max(stride.lazy(np.ones((0, 3))), axis=1).shape == (0,)
@@ -248,3 +248,73 @@ def test_row_sums_with_sixteen_lanes(dtype, n):
     for fn in (np.argmax, np.argmin):
         np.testing.assert_array_equal(stride.jit(lambda a: fn(a, axis=1))(x),
                                       fn(x, axis=1))
+
+
+OUT_CASES = [
+    # (function, input dtype, out dtype, out shape): NumPy accumulates sum
+    # and prod in the promotion of out's dtype and the input's, and casts
+    # into out.
+    (lambda x, o: np.sum(x, axis=0, out=o), "f32", np.float64, (37,)),
+    (lambda x, o: np.sum(x, axis=0, out=o), "f64", np.float32, (37,)),
+    (lambda x, o: np.sum(x, axis=0, out=o), "f32", np.int64, (37,)),
+    (lambda x, o: np.sum(x, axis=0, out=o), "i32", np.float32, (37,)),
+    (lambda x, o: x.sum(1, out=o), "f64", np.float64, (5,)),
+    (lambda x, o: np.prod(x[1:3], axis=0, out=o), "i32", np.int64, (37,)),
+    (lambda x, o: np.mean(x, axis=1, out=o), "i32", np.float32, (5,)),
+    (lambda x, o: np.mean(x, axis=1, out=o), "f32", np.float64, (5,)),
+    (lambda x, o: x.mean(axis=1, out=o), "i64", np.int64, (5,)),
+    (lambda x, o: np.max(x, axis=0, out=o), "f32", np.float64, (37,)),
+    (lambda x, o: x.min(0, o), "i32", np.int32, (37,)),
+    (lambda x, o: np.argmin(x, axis=1, out=o), "f64", np.intp, (5,)),
+    (lambda x, o: x.argmax(1, o), "i32", np.intp, (5,)),
+    (lambda x, o: np.std(x, 0, out=o), "f32", np.float32, (37,)),
+    (lambda x, o: np.var(x, axis=1, out=o, ddof=1), "f64", np.float64, (5,)),
+    (lambda x, o: np.sum(x, out=o), "f32", np.float64, ()),
+    (lambda x, o: np.any(x > 1, axis=0, keepdims=True, out=o), "f64", np.bool_, (1, 37)),
+    (lambda x, o: np.all(x > -3, axis=1, out=o), "f32", np.float32, (5,)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(OUT_CASES)))
+def test_reductions_write_out_arguments(case):
+    """out= of a reduction under @stride.jit (and on lazy expressions)
+    writes NumPy's values in out's dtype, and returns out: the cast NumPy
+    does (float sums into integers truncate) and the accumulator dtype it
+    picks from out and the input (a float32 sum into float64 adds in
+    float64)."""
+    fn, dtype, out_dtype, shape = OUT_CASES[case]
+    rng = np.random.default_rng(case)
+    x = (rng.standard_normal((5, 37)) * 40).astype(DTYPES[dtype])
+    ref = np.empty(shape, out_dtype)
+    fn(x, ref)
+    got = np.full(shape, 7, out_dtype)
+
+    @stride.jit
+    def f(x, o):
+        r = fn(x, o)
+        return r * 1 if r is not None else o
+
+    result = f(x, got)
+    np.testing.assert_allclose(got, ref, rtol=2e-6, atol=1e-9)
+    np.testing.assert_allclose(result, ref, rtol=2e-6, atol=1e-9)
+    lazy = np.full(shape, 7, out_dtype)
+    fn(stride.lazy(x), lazy)
+    np.testing.assert_allclose(lazy, ref, rtol=2e-6, atol=1e-9)
+
+
+def test_reduction_out_errors():
+    """out= of the wrong shape, or not an array, is refused by name; a
+    ufunc's out= takes NumPy's same_kind casts and refuses the others."""
+    x = np.ones((3, 4), np.float32)
+    with pytest.raises(ValueError, match=r"out= argument .* shape \(3,\), "
+                       r"the result float64 \(4,\)"):
+        stride.jit(lambda x, o: np.sum(x, axis=0, out=o))(x, np.empty(3))
+    with pytest.raises(TypeError, match="out= must be an array"):
+        stride.jit(lambda x: np.sum(x, axis=0, out=[0.0] * 4))(x)
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from "
+                       r"dtype\('float32'\) to dtype\('int32'\)"):
+        stride.jit(lambda x, o: np.add(x, x, out=o))(x, np.empty((3, 4), np.int32))
+    i = np.full(4, 2**31 - 1, np.int32)
+    o = np.empty(4)
+    stride.jit(lambda i, o: np.add(i, i, out=o))(i, o)
+    np.testing.assert_array_equal(o, np.add(i, i).astype(np.float64))

@@ -333,3 +333,21 @@ func.func @returned_chain(%a: tensor<5x?xi32>) -> tensor<5x?xi32> {
   %2 = tensor.cast %1 : tensor<?x?xi32> to tensor<5x?xi32>
   return %2 : tensor<5x?xi32>
 }
+
+// -----
+
+// A loop that carries nothing (its yield has no operands) is left as it is
+// while the ops in its body are refined (the fuzzer's finding: the empty
+// yield's operand range was read for its begin index).
+// CHECK-LABEL: func.func @loop_without_results
+// CHECK: scf.for
+// CHECK-NEXT: stride.neg %{{.*}} : tensor<4xf32> -> tensor<4xf32>
+// CHECK-NEXT: }
+func.func @loop_without_results(%a: tensor<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %0 = stride.neg %a : tensor<4xf32> -> tensor<*xf32>
+  }
+  return
+}

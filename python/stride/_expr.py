@@ -22,7 +22,7 @@ class _Hooks:
     materialize = structure = array_ufunc = array_function = None
     refuse_conversion = inplace = on_view = setitem = resolve = None
     write_out = local_view = make_local = on_snapshot = laid_out = None
-    select = None  # _masked.select: a[mask]
+    on_index = select = None  # _masked.select: a[mask]
 
     @staticmethod
     def is_mask(key):
@@ -1336,6 +1336,7 @@ def index(x, key):
     new axes inserted, as NumPy's view."""
     key = basic_key(key, "a lazy stride expression")
     _stand_in(x.shape)[key]  # NumPy's IndexError for a bad key
+    whole_key = key
     if sum(k is Ellipsis for k in key) == 0:
         key = key + (Ellipsis,)
     real = [k for k in key if k is not None and k is not Ellipsis]
@@ -1359,14 +1360,42 @@ def index(x, key):
             ints.append(d)
     op = x
     spec = tuple(tuple(None if v is None else int(v) for v in s) for s in slices)
+    flipped = ()
+    if HOOKS.current_trace() is not None and any(
+            s[2] is not None and s[2] < 0 for s in spec):
+        # A @stride.jit function is NumPy code whatever the layout policy:
+        # a negative step selects the elements a positive one does, in
+        # reverse order, so it is that slice and a flip.
+        spec, flipped = _positive_steps(spec, x.shape)
     if any(s != (None, None, None) for s in spec):
         op = view("slice", op, spec, lambda v: v[tuple(
             slice(*s) for s in spec)])
+    if flipped:
+        op = flip(op, flipped)
     if ints:
         op = view("squeeze", op, tuple(ints), lambda v: np.squeeze(v, tuple(ints)))
     for d in news:
         op = view("unsqueeze", op, d, lambda v, d=d: np.expand_dims(v, d))
+    if type(op) is Snapshot:
+        HOOKS.on_index(op, x, whole_key)
     return op
+
+
+def _positive_steps(spec, shape):
+    """Slices with negative steps as the slices of positive steps that
+    select the same elements, and the dims to flip after them."""
+    out, flipped = [], []
+    for d, (start, stop, step) in enumerate(spec):
+        if step is None or step > 0:
+            out.append((start, stop, step))
+            continue
+        first, last, step = slice(start, stop, step).indices(shape[d])
+        count = len(range(first, last, step))
+        low = first + (count - 1) * step if count else 0
+        out.append((low, low + (count - 1) * -step + 1 if count else 0,
+                    -step if -step != 1 else None))
+        flipped.append(d)
+    return tuple(out), tuple(flipped)
 
 
 def _broadcasts(op):

@@ -91,6 +91,15 @@ def inplace(symbol, target, other):
     if trace.is_value(target) or (t is not _expr.Local and not trace.is_memory(target)
                                   and t is not _expr.Leaf and target.shape == ()):
         return NotImplemented  # a Python or NumPy scalar: `a = a + b`
+    if t is _expr.Snapshot and id(target) in trace.index_keys:
+        # x[key] += v of an intermediate or memory x: NumPy's view writes
+        # into x, and the view stays standing for x[key].
+        source, key = trace.index_keys[id(target)]
+        value = _expr.inplace_value(symbol, target, other)
+        if value is NotImplemented:
+            return value
+        setitem(source, key, value)
+        return target
     if t is _expr.Snapshot:
         raise TypeError(f"augmented assignment ({symbol}) on the result of "
                         f"{target.kind} (a view of an array) is not supported "
@@ -153,6 +162,14 @@ def local_view(local, key):
             isinstance(k, (int, np.integer)) for k in key):
         return _expr.index(local, raw)  # an element: a copy, read now
     return _expr.Local(local.mem, local.keys + (raw,), shape, local.dtype)
+
+
+def on_index(node, source, key):
+    """`node` (a Snapshot) is source[key], basic indexing: an augmented
+    assignment to it writes source[key] (see inplace)."""
+    trace = current()
+    if id(node) in trace.snapshots:
+        trace.index_keys[id(node)] = (source, key)
 
 
 def on_snapshot(node, source):
@@ -603,6 +620,7 @@ class _Trace:
         self.returning = False  # reading what the function returned
         self.raw = False      # resolve() hands memory objects back as they are
         self.snapshots = {}   # id(Snapshot) -> (its source, writes seen then)
+        self.index_keys = {}  # id(Snapshot of basic indexing) -> (source, key)
         self.loops = []       # per fori_loop body being traced: its carry memory
         self.written_ops = {}  # id(Written) -> its Memory
         self.made = set()     # ids of the arrays creation functions made
@@ -1907,6 +1925,7 @@ _expr.HOOKS.local_view = local_view
 _expr.HOOKS.make_local = make_local
 _expr.HOOKS.laid_out = _laid_out
 _expr.HOOKS.on_snapshot = on_snapshot
+_expr.HOOKS.on_index = on_index
 _expr.HOOKS.is_mask = staticmethod(_masked.is_mask)
 _expr.HOOKS.select = staticmethod(_masked.select)
 _expr.HOOKS.write_out = write_out

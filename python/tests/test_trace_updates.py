@@ -836,3 +836,55 @@ def test_float_literals_are_constants_of_the_kernel(dtype):
     arguments = text[:text.index(")")].count("%arg")
     # For int32, the literal 3 of x > 3 stays an (int) argument.
     assert arguments == (2 if dtype == np.int32 else 1), text
+
+
+def _negative_steps(a):
+    b = a * 2
+    return (b[::-1], b[5:1:-2], b[-2::-3, ::-1], b[1:5:-1], b[::-7],
+            b[:, 4::-2], np.flip(b, 0)[:, ::-1], b[3, ::-2], b[None, ::-1, 2],
+            b[::2, 1::3][:, ::-1] + 1)
+
+
+def _aug_of_intermediate_slices(a):
+    b = a + 1
+    for i in range(3):
+        b[i::3] *= 2
+        b[:, -1] -= b[:, 0]
+    b[::-2, 1:] /= 4
+    c = b[2:5]
+    c += 10          # writes b
+    d = b * 1        # sees the write
+    b[3] = 0         # c sees this
+    return b, c + 0, d
+
+
+def _views_of_written_transposes(a):
+    b = a.T * 2
+    b[0] = 4
+    t = b[1::2] + 0
+    b[1::2, 1:] /= 4
+    return t, b.sum(0), b[::-1, 2]
+
+
+@pytest.mark.parametrize("fn", [_negative_steps, _aug_of_intermediate_slices,
+                                _views_of_written_transposes])
+def test_slices_of_intermediates(fn):
+    """Basic indexing of intermediate results as NumPy does it: negative
+    steps (a slice and a flip), augmented assignment to a slice (NumPy's
+    view writes the intermediate, and the view shows later writes), and
+    views of an intermediate written in place whose layout is transposed
+    (a.T * 2 is column-major)."""
+    a = np.arange(8 * 6, dtype=np.float64).reshape(8, 6)
+    jit_like_numpy(fn, [(a,), (a[::-1] * 3,)])
+
+
+def test_augmented_assignment_to_a_view_of_a_view():
+    """A slice of a slice of an intermediate is still refused by name."""
+    def fn(a):
+        b = a * 1
+        v = b[1:]
+        v[::2] += 1
+        return b
+    with pytest.raises(TypeError, match="assigning into the result of slice "
+                       r"\(a view of an array\) is not supported"):
+        stride.jit(fn)(np.ones((4, 3)))

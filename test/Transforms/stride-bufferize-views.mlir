@@ -63,3 +63,25 @@ func.func private @dynamic(%a: tensor<?x3xf32>) -> (tensor<3x?xf32, #stride.layo
   %e = stride.expand %a [2, 4, 3] : tensor<?x3xf32> -> tensor<2x4x3xf32, #stride.layout<strides = [0, ?, 1]>>
   return %t, %e : tensor<3x?xf32, #stride.layout<strides = [1, 3]>>, tensor<2x4x3xf32, #stride.layout<strides = [0, ?, 1]>>
 }
+
+
+// A view of a foreign op's result whose buffer is another layout than its
+// type says: tensor.insert_slice writes in place into a column-major
+// Stride result read through casts to the plain type, so the slice is
+// taken of a row-major copy, the strides its layout was computed from.
+// CHECK-LABEL: func.func @view_of_insert_into_transposed
+// CHECK: memref.subview
+// CHECK: linalg.copy
+// CHECK: linalg.copy ins(%{{.*}} : memref<6x8xf64, strided<[1, 6], offset: ?>>) outs(%[[ROW:.*]] : memref<6x8xf64, strided<[8, 1], offset: ?>>)
+// CHECK: memref.reinterpret_cast %[[ROW]] to offset: [%{{.*}}], sizes: [3, 8], strides: [16, 1]
+func.func @view_of_insert_into_transposed(%a: tensor<8x6xf64>, %row: tensor<1x8xf64>) -> tensor<3x8xf64> {
+  %0 = stride.permute %a [1, 0] : tensor<8x6xf64> -> tensor<6x8xf64, #stride.layout<strides = [1, 6]>>
+  %cst = arith.constant 2.0 : f64
+  %1 = stride.mul %0, %cst : tensor<6x8xf64, #stride.layout<strides = [1, 6]>>, f64 -> tensor<6x8xf64, #stride.layout<strides = [1, 6]>>
+  %cast = tensor.cast %1 : tensor<6x8xf64, #stride.layout<strides = [1, 6]>> to tensor<*xf64>
+  %plain = tensor.cast %cast : tensor<*xf64> to tensor<6x8xf64>
+  %ins = tensor.insert_slice %row into %plain[0, 0] [1, 8] [1, 1] : tensor<1x8xf64> into tensor<6x8xf64>
+  %2 = stride.slice %ins [1::2, :] : tensor<6x8xf64> -> tensor<3x8xf64, #stride.layout<strides = [16, 1], offset = 8>>
+  %3 = stride.add %2, %cst : tensor<3x8xf64, #stride.layout<strides = [16, 1], offset = 8>>, f64 -> tensor<3x8xf64>
+  return %3 : tensor<3x8xf64>
+}

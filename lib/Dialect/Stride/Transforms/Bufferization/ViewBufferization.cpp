@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -291,6 +292,35 @@ FailureOr<BufferView> computeBufferView(Operation *op, OpBuilder &b,
   return view;
 }
 
+/// `buffer` itself, or a copy of it in `type`'s strides where the buffer's
+/// static strides are other ones. A foreign op's result keeps the plain
+/// (row-major) type it was written with while its buffer is the one it
+/// wrote in place: `tensor.insert_slice` into a laid-out Stride result
+/// (`b = a.T * 2; b[0] = 4`) reads the column-major buffer through a
+/// cast, and a view of it is computed from the type's strides.
+Value inDeclaredStrides(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value buffer) {
+  auto have = cast<MemRefType>(buffer.getType());
+  if (have.getLayout().isIdentity() || !type.hasStaticShape())
+    return buffer;
+  SmallVector<int64_t> declared = getStridesOf(type);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (llvm::any_of(declared, ShapedType::isDynamic) ||
+      failed(have.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return buffer;
+  bool same = true;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    same &= type.getDimSize(d) == 1 || declared[d] == strides[d];
+  if (same)
+    return buffer;
+  KernelBuilder kernels(b, /*threads=*/1);
+  Value copy = kernels.allocate(loc, type, kernels.sizesOf(buffer));
+  linalg::CopyOp::create(b, loc, buffer, copy);
+  return copy;
+}
+
 template <typename OpTy>
 struct ViewOpInterface
     : public BufferizableOpInterface::ExternalModel<ViewOpInterface<OpTy>,
@@ -336,9 +366,9 @@ struct ViewOpInterface
     if (failed(source))
       return failure();
     rewriter.setInsertionPoint(op);
-    source = inOperandLayout(
-        rewriter, op->getLoc(),
-        cast<RankedTensorType>(op->getOperand(0).getType()), *source);
+    auto operandType = cast<RankedTensorType>(op->getOperand(0).getType());
+    source = inOperandLayout(rewriter, op->getLoc(), operandType, *source);
+    source = inDeclaredStrides(rewriter, op->getLoc(), operandType, *source);
     FailureOr<BufferView> view =
         computeBufferView(op, rewriter, *source, resultType);
     if (failed(view))

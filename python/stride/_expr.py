@@ -22,7 +22,8 @@ class _Hooks:
     materialize = structure = array_ufunc = array_function = None
     refuse_conversion = inplace = on_view = setitem = resolve = None
     write_out = local_view = make_local = on_snapshot = laid_out = None
-    on_index = select = None  # _masked.select: a[mask]
+    on_index = select = host_method = host_index = None
+    host_methods = frozenset()  # _masked.select: a[mask]
 
     @staticmethod
     def is_mask(key):
@@ -158,12 +159,18 @@ class Expr:
         if HOOKS.current_trace() is None and hasattr(np.ndarray, name):
             # Outside a trace: the method of the materialized array.
             return getattr(HOOKS.materialize(self), name)
+        if name in HOOKS.host_methods and HOOKS.current_trace() is not None:
+            # Inside a trace: NumPy's method on the value, between kernels.
+            return lambda *args, **kwargs: HOOKS.host_method(
+                name, self, args, kwargs)
         raise TypeError(f"ndarray.{name} is not supported on lazy stride "
                         f"expressions" + user_line())
 
     def __getitem__(self, key):
         if HOOKS.is_mask(key):
             return HOOKS.select(self, key)
+        if advanced_key(key):
+            return HOOKS.host_index(self, key)
         return index(self, key)
 
     # ndarray's view methods (views of inputs and of intermediates).
@@ -345,18 +352,14 @@ def _reduction_method(kind):
     if kind in ("sum", "prod", "mean"):
         def method(self, axis=None, dtype=None, out=None, keepdims=False):
             if out is not None:
-                from . import _numpy_api
-                return _numpy_api.REDUCTIONS[kind](self, axis, dtype, out,
-                                                   keepdims)
+                return HOOKS.array_function(REDUCTIONS[kind][0], (self,), dict(
+                    axis=axis, dtype=dtype, out=out, keepdims=keepdims))
             return reduce(kind, self, axis, keepdims, dtype)
     else:
         def method(self, axis=None, out=None, keepdims=False):
             if out is not None:
-                from . import _numpy_api
-                if kind in ("argmax", "argmin"):
-                    return _numpy_api.REDUCTIONS[kind](self, axis, out,
-                                                       keepdims=keepdims)
-                return _numpy_api.REDUCTIONS[kind](self, axis, out, keepdims)
+                return HOOKS.array_function(REDUCTIONS[kind][0], (self,), dict(
+                    axis=axis, out=out, keepdims=keepdims))
             return reduce(kind, self, axis, keepdims)
     return method
 
@@ -487,6 +490,8 @@ class Leaf(Expr):
         view, not a copy, so the kernel reads the array's memory."""
         if HOOKS.is_mask(key):
             return HOOKS.select(self, key)
+        if advanced_key(key):
+            return HOOKS.host_index(self, key)
         raw = key
         key = basic_key(key, "a lazy stride array")
         # NumPy gives a scalar (a copy of the element, not a view) where
@@ -592,6 +597,8 @@ class Local(Expr):
     def __getitem__(self, key):
         if HOOKS.is_mask(key):
             return HOOKS.select(self, key)
+        if advanced_key(key):
+            return HOOKS.host_index(self, key)
         return HOOKS.local_view(self, key)
 
     def __setitem__(self, key, value):
@@ -1317,6 +1324,18 @@ def broadcast_to(array, shape):
     target = (shape,) if isinstance(shape, (int, np.integer)) else \
         tuple(int(n) for n in shape)
     return view("expand", array, target, lambda v: np.broadcast_to(v, target))
+
+
+def advanced_key(key):
+    """Whether `key` indexes with integer arrays (NumPy's advanced
+    indexing) inside a trace, where NumPy runs it between kernels."""
+    if HOOKS.current_trace() is None:
+        return False
+    for k in key if isinstance(key, tuple) else (key,):
+        if isinstance(k, list) or (isinstance(k, (np.ndarray, Expr))
+                                   and k.dtype.kind in "iu"):
+            return True
+    return False
 
 
 def basic_key(key, what):

@@ -1,9 +1,11 @@
 """NumPy's API on lazy expressions: ufuncs through __array_ufunc__ and
 functions through __array_function__, each mapped by name to the Stride
 function that builds the same lazy op. New ops slot in with one table row."""
+import operator
+
 import numpy as np
 
-from . import _expr, _numpy_derived, _table
+from . import _expr, _host, _numpy_derived, _table
 from ._errors import user_line
 
 
@@ -530,6 +532,44 @@ def _in_trace():
     return _expr.HOOKS.current_trace() is not None
 
 
+def _host_method(name, x, args, kwargs):
+    """x.name(*args, **kwargs) of an ndarray method with no op, inside a
+    trace: NumPy's method run between kernels."""
+    hosted = _host_call(getattr(np.ndarray, name), f"ndarray.{name}",
+                        (x,) + tuple(args), kwargs)
+    if hosted is None:
+        raise TypeError(f"ndarray.{name} is not supported on lazy stride "
+                        f"expressions" + user_line())
+    return hosted
+
+
+_expr.HOOKS.host_method = _host_method
+_expr.HOOKS.host_methods = _host.METHODS
+
+
+def _host_call(func, name, args, kwargs):
+    """Inside a trace, NumPy's own `func` run between kernels (_host), or
+    None where it cannot be (in a fori_loop body, with out=)."""
+    trace = _expr.HOOKS.current_trace()
+    return _host.call(func, name, args, kwargs, bool(trace.loops))
+
+
+def _host_index(x, key):
+    """x[key] with integer index arrays inside a trace: NumPy's advanced
+    indexing (a copy) run between kernels."""
+    hosted = _host_call(operator.getitem, "indexing with an integer array",
+                        (x, key), {})
+    if hosted is None:
+        raise TypeError("only basic indexing (integers, slices, ..., None) "
+                        "and boolean masks of a lazy stride expression are "
+                        "supported here (not inside a stride.fori_loop "
+                        "body)" + user_line())
+    return hosted
+
+
+_expr.HOOKS.host_index = _host_index
+
+
 def _concrete(x):
     """x with every lazy expression materialized (NumPy arrays), through
     tuples and lists, for running NumPy's own function."""
@@ -565,6 +605,12 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if fn is None:
             raise _unsupported(f"numpy.{name}" if method == "__call__"
                                else f"numpy.{name}.{method}")
+        if method in ("accumulate", "reduceat", "reduce"):
+            hosted = _host_call(getattr(ufunc, method),
+                                f"numpy.{name}.{method}",
+                                inputs, kwargs)
+            if hosted is not None:
+                return hosted
         if method not in ("__call__", "outer"):
             raise _unsupported(f"numpy.{name}.{method}", " (only elementwise "
                                "calls and outer are)")
@@ -671,6 +717,9 @@ def array_function(func, args, kwargs):
         return fn(*args, **kwargs)
     if not _in_trace():
         return _numpy_fallback(func, args, kwargs)
+    hosted = _host_call(func, qualified(func), args, kwargs)
+    if hosted is not None:
+        return hosted
     if numpy_namespace and name in FUNCTIONS:
         raise _unsupported(qualified(func), f" with keyword arguments "
                                             f"{', '.join(sorted(kwargs))}")

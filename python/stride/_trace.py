@@ -12,8 +12,8 @@ import threading
 
 import numpy as np
 
-from . import (_codegen, _dtypes, _expr, _masked, _numpy_api, _run, _stride,
-               _table, _torch)
+from . import (_codegen, _dtypes, _expr, _host, _masked, _numpy_api, _run,
+               _stride, _table, _torch)
 from ._cache import CACHE, compile_kernel
 from ._errors import user_line
 
@@ -144,6 +144,17 @@ def setitem(target, key, value):
                         "closed over (x[...] = value) is not supported (only "
                         "its array arguments, arrays it makes and views of "
                         "them can be written)" + line)
+    if _expr.advanced_key(key):
+        # NumPy's assignment through index arrays, run between kernels on
+        # the current contents: its result replaces them.
+        new = _host.call(_host.scatter, "assignment through an integer "
+                         "index array", (target, key, value), {},
+                         bool(trace.loops))
+        if new is None:
+            raise TypeError("assignment through an integer index array "
+                            "(x[idx] = v) is not supported inside a "
+                            "stride.fori_loop body" + line)
+        key, value = Ellipsis, new
     trace.write(target, key, value, "item assignment", line)
 
 
@@ -625,6 +636,15 @@ class _Trace:
         self.written_ops = {}  # id(Written) -> its Memory
         self.made = set()     # ids of the arrays creation functions made
         self.cuts = []        # serials where the program splits into kernels
+        self.host_cuts = set()  # the cuts around NumPy calls (_host)
+
+    def host_cut(self):
+        """A cut before or after a NumPy call Stride hands to NumPy (see
+        _host): kept even where no node follows it, so that the call runs
+        between kernels and never in one."""
+        cut = _expr.next_serial()
+        self.cuts.append(cut)
+        self.host_cuts.add(cut)
 
     def line(self):
         """Where a read happens, for messages."""
@@ -1289,12 +1309,41 @@ def _inputs(stage, args, made):
 
 def _run_stage(stage, args, made):
     """Runs an earlier kernel of a plan; returns its results."""
+    if type(stage) is _HostStage:
+        return stage.run(made)
     outputs = [alloc() for alloc in stage.allocs]
     stage.kernel(_inputs(stage, args, made), outputs)
     return outputs
 
 
-def _stages(roots, cuts):
+class _HostStage:
+    """NumPy calls between two kernels of a plan (see _host): each reads
+    results of earlier kernels and gives one array the later ones read."""
+    __slots__ = ("calls", "constants")
+
+    def __init__(self, calls):
+        self.calls = calls  # (HostCall, shape, dtype, [(stage, result)])
+        self.constants = []
+
+    def run(self, made):
+        return [_host.run(attr, shape, dtype, [made[k][j] for k, j in inputs])
+                for attr, shape, dtype, inputs in self.calls]
+
+
+def _host_stage(nodes, produced):
+    """The _HostStage computing the rebuilt "host" nodes `nodes`, whose
+    operands are earlier kernels' results."""
+    calls = []
+    for node in nodes:
+        inputs = [produced.get(id(o)) for o in node.operands]
+        if node.kind != "host" or None in inputs:
+            raise RuntimeError("internal error: a NumPy call between kernels "
+                               "reads a value no earlier kernel computes")
+        calls.append((node.attr, node.shape, node.dtype, inputs))
+    return _HostStage(calls)
+
+
+def _stages(roots, cuts, keep=()):
     """The traced program split at the trace's cuts (serials, see
     _Trace._written) into kernels run in order: per kernel before the last,
     the nodes it computes that later kernels read (the last computes the
@@ -1307,7 +1356,9 @@ def _stages(roots, cuts):
     nodes = [n for n in _codegen.every_node_of(roots)
              if isinstance(n, _expr.Op)]
     newest = max((n.serial for n in nodes), default=-1)
-    cuts = [c for c in cuts if c <= newest]  # no empty last kernel
+    # No empty last kernel, except after a NumPy call (`keep`), which
+    # never runs in a kernel.
+    cuts = [c for c in cuts if c <= newest or c in keep]
     if not cuts:
         return []
     seg = lambda n: bisect.bisect_right(cuts, n.serial)
@@ -1612,15 +1663,20 @@ class JitFunction:
                                        else _codegen.leaf_key(o.array))
         in_kernel = _views_as_ops(trace, keys)
         earlier, placeholders, produced = [], {}, {}
-        for k, stage_roots in enumerate(_stages(roots, trace.cuts)):
-            stage = self._kernel(_rebuild(stage_roots, placeholders, in_kernel),
-                                 keys, trace, produced)
+        for k, stage_roots in enumerate(_stages(roots, trace.cuts,
+                                                trace.host_cuts)):
+            rebuilt = _rebuild(stage_roots, placeholders, in_kernel)
+            if any(n.kind == "host" for n in rebuilt):
+                stage = _host_stage(rebuilt, produced)
+                made = [np.empty(n.shape, n.dtype) for n in rebuilt]
+            else:
+                stage = self._kernel(rebuilt, keys, trace, produced)
+                made = [_allocator(param)() for param in stage.kernel.outputs]
             earlier.append(stage)
-            for j, (node, param) in enumerate(zip(stage_roots,
-                                                  stage.kernel.outputs)):
+            for j, (node, value) in enumerate(zip(stage_roots, made)):
                 # Stands for the value in the kernels after this one: an
                 # argument laid out as this kernel returns it.
-                leaf = _expr.Leaf(_allocator(param)())
+                leaf = _expr.Leaf(value)
                 placeholders[id(node)] = leaf
                 keys[id(leaf)] = ("stage", k, j)
                 produced[id(leaf)] = (k, j)
@@ -1663,6 +1719,12 @@ class JitFunction:
         """The compiled kernel computing `roots`, and where a call finds
         each of its inputs: an argument (or a view of one), a constant, or
         a result of an earlier kernel of the plan (`produced`)."""
+        for node in _codegen.every_node_of(roots):
+            if isinstance(node, _expr.Op) and node.kind == "host":
+                raise TypeError(
+                    f"{node.attr!r} cannot run between kernels here: its "
+                    "arguments or its result are part of a stride.fori_loop "
+                    "the trace keeps in one kernel" + node.attr.line)
         text, gen_args, gen_leaves = _codegen.generate_many(
             roots, leaf_keys=keys, embed_floats=True)
         stage = _Stage()

@@ -16,7 +16,20 @@ from ._errors import user_line
 # Methods of ndarray that have no op and do not write their array: x.m(...)
 # is numpy's function of the same name.
 METHODS = frozenset({"cumsum", "cumprod", "argsort", "take", "searchsorted",
-                     "argpartition", "compress", "nonzero"})
+                     "argpartition"})
+
+# Functions whose result's length depends on the values: a plan cannot
+# hold them, so they stay refused by name (np.where with one argument is
+# np.nonzero).
+VALUE_SHAPED = frozenset({
+    "nonzero", "where", "argwhere", "flatnonzero", "unique", "extract",
+    "compress", "bincount", "trim_zeros", "setdiff1d", "intersect1d",
+    "union1d", "setxor1d"})
+
+
+def value_shaped(name):
+    """Whether `name` (numpy.unique, ndarray.nonzero) is one of those."""
+    return name.rsplit(".", 1)[-1] in VALUE_SHAPED
 
 
 def scatter(x, key, value):
@@ -106,7 +119,7 @@ def call(func, name, args, kwargs, in_loop):
     messages: numpy.cumsum, ndarray.take) inside a trace: a
     "host" node (a tuple of them for a tuple result), or None where NumPy
     cannot run there (the caller then refuses the function by name)."""
-    if in_loop or "out" in kwargs:
+    if in_loop or "out" in kwargs or value_shaped(name):
         return None
     operands = []
     template_args = _lift(tuple(args), operands)

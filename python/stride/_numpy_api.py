@@ -602,15 +602,16 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         if not _in_trace() and not any(isinstance(o, _expr.Expr) for o in
                                        _flatten(kwargs.get("out", ()))):
             return _numpy_fallback(getattr(ufunc, method), inputs, kwargs)
+        if method in ("__call__", "accumulate", "reduceat", "reduce"):
+            # NumPy's own ufunc between kernels (np.gcd, dtype=, where=,
+            # np.add.accumulate), where it can run there.
+            hosted = _host_call(getattr(ufunc, method), f"numpy.{name}" + (
+                "" if method == "__call__" else f".{method}"), inputs, kwargs)
+            if hosted is not None:
+                return hosted
         if fn is None:
             raise _unsupported(f"numpy.{name}" if method == "__call__"
                                else f"numpy.{name}.{method}")
-        if method in ("accumulate", "reduceat", "reduce"):
-            hosted = _host_call(getattr(ufunc, method),
-                                f"numpy.{name}.{method}",
-                                inputs, kwargs)
-            if hosted is not None:
-                return hosted
         if method not in ("__call__", "outer"):
             raise _unsupported(f"numpy.{name}.{method}", " (only elementwise "
                                "calls and outer are)")
@@ -714,7 +715,19 @@ def array_function(func, args, kwargs):
         if fn is None and (not kwargs) and name in FUNCTIONS:
             fn = FUNCTIONS[name]
     if fn is not None:
-        return fn(*args, **kwargs)
+        if not _in_trace():
+            return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as refusal:
+            # A form Stride refuses (einsum's '...', where=): NumPy's own
+            # between kernels, where it can run there.
+            if "on lazy stride expressions" not in str(refusal):
+                raise
+            hosted = _host_call(func, qualified(func), args, kwargs)
+            if hosted is None:
+                raise
+            return hosted
     if not _in_trace():
         return _numpy_fallback(func, args, kwargs)
     hosted = _host_call(func, qualified(func), args, kwargs)
@@ -723,7 +736,8 @@ def array_function(func, args, kwargs):
     if numpy_namespace and name in FUNCTIONS:
         raise _unsupported(qualified(func), f" with keyword arguments "
                                             f"{', '.join(sorted(kwargs))}")
-    raise _unsupported(qualified(func))
+    raise _unsupported(qualified(func), " (its result's length depends on "
+                       "the values)" if _host.value_shaped(name) else "")
 
 
 _expr.HOOKS.array_ufunc = array_ufunc

@@ -54,9 +54,9 @@ def test_unsupported_numpy_functions_name_themselves_and_the_line():
         (loop(lambda v: np.sort(v)), r"^numpy\.sort is not supported.*test_errors.py:\d+: \(loop\(lambda v: np.sort"),
         (lambda x: np.cumsum(x, out=x), r"^numpy\.cumsum is not supported.*test_errors.py"),
         (lambda x: np.add.accumulate(x, out=x), r"^numpy\.add\.accumulate is not supported"),
-        (lambda x: np.add(x, x, dtype=np.float32), r"^numpy\.add is not supported [^(]*with keyword arguments dtype"),
-        (lambda x: np.max(x, where=x > 0), r"^numpy\.max is not supported [^(]*keyword arguments where"),
-        (lambda x: np.amax(x, where=x > 0), r"^numpy\.amax is not supported"),
+        (loop(lambda v: np.add(v, v, dtype=np.float64)), r"^numpy\.add is not supported [^(]*with keyword arguments dtype"),
+        (loop(lambda v: np.max(v, where=v > 0, initial=0) + v), r"^numpy\.max is not supported [^(]*keyword arguments where"),
+        (loop(lambda v: np.amax(v, where=v > 0, initial=0) + v), r"^numpy\.amax is not supported"),
         (loop(lambda v: np.linalg.cholesky(v[:, None] * v)[0]), r"^numpy\.linalg\.cholesky is not supported"),
     ]
     for fn, message in cases:

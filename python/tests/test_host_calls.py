@@ -64,7 +64,19 @@ def _dtypes_and_0d(i, f):
             np.cumsum(i > 3), np.sort(f)[0], np.cross(f[:3], f[3:6]))
 
 
+def _refused_forms(x, f):
+    # Forms of functions Stride has that it refuses (keywords, einsum's
+    # '...', per-element repeat counts) and ufuncs without an op.
+    return (np.gcd(x, 6) * 2, np.add(x, x, dtype=np.float32),
+            np.max(f, where=f > 0.3, initial=0), np.sum(f, where=f > .5, axis=1),
+            np.einsum("bii->b", np.stack([f[:, :3], f[:, 1:]])),
+            np.einsum("...i->...", f), np.repeat(f, [1, 2, 1], axis=0) + 1,
+            np.ldexp(f, 3), np.add.reduceat(f, [0, 2], axis=1))
+
+
 CASES = [
+    (_refused_forms, lambda: (rng.integers(1, 13, (3, 4)),
+                              rng.random((3, 4)))),
     (_scan_sort_solve, lambda: (rng.random((6, 5)),)),
     (_methods_and_accumulate, lambda: (rng.random((6, 5)),)),
     (_search_histogram_interp, lambda: (rng.random(50), rng.random(10))),
@@ -96,11 +108,21 @@ def test_host_calls_split_the_plan():
 
 
 def test_value_dependent_shapes_are_an_error():
-    """np.unique's length depends on the values: the call says so instead
-    of reading a result of another shape."""
-    with pytest.raises(ValueError, match=r"numpy\.unique returned int64 "
-                       r"\(3,\) at this call, where the trace planned"):
+    """np.unique's length depends on the values: it is refused by name; a
+    function not known for it (histogram edges of Freedman-Diaconis bins)
+    whose result's shape changes is a call-time error instead of reading a
+    result of another shape."""
+    with pytest.raises(TypeError, match=r"numpy\.unique is not supported .*"
+                       r"its result's length depends on the values"):
         stride.jit(lambda x: np.unique(x * 1))(np.array([1, 1, 2, 3, 3]))
+
+    def edges(x):
+        return np.histogram_bin_edges(x * 1, bins="fd")
+    x = np.arange(50.0) ** 3
+    with pytest.raises(ValueError, match=r"numpy\.histogram_bin_edges "
+                       r"returned float64 \(\d+,\) at this call, where the "
+                       r"trace planned float64 \(\d+,\)"):
+        stride.jit(edges)(x)
 
 
 def test_refusals_name_the_function():

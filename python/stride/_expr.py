@@ -1349,10 +1349,11 @@ def basic_key(key, what):
     return key
 
 
-def index(x, key):
+def index(x, key, positive_steps=False):
     """x[key] for basic indexing (ints, slices, ..., None) of an
     intermediate: a slice, then the integer-indexed dims squeezed, then the
-    new axes inserted, as NumPy's view."""
+    new axes inserted, as NumPy's view. Negative steps become a slice and a
+    flip inside a trace, or with `positive_steps`."""
     key = basic_key(key, "a lazy stride expression")
     _stand_in(x.shape)[key]  # NumPy's IndexError for a bad key
     whole_key = key
@@ -1380,7 +1381,7 @@ def index(x, key):
     op = x
     spec = tuple(tuple(None if v is None else int(v) for v in s) for s in slices)
     flipped = ()
-    if HOOKS.current_trace() is not None and any(
+    if (positive_steps or HOOKS.current_trace() is not None) and any(
             s[2] is not None and s[2] < 0 for s in spec):
         # A @stride.jit function is NumPy code whatever the layout policy:
         # a negative step selects the elements a positive one does, in

@@ -126,11 +126,18 @@ def call(func, name, args, kwargs, in_loop):
     template_kwargs = {k: _lift(v, operands) for k, v in kwargs.items()}
     if not operands:
         return None
-    # Each operand is a value the kernel before hands over: a copy of the
-    # memory's current contents, never a view of it.
-    nodes = [_expr.as_root(o) for o in operands]
-    nodes = [_expr.Op("copy", (n,), (n.dtype,), n.dtype, n.shape)
-             for n in nodes]
+    # Each operand is a value the kernel before hands over (a copy of the
+    # memory's current contents, never a view of it), or an argument (or a
+    # view of one) nothing wrote yet, which NumPy reads in place.
+    trace = _expr.HOOKS.current_trace()
+    nodes = []
+    for o in operands:
+        in_place = trace.in_place(o)
+        if in_place is not None:
+            nodes.append(in_place)
+            continue
+        n = _expr.as_root(o)
+        nodes.append(_expr.Op("copy", (n,), (n.dtype,), n.dtype, n.shape))
     line = user_line()
     probe = HostCall(func, name, template_args, template_kwargs, None, line)
     result, error = None, None
@@ -157,7 +164,6 @@ def call(func, name, args, kwargs, in_loop):
         except TypeError:
             return None
         kept.append(r)
-    trace = _expr.HOOKS.current_trace()
     trace.host_cut()  # the copies go to the kernel before
     out = []
     for k, r in enumerate(kept):

@@ -638,6 +638,25 @@ class _Trace:
         self.cuts = []        # serials where the program splits into kernels
         self.host_cuts = set()  # the cuts around NumPy calls (_host)
 
+    def in_place(self, x):
+        """The Leaf NumPy, run between kernels (_host), may read for `x`
+        where its array is, or None: an argument array, or a view of one,
+        that no write of the trace has touched yet (earlier kernels hand
+        their writes back only at the end of the plan), or an array the
+        function made from constants (np.arange) and has not written."""
+        if type(x) is _expr.Local:
+            node = x.mem.node
+            if x.keys or type(node) is not _expr.Leaf or x.mem.pos is not None:
+                return None
+            return node
+        if type(x) is not _expr.Leaf or id(x) in self.values:
+            return None
+        spec = self.spec_of(x)
+        if spec is None or self.written.get(spec[0]):
+            return None
+        self.record_read(x)
+        return x
+
     def host_cut(self):
         """A cut before or after a NumPy call Stride hands to NumPy (see
         _host): kept even where no node follows it, so that the call runs
@@ -1027,34 +1046,7 @@ def _index_node(node, key):
     """node[key] for a trace's reads of memory: a negative step is a
     positive-step slice and a flip (the policy torch refuses negative
     slices of intermediates; a read of written memory is one)."""
-    key = key if isinstance(key, tuple) else (key,)
-    if not any(isinstance(k, slice) and k.step is not None and k.step < 0
-               for k in key):
-        return _expr.index(node, key)
-    real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    expanded = []
-    for k in key:
-        expanded.extend([slice(None)] * (len(node.shape) - real)
-                        if k is Ellipsis else [k])
-    new, flips, d, out = [], [], 0, 0
-    for k in expanded:
-        if k is None:
-            new.append(k)
-            out += 1
-            continue
-        if isinstance(k, slice):
-            a, b, c = k.indices(node.shape[d])
-            m = len(range(a, b, c))
-            if c < 0 and m > 0:
-                last = a + (m - 1) * c
-                k = slice(last, a + 1, -c)
-                if m > 1:
-                    flips.append(out)
-            out += 1
-        new.append(k)
-        d += 1
-    node = _expr.index(node, tuple(new))
-    return _expr.flip(node, tuple(flips)) if flips else node
+    return _expr.index(node, key, positive_steps=True)
 
 
 def _fmt(shape):
@@ -1310,7 +1302,7 @@ def _inputs(stage, args, made):
 def _run_stage(stage, args, made):
     """Runs an earlier kernel of a plan; returns its results."""
     if type(stage) is _HostStage:
-        return stage.run(made)
+        return stage.run(args, made)
     outputs = [alloc() for alloc in stage.allocs]
     stage.kernel(_inputs(stage, args, made), outputs)
     return outputs
@@ -1325,20 +1317,35 @@ class _HostStage:
         self.calls = calls  # (HostCall, shape, dtype, [(stage, result)])
         self.constants = []
 
-    def run(self, made):
-        return [_host.run(attr, shape, dtype, [made[k][j] for k, j in inputs])
+    def run(self, args, made):
+        return [_host.run(attr, shape, dtype, [
+                    made[a][b] if tag == "made" else
+                    _index(args[a], b) if tag == "arg" else a
+                    for tag, a, b in inputs])
                 for attr, shape, dtype, inputs in self.calls]
 
 
-def _host_stage(nodes, produced):
-    """The _HostStage computing the rebuilt "host" nodes `nodes`, whose
-    operands are earlier kernels' results."""
+def _host_stage(nodes, rebuilt, produced, trace):
+    """The _HostStage computing the "host" nodes `nodes` (`rebuilt`: with
+    earlier kernels' results in place of their operands): each operand is
+    such a result ("made", kernel, result), an argument or a view of one
+    read in place ("arg", position, index keys), or a constant array
+    ("const", array, None)."""
     calls = []
-    for node in nodes:
-        inputs = [produced.get(id(o)) for o in node.operands]
-        if node.kind != "host" or None in inputs:
-            raise RuntimeError("internal error: a NumPy call between kernels "
-                               "reads a value no earlier kernel computes")
+    for node, new in zip(nodes, rebuilt):
+        inputs = []
+        for o, n in zip(node.operands, new.operands):
+            made = produced.get(id(n))
+            if made is not None:
+                inputs.append(("made",) + made)
+            elif type(o) is _expr.Leaf:
+                spec = trace.spec_of(o)
+                inputs.append(("arg",) + spec if spec is not None
+                              else ("const", o.array, None))
+            else:
+                raise RuntimeError("internal error: a NumPy call between "
+                                   "kernels reads a value no earlier kernel "
+                                   "computes")
         calls.append((node.attr, node.shape, node.dtype, inputs))
     return _HostStage(calls)
 
@@ -1667,7 +1674,7 @@ class JitFunction:
                                                 trace.host_cuts)):
             rebuilt = _rebuild(stage_roots, placeholders, in_kernel)
             if any(n.kind == "host" for n in rebuilt):
-                stage = _host_stage(rebuilt, produced)
+                stage = _host_stage(stage_roots, rebuilt, produced, trace)
                 made = [np.empty(n.shape, n.dtype) for n in rebuilt]
             else:
                 stage = self._kernel(rebuilt, keys, trace, produced)

@@ -29,6 +29,15 @@ def _methods_and_accumulate(a):
     return s, a.cumsum(1), np.maximum.accumulate(a, axis=1), a.argsort(0)
 
 
+def _arguments_in_place_or_copied(a, b):
+    s = np.sort(a, axis=1)     # a is read where it is: nothing wrote it yet
+    a[:, 0] = -1               # written after NumPy read it
+    t = np.sort(a, axis=1)     # a written before: the kernel's copy is read
+    b[1::2] = np.argsort(b[::-2])  # a view of an argument, then written
+    idx = np.arange(0, a.shape[1], 2)  # a constant the function made
+    return s, t, a[:, idx] * 2, b.cumsum()
+
+
 def _search_histogram_interp(x, y):
     xs = np.sort(x)
     i = np.searchsorted(xs, y)
@@ -79,6 +88,8 @@ CASES = [
                               rng.random((3, 4)))),
     (_scan_sort_solve, lambda: (rng.random((6, 5)),)),
     (_methods_and_accumulate, lambda: (rng.random((6, 5)),)),
+    (_arguments_in_place_or_copied, lambda: (rng.random((4, 7)),
+                                             rng.random(6))),
     (_search_histogram_interp, lambda: (rng.random(50), rng.random(10))),
     (_linalg, lambda: (rng.random((6, 5)),)),
     (_statistics, lambda: (rng.random((6, 5)),)),

@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""Hand-written NumPy kernels of the kinds issue 28's independent suite runs
+(a great-circle distance, matrix-vector products in both layouts, matmul
+chains, an integer chain, single transcendental functions, a few conjugate
+gradient steps), and programs with NumPy calls Stride has no op for (run
+between kernels: cumsum, sort, solve, integer-array indexing), each under
+@stride.jit against the plain function, timed interleaved in one process
+(best of 5 turns of best of 3 calls). Prints Stride's ratio to NumPy (> 1:
+Stride faster). Threads: STRIDE_NUM_THREADS and OPENBLAS_NUM_THREADS.
+
+    STRIDE_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 bench/independent-kernels.py [NAME ...]
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "build", "python"))
+
+import numpy as np  # noqa: E402
+
+import stride  # noqa: E402
+
+rng = np.random.default_rng(0)
+
+
+def great_circle(lat1, lon1, lat2, lon2):
+    dlat, dlon = lat2 - lat1, lon2 - lon1
+    a = np.sin(dlat / 2) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin(dlon / 2) ** 2
+    return 2 * 6371.0 * np.arctan2(np.sqrt(a), np.sqrt(1 - a))
+
+
+def cg(A, b, x):
+    r = b - A @ x
+    p = r.copy()
+    rs = r @ r
+    for _ in range(5):
+        Ap = A @ p
+        alpha = rs / (p @ Ap)
+        x = x + alpha * p
+        r = r - alpha * Ap
+        rn = r @ r
+        p = r + (rn / rs) * p
+        rs = rn
+    return x
+
+
+N = 1 << 20
+lat = rng.uniform(-1.5, 1.5, (4, N))
+A2, x2 = rng.standard_normal((2000, 2000)), rng.standard_normal(2000)
+A4, x5, y4 = (rng.standard_normal((4000, 5000)), rng.standard_normal(5000),
+              rng.standard_normal(4000))
+M5 = [rng.standard_normal((500, 500)) for _ in range(3)]
+ia, ib = rng.integers(0, 1 << 20, (2, N))
+S = rng.standard_normal((2, 1024, 1024)).astype(np.float32)
+SPD = A2 @ A2.T / 2000 + np.eye(2000)
+G = rng.random((1000, 1000))
+
+CASES = [
+    ("great circle 1M f64", great_circle, tuple(lat)),
+    ("A.T@(A@x) 2000^2", lambda A, x: A.T @ (A @ x), (A2, x2)),
+    ("A.T@r, A@p 2000^2", lambda A, r, p: (A.T @ r, A @ p), (A2, x2, x2)),
+    ("1.5A@x+0.5B@x 2000^2", lambda A, B, x: 1.5 * A @ x + 0.5 * B @ x,
+     (A2, A2.T.copy(), x2)),
+    ("A@B@C 500 f64", lambda A, B, C: A @ B @ C, tuple(M5)),
+    ("int chain 1M i64", lambda a, b: ((a * 3 + b) ^ (a >> 2)) - (b & 255) * 7,
+     (ia, ib)),
+    ("tanh 1M f32", np.tanh, (lat[0].astype(np.float32),)),
+    ("sin 1M f64", np.sin, (lat[0],)),
+    ("exp 1M f64", np.exp, (lat[0],)),
+    ("A@x 4000x5000", lambda A, x: A @ x, (A4, x5)),
+    ("y@A 4000x5000", lambda y, A: y @ A, (y4, A4)),
+    ("sgemm 1024", lambda a, b: a @ b, (S[0], S[1])),
+    ("cg 5 steps 2000^2", cg, (SPD, x2, np.zeros(2000))),
+    ("cumsum(exp(x)*2+1)*3-1 1M", lambda x: np.cumsum(np.exp(x) * 2 + 1) * 3 - 1,
+     (lat[1],)),
+    ("sort(sin(x))[::-1]+1 1M", lambda x: np.sort(np.sin(x))[::-1] + 1, (lat[1],)),
+    ("solve(G@G.T/n+I, b)*2 1000^2",
+     lambda G, b: np.linalg.solve(G @ G.T / 1000 + np.eye(1000), b) * 2,
+     (G, x2[:1000])),
+    ("x[arange(0,n,3)]*2+1 1M", lambda x: x[np.arange(0, x.size, 3)] * 2 + 1,
+     (lat[1],)),
+]
+
+
+def best(fn, args, calls=3):
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main(names):
+    print(f"threads: STRIDE_NUM_THREADS={os.environ.get('STRIDE_NUM_THREADS', '(cores)')}"
+          f" OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '(cores)')}")
+    for name, fn, args in CASES:
+        if names and not any(n in name for n in names):
+            continue
+        traced = stride.jit(fn)
+        got, want = traced(*args), fn(*args)
+        for g, w in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-3)
+        ours, numpy = [], []
+        for _ in range(5):
+            ours.append(best(traced, args))
+            numpy.append(best(fn, args))
+        print(f"{name:30s} x NumPy {min(numpy) / min(ours):5.2f}  "
+              f"(stride {min(ours) * 1e3:8.3f} ms, numpy {min(numpy) * 1e3:8.3f} ms)",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

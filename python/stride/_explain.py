@@ -90,6 +90,11 @@ def explain(obj, *args, policy=None, picture=None, threads=None):
         if threads is None:
             threads = obj.threads
         traced = obj.kernel_text(args)
+        plan_notes = [(None, f"plan: {name} runs as NumPy's own function "
+                             f"between kernels (Stride has no op for it); "
+                             f"the kernel explained is the plan's last"
+                             + line)
+                      for name, line in obj.numpy_calls(args)]
         if traced is None:
             raise TypeError(f"{obj.fn.__name__} computes nothing with "
                             f"these arguments: there is no kernel to explain")
@@ -116,6 +121,8 @@ def explain(obj, *args, policy=None, picture=None, threads=None):
     if threads is None:
         threads = _run.get_threads()
     report = _stride.explain(text, entry, spec, policy, threads=int(threads))
+    if isinstance(obj, JitFunction):
+        report["decisions"] = plan_notes + list(report["decisions"])
     arrays = [(n, l[0], l[1]) for n, l in zip(names, spec) if l is not None]
     arrays += [(f"result #{j}", tuple(shape), tuple(strides))
                for j, (shape, strides) in enumerate(report["results"])]

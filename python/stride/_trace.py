@@ -1578,6 +1578,15 @@ class JitFunction:
             return None
         return plan.text, plan.layouts
 
+    def numpy_calls(self, args):
+        """(name, user line) of each NumPy call the plan of a call with
+        `args` runs between kernels (stride.explain)."""
+        plan = self._find(args, self._plans.get(_signature(args)))
+        return [(repr(attr), attr.line)
+                for stage in getattr(plan, "earlier", ())
+                if type(stage) is _HostStage
+                for attr, _, _, _ in stage.calls]
+
     def _find(self, args, plan):
         """The plan of a signature whose trace read 0-d values (several
         plans, one per outcome of their value classes), or a new trace."""

@@ -4,6 +4,8 @@ on the values the kernel before computed, and the kernel after reads their
 results. Checked against NumPy across two calls (the second through the
 cached plan), with writes before and after them; results whose shape
 depends on the values are a clear error, never a wrong read."""
+import re
+
 import numpy as np
 import pytest
 
@@ -149,3 +151,13 @@ def test_refusals_name_the_function():
     with pytest.raises(TypeError, match=r"numpy\.linalg\.cholesky inside "
                        r"@stride\.jit runs NumPy .* refused"):
         stride.jit(lambda a: np.linalg.cholesky(a * 1))(np.ones((2, 3)))
+
+
+def test_explain_names_the_numpy_calls():
+    """stride.explain of a plan with a NumPy call says where it runs."""
+    def fn(x):
+        return np.cumsum(np.exp(x) * 2) + 1
+    text = str(stride.explain(stride.jit(fn), np.ones(100)))
+    assert re.search(r"decision: plan: numpy\.cumsum runs as NumPy's own "
+                     r"function between kernels .*test_host_calls\.py:\d+: "
+                     r"return np\.cumsum", text), text

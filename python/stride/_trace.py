@@ -527,6 +527,47 @@ def _as_array(a, dtype=None, order=None):
     return a
 
 
+def _holds_lazy(a):
+    """Whether `a` is a list or tuple holding a lazy value at any depth,
+    inside a trace (np.array([x[0], x[1] * 2]))."""
+    if current() is None or not isinstance(a, (list, tuple)):
+        return False
+    return any(isinstance(v, _expr.Expr) or _holds_lazy(v) for v in a)
+
+
+def _from_sequence(a, dtype, numpy_array):
+    """np.array of a (nested) list holding lazy values: the values stacked
+    (lazily, so the kernel computes them together), in the shape and dtype
+    NumPy's own conversion gives for values of their dtypes (a float32
+    element beside a Python float makes a float64 array)."""
+    def stand_in(x):
+        if isinstance(x, (list, tuple)):
+            return [stand_in(v) for v in x]
+        if isinstance(x, _expr.Expr):
+            # NumPy code holds a 0-d value as a NumPy scalar.
+            return x.dtype.type(1) if x.shape == () else np.ones(x.shape, x.dtype)
+        return x
+
+    def build(x):
+        if isinstance(x, (list, tuple)):
+            if not x:
+                raise ValueError("an empty list inside a list of lazy values")
+            return np.stack([build(v) for v in x])
+        if isinstance(x, _expr.Expr):
+            return x
+        return _expr.lazy(numpy_array(x))
+
+    expected = numpy_array(stand_in(a), dtype)
+    result = build(a)
+    if result.shape != expected.shape:
+        raise ValueError(f"setting an array element with a sequence: the "
+                         f"lazy values make shape {_fmt(result.shape)}, "
+                         f"NumPy's array of them {_fmt(expected.shape)}"
+                         + _user_line())
+    return result if result.dtype == expected.dtype else \
+        result.astype(expected.dtype)
+
+
 def _conversions():
     """np.asarray, np.asanyarray, np.array, np.ascontiguousarray and
     np.asfortranarray while a trace runs: of a lazy value, what NumPy gives
@@ -541,6 +582,8 @@ def _conversions():
         return isinstance(a, _expr.Expr) and current() is not None
 
     def asarray(a, dtype=None, order=None, **kwargs):
+        if _holds_lazy(a) and kwargs.get("like") is None:
+            return _from_sequence(a, dtype, original["array"])
         if not lazy(a) or kwargs.get("like") is not None:
             return original["asarray"](a, dtype, order, **kwargs)
         return _as_array(a, dtype, order)
@@ -552,6 +595,9 @@ def _conversions():
 
     def array(a, dtype=None, copy=True, order="K", subok=False, ndmin=0,
               **kwargs):
+        if _holds_lazy(a) and kwargs.get("like") is None and ndmin == 0 \
+                and order in ("K", "A", "C"):
+            return _from_sequence(a, dtype, original["array"])
         if not lazy(a) or kwargs.get("like") is not None:
             return original["array"](a, dtype, copy=copy, order=order,
                                      subok=subok, ndmin=ndmin, **kwargs)

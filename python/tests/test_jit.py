@@ -335,3 +335,23 @@ def test_jit_numpy_op_set(name):
     want = ufunc(*args)
     assert got.dtype == want.dtype, name
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)
+
+
+def test_arrays_from_lists_of_lazy_values():
+    """np.array / np.asarray of (nested) lists holding lazy values stack
+    them lazily, in the shape and dtype NumPy's conversion gives (a float32
+    element beside a Python float makes float64); a ragged list is NumPy's
+    ValueError."""
+    from helpers import jit_like_numpy
+    x = np.arange(6.0).reshape(2, 3).astype(np.float32)
+
+    def fn(x):
+        v = np.array([x[0, 0], x[1, 2] * 2])
+        w = np.array([x[0, 0], 1.0])
+        m = np.array([[x[0, 0], 2], [3, x[1, 1]]]) @ x[:, :2]
+        rows = np.asarray([x[0], x[1] + 1])
+        stats = np.array((x.sum(), x.max()), dtype=np.float64)
+        return v, w, m, rows, stats, np.array([x[0]]) * 2
+    jit_like_numpy(fn, [(x,), (x[::-1] * 3,)], rtol=1e-6)
+    with pytest.raises(ValueError, match="inhomogeneous"):
+        stride.jit(lambda x: np.array([x[0], x[1, :2]]))(x)

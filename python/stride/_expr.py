@@ -170,7 +170,7 @@ class Expr:
         if HOOKS.is_mask(key):
             return HOOKS.select(self, key)
         if advanced_key(key):
-            return HOOKS.host_index(self, key)
+            return _advanced_index(self, key)
         return index(self, key)
 
     # ndarray's view methods (views of inputs and of intermediates).
@@ -491,7 +491,7 @@ class Leaf(Expr):
         if HOOKS.is_mask(key):
             return HOOKS.select(self, key)
         if advanced_key(key):
-            return HOOKS.host_index(self, key)
+            return _advanced_index(self, key)
         raw = key
         key = basic_key(key, "a lazy stride array")
         # NumPy gives a scalar (a copy of the element, not a view) where
@@ -598,7 +598,7 @@ class Local(Expr):
         if HOOKS.is_mask(key):
             return HOOKS.select(self, key)
         if advanced_key(key):
-            return HOOKS.host_index(self, key)
+            return _advanced_index(self, key)
         return HOOKS.local_view(self, key)
 
     def __setitem__(self, key, value):
@@ -1328,14 +1328,24 @@ def broadcast_to(array, shape):
 
 def advanced_key(key):
     """Whether `key` indexes with integer arrays (NumPy's advanced
-    indexing) inside a trace, where NumPy runs it between kernels."""
-    if HOOKS.current_trace() is None:
-        return False
+    indexing): inside a trace NumPy runs it between kernels, outside one
+    it gives NumPy's answer on the materialized values (_numpy_index)."""
     for k in key if isinstance(key, tuple) else (key,):
         if isinstance(k, list) or (isinstance(k, (np.ndarray, Expr))
                                    and k.dtype.kind in "iu"):
             return True
     return False
+
+
+def _advanced_index(x, key):
+    """x[key] with integer index arrays: NumPy's own indexing, between
+    kernels inside a trace, else on the materialized values (as NumPy
+    functions Stride does not build lazily are)."""
+    if HOOKS.current_trace() is not None:
+        return HOOKS.host_index(x, key)
+    key = tuple(HOOKS.materialize(k) if isinstance(k, Expr) else k
+                for k in (key if isinstance(key, tuple) else (key,)))
+    return (x.array if type(x) is Leaf else HOOKS.materialize(x))[key]
 
 
 def basic_key(key, what):

@@ -76,6 +76,14 @@ def test_outside_a_trace_numpy_functions_get_numpys_answer():
     np.testing.assert_allclose(np.linalg.norm(x - 1), np.linalg.norm(a - 1))
     assert np.allclose(x @ a.T, a @ a.T)
     np.testing.assert_array_equal((x + 1).cumsum(), (a + 1).cumsum())
+    # Integer index arrays: NumPy's advanced indexing of the values.
+    idx = np.array([1, 0, 1])
+    np.testing.assert_array_equal(x[idx], a[idx])
+    np.testing.assert_array_equal((x * 2)[[0, 1], 2], (a * 2)[[0, 1], 2])
+    np.testing.assert_array_equal(x[:, stride.lazy(np.array([2, 0]))],
+                                  a[:, [2, 0]])
+    with pytest.raises(TypeError, match="only basic indexing"):
+        x[np.array([0.5])]
     np.testing.assert_array_equal(np.sort(-x, axis=None), np.sort(-a, axis=None))
 
 

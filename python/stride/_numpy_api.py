@@ -715,14 +715,13 @@ def array_function(func, args, kwargs):
         if fn is None and (not kwargs) and name in FUNCTIONS:
             fn = FUNCTIONS[name]
     if fn is not None:
-        if not _in_trace():
-            return fn(*args, **kwargs)
         try:
             return fn(*args, **kwargs)
         except TypeError as refusal:
-            # A form Stride refuses (einsum's '...', where=): NumPy's own
-            # between kernels, where it can run there.
-            if "on lazy stride expressions" not in str(refusal):
+            # A form Stride refuses (einsum's '...', where=) inside a trace:
+            # NumPy's own between kernels, where it can run there.
+            if not _in_trace() or \
+                    "on lazy stride expressions" not in str(refusal):
                 raise
             hosted = _host_call(func, qualified(func), args, kwargs)
             if hosted is None:

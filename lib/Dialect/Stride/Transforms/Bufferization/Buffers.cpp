@@ -162,6 +162,11 @@ Value mlir::stride::inOperandLayout(OpBuilder &b, Location loc,
     identity &= type.getDimSize(d) == 1 || declared[d] == rowMajor[d];
   if (identity)
     return buffer;
+  return copyInLayout(b, loc, type, buffer);
+}
+
+Value mlir::stride::copyInLayout(OpBuilder &b, Location loc,
+                                 RankedTensorType type, Value buffer) {
   KernelBuilder kernels(b, /*threads=*/1);
   Value copy = kernels.allocate(loc, type, kernels.sizesOf(buffer));
   linalg::CopyOp::create(b, loc, buffer, copy);

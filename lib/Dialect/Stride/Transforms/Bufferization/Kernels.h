@@ -38,6 +38,10 @@ MemRefType memrefTypeFor(RankedTensorType type);
 Value inOperandLayout(OpBuilder &b, Location loc, RankedTensorType type,
                       Value buffer);
 
+/// A copy of `buffer` in a new allocation laid out as `type` says.
+Value copyInLayout(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value buffer);
+
 /// The stride dim `d` of a view contributes where it is broadcast against a
 /// larger size: 0 if the dim has size 1 (at run time, for a dynamic size).
 /// A negative stride stays visible, so that makeView flips it or refuses.

@@ -20,7 +20,6 @@
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -313,12 +312,7 @@ Value inDeclaredStrides(OpBuilder &b, Location loc, RankedTensorType type,
   bool same = true;
   for (int64_t d = 0; d < type.getRank(); ++d)
     same &= type.getDimSize(d) == 1 || declared[d] == strides[d];
-  if (same)
-    return buffer;
-  KernelBuilder kernels(b, /*threads=*/1);
-  Value copy = kernels.allocate(loc, type, kernels.sizesOf(buffer));
-  linalg::CopyOp::create(b, loc, buffer, copy);
-  return copy;
+  return same ? buffer : copyInLayout(b, loc, type, buffer);
 }
 
 template <typename OpTy>

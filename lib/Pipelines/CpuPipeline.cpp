@@ -65,9 +65,15 @@ void mlir::stride::buildStrideToLinalgPipeline(
   // here, and drivers resolve $STRIDE_NUM_THREADS and the cores (JitKernel).
   // On a GPU the launches are the parallelism: no chunked outer loops.
   // GPU targets combine reductions in block trees (stride-map-linalg-to-gpu),
-  // which need plain single-op combiners rather than the CPU's lanes.
-  pm.addPass(createStrideBufferize(StrideBufferizeOptions{
-      cpuThreads(options), /*gpuReductions=*/options.target != Target::Cpu}));
+  // which need plain single-op combiners rather than the CPU's lanes. The
+  // symmetric products' blocks are tuned for the CPU's tiled products.
+  bool cpu = options.target == Target::Cpu;
+  StrideBufferizeOptions bufferize;
+  bufferize.threads = cpuThreads(options);
+  bufferize.gpuReductions = !cpu;
+  if (!cpu)
+    bufferize.gramBlock = 0;
+  pm.addPass(createStrideBufferize(bufferize));
   // A private function may return a buffer it does not own (an scf.for
   // result that is its argument's buffer): with dynamic ownership it hands
   // the ownership bit back instead of cloning, since nothing later in this

@@ -233,3 +233,45 @@ def test_rhs_panels_in_loops_and_mixed_dtypes(threads):
         want32, want64 = step(want32, b32.astype(np.float64)), step(want64, b64)
     np.testing.assert_allclose(got32, want32, rtol=0, atol=1e-5)
     np.testing.assert_allclose(got64, want64, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_symmetric_products(threads):
+    """A matrix times its own transpose (x @ x.T, x.T @ x, np.dot, batched
+    b @ b.mT, stepped and reversed views, an intermediate) multiplies one
+    side of the diagonal in blocks and copies the rest from its transpose:
+    the values match NumPy at sizes across the block edges (63: one
+    product; 64, 65, 130, 300: blocks of 32 and a partial last one; 1001:
+    64; 1030: 128), for f32, f64 and integers, the copied part is exactly
+    symmetric, and a result consumed by a later op sees every block."""
+    cases = [
+        (lambda x: x @ x.T, (64, 20)),
+        (lambda x: x @ x.T, (65, 7)),
+        (lambda x: x.T @ x, (300, 63)),
+        (lambda x: x.T @ x, (40, 300)),
+        (lambda x: np.dot(x, x.T), (1001, 9)),
+        (lambda x: np.transpose(x) @ x, (50, 1030)),
+        (lambda x: x[::2, ::-1] @ x[::2, ::-1].T, (260, 30)),
+        (lambda x: np.swapaxes(x, -1, -2) @ x, (3, 20, 70)),
+        (lambda x: (lambda y: y @ y.T)(x * 2 - 1), (130, 40)),
+        (lambda x: np.tanh(x @ x.T) + x.sum(), (130, 40)),
+    ]
+    for dtype in (np.float32, np.float64):
+        for fn, shape in cases:
+            x = rand(shape, dtype)
+            r = stride.jit(fn, threads=threads)(x)
+            want = fn(x.astype(np.float64))
+            np.testing.assert_allclose(r, want, rtol=0,
+                                       atol=TOL[dtype] * max(shape) * 4)
+    x = rand((300, 50), np.float64)
+    r = stride.jit(lambda x: x @ x.T, threads=threads)(x)
+    below = np.tril_indices(300, -32)
+    assert (r[below] == r.T[below]).all()
+    i = np.random.default_rng(5).integers(-9, 9, (200, 33))
+    assert (stride.jit(lambda x: x.T @ x, threads=threads)(i) == i.T @ i).all()
+    assert (stride.jit(lambda x: x @ x.T, threads=threads)(i) == i @ i.T).all()
+    text = str(stride.explain(stride.jit(lambda x: x @ x.T, threads=threads), x))
+    assert "is symmetric: column blocks of 32" in text, text
+    text = str(stride.explain(stride.jit(lambda x, y: x @ y.T, threads=threads),
+                              x, x.copy()))
+    assert "is symmetric" not in text, text

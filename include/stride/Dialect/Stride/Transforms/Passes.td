@@ -424,6 +424,26 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
       iterations per thread (a short batch loop would leave threads idle),
       else the longest such loop.
 
+    - A `stride.matmul` whose operand is the other one's transpose
+      (`x @ x.T`, `x.T @ x`, a batched `b @ b.mT`: a `stride.permute` or
+      `stride.transpose` of the other operand that swaps its last two dims)
+      is symmetric, which BLAS's `syrk` (NumPy's choice for these) uses.
+      With a static `m` of at least twice the block, only one side of the
+      diagonal is multiplied, in blocks of `gram-block` (halved down to 32
+      while `m` is under 8 blocks), each a `linalg.fill` plus
+      `linalg.generic` as above: column blocks `[a0, a1)` of the rows
+      `[0, a1)`, so that each block copies only its own columns of a
+      column-major rhs (stride-tile-matmul's `pack-reuse`), or, when the
+      lhs is the one stored against its grain (`x.T @ x` of a row-major x),
+      row blocks `[a0, a1)` of the columns `[0, a1)`, with the column loop
+      first, where threads split. The rest of the result is then copied
+      from its transpose, one elementwise generic per block. This
+      multiplies `1/2 + block / 2m` of the products: on the project's AMD
+      EPYC, one thread, `x @ x.T` of a 1000 x 500 f64 went from 0.50 to
+      0.93 of NumPy's speed, `x.T @ x` of 2000 x 300 from 0.55 to 1.06.
+      Each element still sums its products in k order, and each copied
+      element equals its transpose exactly.
+
     A named elementwise op bufferizes as the one-op `stride.broadcast` it is
     sugar for, so `stride-generalize` need not run first.
 
@@ -441,6 +461,10 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
            "is a single op (float sums uncompensated), for the block trees "
            "of stride-map-linalg-to-gpu; the CPU's compensated lanes and "
            "row blocks are not built">,
+    Option<"gramBlock", "gram-block", "int64_t", /*default=*/"128",
+           "Columns per block of a product of a matrix with its own "
+           "transpose (x @ x.T, x.T @ x): only the blocks on and above the "
+           "diagonal are multiplied and the rest is mirrored (0: never)">,
   ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -63,6 +63,8 @@ struct StrideBufferizePass
           op->setAttr(kPlainReductionAttr, builder.getUnitAttr());
       });
     foldCastRoundTrips(module);
+    if (gramBlock > 0)
+      markGramProducts(module, gramBlock);
     if (failed(expandViewCopies(module)))
       return signalPassFailure();
     SymbolTableCollection symbols;

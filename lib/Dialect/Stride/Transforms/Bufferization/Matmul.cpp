@@ -1,7 +1,9 @@
 //===- Matmul.cpp - stride.matmul as linalg.fill plus a linalg.generic ----===//
 
 #include "Kernels.h"
+#include "Preparation.h"
 
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Layout/Shape.h"
 
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
@@ -10,6 +12,55 @@
 using namespace mlir;
 using namespace mlir::stride;
 namespace layout = ::stride::layout;
+
+namespace {
+/// The smallest column block a symmetric product is cut into (see
+/// stride-bufferize's gram-block): thinner products lose more to their
+/// edges than the skipped blocks save.
+constexpr int64_t kMinGramBlock = 32;
+
+/// Whether `view` is `of` with its last two dims swapped (`of.T` of a
+/// matrix, `of.mT` of a batch) by a stride.permute or stride.transpose.
+bool isMatrixTranspose(Value view, Value of) {
+  Operation *def = view.getDefiningOp();
+  auto type = dyn_cast<RankedTensorType>(of.getType());
+  if (!def || def->getNumOperands() != 1 || def->getOperand(0) != of || !type ||
+      type.getRank() < 2)
+    return false;
+  int64_t rank = type.getRank();
+  if (auto permute = dyn_cast<PermuteOp>(def)) {
+    ArrayRef<int64_t> perm = permute.getPerm();
+    if (int64_t(perm.size()) != rank)
+      return false;
+    for (int64_t d = 0; d < rank - 2; ++d)
+      if (perm[d] != d)
+        return false;
+    return perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
+  }
+  if (auto transpose = dyn_cast<TransposeOp>(def)) {
+    ArrayRef<int64_t> dims = transpose.getDims();
+    return dims.size() == 2 && std::min(dims[0], dims[1]) == rank - 2 &&
+           std::max(dims[0], dims[1]) == rank - 1;
+  }
+  return false;
+}
+
+/// `offset` moved `count` elements along `stride`.
+OpFoldResult advance(IndexMath &math, OpFoldResult offset, int64_t count,
+                     OpFoldResult stride) {
+  return count ? math.add(offset, math.mul(math.constant(count), stride))
+               : offset;
+}
+} // namespace
+
+void mlir::stride::markGramProducts(ModuleOp module, int64_t block) {
+  Builder builder(module.getContext());
+  module.walk([&](MatmulOp op) {
+    if (isMatrixTranspose(op.getRhs(), op.getLhs()) ||
+        isMatrixTranspose(op.getLhs(), op.getRhs()))
+      op->setAttr(kGramBlockAttr, builder.getI64IntegerAttr(block));
+  });
+}
 
 LogicalResult KernelBuilder::emitMatmul(
     MatmulOp op, Value lhs, Value rhs,
@@ -111,13 +162,16 @@ LogicalResult KernelBuilder::emitMatmul(
     return !isa<AffineDimExpr>(v.exprs[i]);
   };
   size_t lhsK = lv->exprs.size() - 1, rhsK = rv->exprs.size() - 2;
+  bool plain =
+      llvm::all_of(llvm::concat<AffineExpr>(lv->exprs, rv->exprs, ov->exprs),
+                   [](AffineExpr e) { return isa<AffineDimExpr>(e); });
   if (isMirrored(*lv, lhsK) && isMirrored(*rv, rhsK)) {
     lv->exprs[lhsK] = b.getAffineDimExpr(kLoop);
     rv->exprs[rhsK] = b.getAffineDimExpr(kLoop);
   }
   Type element = resultType.getElementType();
-  Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
-  linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{dest});
+  Value zero =
+      arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
   unsigned numLoops = batch + 3;
   auto mapOf = [&](const LoopView &v) {
     return AffineMap::get(numLoops, 0, v.exprs, b.getContext());
@@ -125,24 +179,133 @@ LogicalResult KernelBuilder::emitMatmul(
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::parallel);
   iterators[kLoop] = utils::IteratorType::reduction;
-  emitGeneric(
-      loc, ValueRange{lv->view, rv->view}, ValueRange{ov->view},
-      {mapOf(*lv), mapOf(*rv), mapOf(*ov)}, iterators,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        Value sum;
-        if (isa<FloatType>(element)) {
-          Value product = arith::MulFOp::create(nested, nestedLoc, args[0], args[1]);
-          sum = arith::AddFOp::create(nested, nestedLoc, args[2], product);
-        } else if (element.isInteger(1)) {
-          // NumPy's bool matmul: whether any product is true (i1 addi
-          // would count modulo 2).
-          Value product = arith::AndIOp::create(nested, nestedLoc, args[0], args[1]);
-          sum = arith::OrIOp::create(nested, nestedLoc, args[2], product);
-        } else {
-          Value product = arith::MulIOp::create(nested, nestedLoc, args[0], args[1]);
-          sum = arith::AddIOp::create(nested, nestedLoc, args[2], product);
-        }
-        linalg::YieldOp::create(nested, nestedLoc, sum);
-      });
+  auto multiplyAdd = [&](OpBuilder &nested, Location nestedLoc,
+                         ValueRange args) {
+    Value sum;
+    if (isa<FloatType>(element)) {
+      Value product =
+          arith::MulFOp::create(nested, nestedLoc, args[0], args[1]);
+      sum = arith::AddFOp::create(nested, nestedLoc, args[2], product);
+    } else if (element.isInteger(1)) {
+      // NumPy's bool matmul: whether any product is true (i1 addi
+      // would count modulo 2).
+      Value product =
+          arith::AndIOp::create(nested, nestedLoc, args[0], args[1]);
+      sum = arith::OrIOp::create(nested, nestedLoc, args[2], product);
+    } else {
+      Value product =
+          arith::MulIOp::create(nested, nestedLoc, args[0], args[1]);
+      sum = arith::AddIOp::create(nested, nestedLoc, args[2], product);
+    }
+    linalg::YieldOp::create(nested, nestedLoc, sum);
+  };
+
+  // A symmetric product (x @ x.T): the blocks on one side of the diagonal,
+  // then the rest mirrored. Blocks of about an eighth of the size, at
+  // most gram-block: smaller ones skip more products, wider ones run
+  // faster (on the project's AMD EPYC, one thread, x NumPy's dsyrk:
+  // 300 x 300 from k = 2000 took 1.05 at 32 and 0.89 at 64; 2000 x 2000
+  // 0.85 at 32, 0.93 at 64 and 0.92 at 128).
+  auto gram = op->getAttrOfType<IntegerAttr>(kGramBlockAttr);
+  std::optional<int64_t> size = getConstantIntValue(m);
+  int64_t block = gram ? gram.getInt() : 0;
+  while (size && block > kMinGramBlock && *size < 8 * block)
+    block /= 2;
+  if (!plain || block < 1 || !size || *size < 2 * block || info.lhsIsVector ||
+      info.rhsIsVector) {
+    linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{dest});
+    emitGeneric(loc, ValueRange{lv->view, rv->view}, ValueRange{ov->view},
+                {mapOf(*lv), mapOf(*rv), mapOf(*ov)}, iterators, multiplyAdd);
+    return success();
+  }
+  // The operand read against its grain is copied row-major by
+  // stride-tile-matmul, once per product: each block takes only a block of
+  // it. Column blocks [a0, a1) of rows [0, a1) take a block of the rhs's
+  // columns (x @ x.T); row blocks [a0, a1) of columns [0, a1) a block of
+  // the lhs's rows (x.T @ x, whose lhs is column-major).
+  unsigned mDim = batch, nDim = batch + 1;
+  std::optional<int64_t> alongM = getConstantIntValue(lhsDims[mDim].stride);
+  std::optional<int64_t> alongK = getConstantIntValue(lhsDims[nDim].stride);
+  bool rowBlocks = alongM && alongK && *alongM < *alongK;
+  unsigned blocked = rowBlocks ? mDim : nDim, full = rowBlocks ? nDim : mDim;
+  if (explainsDecisions(op))
+    emitRemark(loc) << "stride-explain: kernel: a product of a matrix with "
+                       "its own transpose is symmetric: "
+                    << (rowBlocks ? "row" : "column") << " blocks of " << block
+                    << " multiply the part on and "
+                    << (rowBlocks ? "below" : "above")
+                    << " the diagonal, the part "
+                    << (rowBlocks ? "right of" : "below")
+                    << " them is copied from its transpose";
+  OpFoldResult stride[2] = {outDims[mDim].stride, outDims[nDim].stride};
+  for (int64_t a0 = 0; a0 < *size; a0 += block) {
+    int64_t a1 = std::min(*size, a0 + block);
+    SmallVector<ViewDim> lhsBlock(lhsDims), rhsBlock(rhsDims),
+        outBlock(outDims);
+    OpFoldResult lhsOffset = l.offset, rhsOffset = r.offset;
+    // The blocked dim starts at a0, the full one takes [0, a1).
+    (rowBlocks ? lhsBlock[mDim] : rhsBlock[nDim]).size = math.constant(a1 - a0);
+    (rowBlocks ? rhsBlock[nDim] : lhsBlock[mDim]).size = math.constant(a1);
+    if (rowBlocks)
+      lhsOffset = advance(math, l.offset, a0, lhsDims[mDim].stride);
+    else
+      rhsOffset = advance(math, r.offset, a0, rhsDims[nDim].stride);
+    outBlock[blocked].size = math.constant(a1 - a0);
+    outBlock[full].size = math.constant(a1);
+    // A row block's few rows would split into threads that each pack the
+    // same rhs panels: its column loop goes first, where threads split.
+    if (rowBlocks) {
+      lhsBlock[mDim].loop = outBlock[mDim].loop = nLoop;
+      rhsBlock[nDim].loop = outBlock[nDim].loop = mLoop;
+    }
+    FailureOr<LoopView> lb = makeView(b, loc, lhs, lhsOffset, lhsBlock);
+    FailureOr<LoopView> rb = makeView(b, loc, rhs, rhsOffset, rhsBlock);
+    FailureOr<LoopView> ob = makeView(
+        b, loc, dest, advance(math, o.offset, a0, stride[blocked - batch]),
+        outBlock);
+    if (failed(lb) || failed(rb) || failed(ob))
+      return op.emitOpError() << "a block of the symmetric product has a "
+                                 "negative stride along a dynamic dimension";
+    linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{ob->view});
+    emitGeneric(loc, ValueRange{lb->view, rb->view}, ValueRange{ob->view},
+                {mapOf(*lb), mapOf(*rb), mapOf(*ob)}, iterators, multiplyAdd);
+  }
+  // The rest: blocked dim in [a0, a1) and full dim in [a1, size), copied
+  // from its transpose, which a later block computed. The two regions are
+  // disjoint.
+  for (int64_t a0 = 0; a0 + block < *size; a0 += block) {
+    int64_t a1 = a0 + block;
+    int64_t start[2], count[2];
+    start[blocked - batch] = a0;
+    count[blocked - batch] = a1 - a0;
+    start[full - batch] = a1;
+    count[full - batch] = *size - a1;
+    SmallVector<ViewDim> from(outDims.begin(), outDims.begin() + batch);
+    SmallVector<ViewDim> to(from);
+    for (unsigned d = 0; d < 2; ++d) {
+      to.push_back({math.constant(count[d]), stride[d], mDim + d});
+      from.push_back({math.constant(count[d]), stride[1 - d], mDim + d});
+    }
+    auto at = [&](int64_t row, int64_t column) {
+      return advance(math, advance(math, o.offset, row, stride[0]), column,
+                     stride[1]);
+    };
+    FailureOr<LoopView> fv =
+        makeView(b, loc, dest, at(start[1], start[0]), from);
+    FailureOr<LoopView> tv = makeView(b, loc, dest, at(start[0], start[1]), to);
+    if (failed(fv) || failed(tv))
+      return op.emitOpError() << "the result of the symmetric product has a "
+                                 "negative stride along a dynamic dimension";
+    unsigned copyLoops = batch + 2;
+    SmallVector<utils::IteratorType> copyIterators(
+        copyLoops, utils::IteratorType::parallel);
+    emitGeneric(loc, ValueRange{fv->view}, ValueRange{tv->view},
+                {AffineMap::get(copyLoops, 0, fv->exprs, b.getContext()),
+                 AffineMap::get(copyLoops, 0, tv->exprs, b.getContext())},
+                copyIterators,
+                [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                  linalg::YieldOp::create(nested, nestedLoc, args[0]);
+                });
+  }
   return success();
 }

@@ -11,6 +11,10 @@ namespace mlir::stride {
 /// Discardable attribute on Stride ops: into how many chunks the kernel's
 /// outer loop may be split (see stride-bufferize's `threads`).
 constexpr llvm::StringLiteral kThreadsAttr = "stride.threads";
+/// Discardable attribute on a stride.matmul whose operand is the other's
+/// transpose: the columns per block of its symmetric kernel (see
+/// stride-bufferize's `gram-block`).
+constexpr llvm::StringLiteral kGramBlockAttr = "stride.gram_block";
 /// Discardable unit attribute on a reduction: emit it as one plain
 /// linalg.generic whose payload combines with a single op (no compensated
 /// lanes or row blocks, which are CPU vectorization devices); see
@@ -49,6 +53,10 @@ constexpr llvm::StringLiteral kUnsignedAttr = "stride.unsigned";
 /// that became identities. One-Shot Bufferize and the kernels it builds
 /// (linalg, arith) then see signless types only.
 void makeIntegersSignless(ModuleOp module);
+
+/// Marks with kGramBlockAttr = `block` every stride.matmul in `module`
+/// whose lhs is its rhs with the last two dims swapped, or the reverse.
+void markGramProducts(ModuleOp module, int64_t block);
 
 /// Sets `bufferization.buffer_layout` on every ranked tensor argument of the
 /// functions with a body (see stride-buffer-layouts).

@@ -3,7 +3,8 @@
 (a great-circle distance, matrix-vector products in both layouts, matmul
 chains, an integer chain, single transcendental functions, a few conjugate
 gradient steps), and programs with NumPy calls Stride has no op for (run
-between kernels: cumsum, sort, solve, integer-array indexing), each under
+between kernels: cumsum, sort, solve, integer-array indexing), and
+products of a matrix with its own transpose (NumPy's dsyrk), each under
 @stride.jit against the plain function, timed interleaved in one process
 (best of 5 turns of best of 3 calls). Prints Stride's ratio to NumPy (> 1:
 Stride faster). Threads: STRIDE_NUM_THREADS and OPENBLAS_NUM_THREADS.
@@ -54,6 +55,8 @@ ia, ib = rng.integers(0, 1 << 20, (2, N))
 S = rng.standard_normal((2, 1024, 1024)).astype(np.float32)
 SPD = A2 @ A2.T / 2000 + np.eye(2000)
 G = rng.random((1000, 1000))
+XL = rng.standard_normal((2000, 300))
+V = rng.standard_normal((500, 4000))
 
 CASES = [
     ("great circle 1M f64", great_circle, tuple(lat)),
@@ -79,6 +82,11 @@ CASES = [
      (G, x2[:1000])),
     ("x[arange(0,n,3)]*2+1 1M", lambda x: x[np.arange(0, x.size, 3)] * 2 + 1,
      (lat[1],)),
+    ("X@X.T 1000x500", lambda X: X @ X.T, (G[:, :500].copy(),)),
+    ("X.T@X 2000x300", lambda X: X.T @ X, (XL,)),
+    ("solve(X.T@X, X.T@y) 2000x300",
+     lambda X, y: np.linalg.solve(X.T @ X, X.T @ y), (XL, x2)),
+    ("cov 500 vars x 4000", np.cov, (V,)),
 ]
 
 

@@ -238,7 +238,8 @@ def test_rhs_panels_in_loops_and_mixed_dtypes(threads):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_symmetric_products(threads):
     """A matrix times its own transpose (x @ x.T, x.T @ x, np.dot, batched
-    b @ b.mT, stepped and reversed views, an intermediate) multiplies one
+    b @ b.mT, stepped and reversed views, an intermediate, einsum, inner,
+    tensordot) multiplies one
     side of the diagonal in blocks and copies the rest from its transpose:
     the values match NumPy at sizes across the block edges (63: one
     product; 64, 65, 130, 300: blocks of 32 and a partial last one; 1001:
@@ -255,6 +256,10 @@ def test_symmetric_products(threads):
         (lambda x: np.swapaxes(x, -1, -2) @ x, (3, 20, 70)),
         (lambda x: (lambda y: y @ y.T)(x * 2 - 1), (130, 40)),
         (lambda x: np.tanh(x @ x.T) + x.sum(), (130, 40)),
+        (lambda x: np.einsum("ij,kj->ik", x, x), (200, 30)),
+        (lambda x: np.einsum("ji,jk->ik", x, x), (30, 200)),
+        (lambda x: np.inner(x, x), (150, 20)),
+        (lambda x: np.tensordot(x, x, axes=([0], [0])), (20, 150)),
     ]
     for dtype in (np.float32, np.float64):
         for fn, shape in cases:
@@ -272,6 +277,8 @@ def test_symmetric_products(threads):
     assert (stride.jit(lambda x: x @ x.T, threads=threads)(i) == i @ i.T).all()
     text = str(stride.explain(stride.jit(lambda x: x @ x.T, threads=threads), x))
     assert "is symmetric: column blocks of 32" in text, text
+    for fn in (lambda x: np.einsum("ij,kj->ik", x, x), lambda x: np.inner(x, x)):
+        assert "is symmetric" in str(stride.explain(stride.jit(fn), x))
     text = str(stride.explain(stride.jit(lambda x, y: x @ y.T, threads=threads),
                               x, x.copy()))
     assert "is symmetric" not in text, text

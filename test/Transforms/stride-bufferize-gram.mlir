@@ -90,6 +90,29 @@ func.func @gram_batch(%x: tensor<2x4x3xf32>) -> tensor<2x4x4xf32> {
 
 // -----
 
+// einsum("ij,kj->ik", x, x) and tensordot reach the product through
+// identity permutations and reshapes that add a leading unit dim: still the
+// same matrices, so still symmetric.
+// CHECK-LABEL: func.func @gram_einsum
+// CHECK: sizes: [1, 2, 3], strides: [0, 3, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+// CHECK: sizes: [1, 4, 3], strides: [0, 3, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+// CHECK: sizes: [1, 6, 3], strides: [0, 3, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+// CHECK-COUNT-2: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]
+func.func @gram_einsum(%x: tensor<6x3xf32>) -> tensor<6x6xf32> {
+  %0 = stride.permute %x [0, 1] : tensor<6x3xf32> -> tensor<6x3xf32>
+  %1 = stride.reshape %0 [1, 6, 3] : tensor<6x3xf32> -> tensor<1x6x3xf32>
+  %2 = stride.permute %x [1, 0] : tensor<6x3xf32> -> tensor<3x6xf32, #stride.layout<strides = [1, 3]>>
+  %3 = stride.reshape %2 [1, 3, 6] : tensor<3x6xf32, #stride.layout<strides = [1, 3]>> -> tensor<1x3x6xf32, #stride.layout<strides = [3, 1, 3]>>
+  %4 = stride.matmul %1, %3 : tensor<1x6x3xf32>, tensor<1x3x6xf32, #stride.layout<strides = [3, 1, 3]>> -> tensor<1x6x6xf32>
+  %5 = stride.reshape %4 [6, 6] : tensor<1x6x6xf32> -> tensor<6x6xf32>
+  return %5 : tensor<6x6xf32>
+}
+
+// -----
+
 // Not symmetric: the rhs is another tensor's transpose, or the permutation
 // also moves the batch dim. One product each.
 // CHECK-LABEL: func.func @not_gram
@@ -100,6 +123,19 @@ func.func @gram_batch(%x: tensor<2x4x3xf32>) -> tensor<2x4x4xf32> {
 func.func @not_gram(%x: tensor<6x3xf32>, %y: tensor<6x3xf32>) -> tensor<6x6xf32> {
   %t = stride.permute %y [1, 0] : tensor<6x3xf32> -> tensor<3x6xf32, #stride.layout<strides = [1, 3]>>
   %0 = stride.matmul %x, %t : tensor<6x3xf32>, tensor<3x6xf32, #stride.layout<strides = [1, 3]>> -> tensor<6x6xf32>
+  return %0 : tensor<6x6xf32>
+}
+
+// A reshape that changes the matrices (6x3 read as 3x6) is not a
+// transpose, whatever its operand.
+// CHECK-LABEL: func.func @not_gram_reshape
+// CHECK: linalg.fill
+// CHECK-NEXT: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @not_gram_reshape(%x: tensor<6x3xf32>) -> tensor<6x6xf32> {
+  %r = stride.reshape %x [3, 6] : tensor<6x3xf32> -> tensor<3x6xf32>
+  %0 = stride.matmul %x, %r : tensor<6x3xf32>, tensor<3x6xf32> -> tensor<6x6xf32>
   return %0 : tensor<6x6xf32>
 }
 

@@ -425,9 +425,10 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
       else the longest such loop.
 
     - A `stride.matmul` whose operand is the other one's transpose
-      (`x @ x.T`, `x.T @ x`, a batched `b @ b.mT`: a `stride.permute` or
-      `stride.transpose` of the other operand that swaps its last two dims)
-      is symmetric, which BLAS's `syrk` (NumPy's choice for these) uses.
+      (`x @ x.T`, `x.T @ x`, a batched `b @ b.mT`, einsum's `ij,kj->ik`:
+      both operands view one value through permutations that fix every dim
+      or swap the last two, an odd number of swaps between them, and
+      reshapes that only add or drop leading unit dims) is symmetric, which BLAS's `syrk` (NumPy's choice for these) uses.
       With a static `m` of at least twice the block, only one side of the
       diagonal is multiplied, in blocks of `gram-block` (halved down to 32
       while `m` is under 8 blocks), each a `linalg.fill` plus

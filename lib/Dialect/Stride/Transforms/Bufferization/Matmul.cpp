@@ -19,30 +19,55 @@ namespace {
 /// edges than the skipped blocks save.
 constexpr int64_t kMinGramBlock = 32;
 
-/// Whether `view` is `of` with its last two dims swapped (`of.T` of a
-/// matrix, `of.mT` of a batch) by a stride.permute or stride.transpose.
-bool isMatrixTranspose(Value view, Value of) {
-  Operation *def = view.getDefiningOp();
-  auto type = dyn_cast<RankedTensorType>(of.getType());
-  if (!def || def->getNumOperands() != 1 || def->getOperand(0) != of || !type ||
-      type.getRank() < 2)
+/// Whether `perm` keeps every dim in place but maybe the last two, and
+/// whether it swaps those.
+std::optional<bool> swapsLastTwo(ArrayRef<int64_t> perm) {
+  int64_t rank = perm.size();
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (perm[d] != d)
+      return std::nullopt;
+  if (rank < 2 || (perm[rank - 2] == rank - 2 && perm[rank - 1] == rank - 1))
     return false;
-  int64_t rank = type.getRank();
-  if (auto permute = dyn_cast<PermuteOp>(def)) {
-    ArrayRef<int64_t> perm = permute.getPerm();
-    if (int64_t(perm.size()) != rank)
-      return false;
-    for (int64_t d = 0; d < rank - 2; ++d)
-      if (perm[d] != d)
-        return false;
-    return perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
+  if (perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2)
+    return true;
+  return std::nullopt;
+}
+
+/// The value whose matrices `value` views, through the views that keep
+/// them whole: permutations that fix every dim or swap the last two (each
+/// swap toggles `swapped`) and reshapes that only add or drop leading unit
+/// dims (einsum's and tensordot's batch of 1).
+Value matrixSource(Value value, bool &swapped) {
+  while (Operation *def = value.getDefiningOp()) {
+    std::optional<bool> swaps;
+    if (auto permute = dyn_cast<PermuteOp>(def)) {
+      swaps = swapsLastTwo(permute.getPerm());
+    } else if (auto transpose = dyn_cast<TransposeOp>(def)) {
+      auto type = dyn_cast<RankedTensorType>(transpose.getInput().getType());
+      ArrayRef<int64_t> dims = transpose.getDims();
+      if (type && dims.size() == 2) {
+        auto perm = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+        std::swap(perm[dims[0]], perm[dims[1]]);
+        swaps = swapsLastTwo(perm);
+      }
+    } else if (auto reshape = dyn_cast<ReshapeOp>(def)) {
+      auto from = dyn_cast<RankedTensorType>(reshape.getInput().getType());
+      auto to = dyn_cast<RankedTensorType>(reshape.getType());
+      auto unitsBeforeLastTwo = [](RankedTensorType type) {
+        return type.hasStaticShape() && type.getRank() >= 2 &&
+               llvm::all_of(type.getShape().drop_back(2),
+                            [](int64_t size) { return size == 1; });
+      };
+      if (from && to && unitsBeforeLastTwo(from) && unitsBeforeLastTwo(to) &&
+          from.getShape().take_back(2) == to.getShape().take_back(2))
+        swaps = false;
+    }
+    if (!swaps)
+      break;
+    swapped ^= *swaps;
+    value = def->getOperand(0);
   }
-  if (auto transpose = dyn_cast<TransposeOp>(def)) {
-    ArrayRef<int64_t> dims = transpose.getDims();
-    return dims.size() == 2 && std::min(dims[0], dims[1]) == rank - 2 &&
-           std::max(dims[0], dims[1]) == rank - 1;
-  }
-  return false;
+  return value;
 }
 
 /// `offset` moved `count` elements along `stride`.
@@ -56,8 +81,10 @@ OpFoldResult advance(IndexMath &math, OpFoldResult offset, int64_t count,
 void mlir::stride::markGramProducts(ModuleOp module, int64_t block) {
   Builder builder(module.getContext());
   module.walk([&](MatmulOp op) {
-    if (isMatrixTranspose(op.getRhs(), op.getLhs()) ||
-        isMatrixTranspose(op.getLhs(), op.getRhs()))
+    bool lhsSwapped = false, rhsSwapped = false;
+    if (matrixSource(op.getLhs(), lhsSwapped) ==
+            matrixSource(op.getRhs(), rhsSwapped) &&
+        lhsSwapped != rhsSwapped)
       op->setAttr(kGramBlockAttr, builder.getI64IntegerAttr(block));
   });
 }

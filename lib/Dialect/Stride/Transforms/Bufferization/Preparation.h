@@ -55,7 +55,8 @@ constexpr llvm::StringLiteral kUnsignedAttr = "stride.unsigned";
 void makeIntegersSignless(ModuleOp module);
 
 /// Marks with kGramBlockAttr = `block` every stride.matmul in `module`
-/// whose lhs is its rhs with the last two dims swapped, or the reverse.
+/// whose operands view the same matrices, one of them transposed (x @ x.T,
+/// x.T @ x, einsum's "ij,kj->ik"; see matrixSource in Matmul.cpp).
 void markGramProducts(ModuleOp module, int64_t block);
 
 /// Sets `bufferization.buffer_layout` on every ranked tensor argument of the

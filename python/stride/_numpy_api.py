@@ -654,6 +654,14 @@ def _norm(x, ord=None, axis=None, keepdims=False):
         v = v.astype(np.float64)
     nd = len(v.shape)
     if axis is None:
+        if (nd == 1 and not keepdims and (ord is None or ord == 2)
+                and isinstance(v, _expr.Leaf)):
+            # NumPy's sqrt(x.dot(x)) of an array: a dot product, summed in
+            # vector partial sums as BLAS sums it, at twice the speed of a
+            # compensated sum (1M f64: 0.09 against 0.18 ms). An
+            # expression keeps the fused sum, which reads its operands
+            # without storing it (norm(v - w): 0.23 against 0.73 ms).
+            return _expr.TABLE_FUNCTIONS["sqrt"](_expr.matmul(v, v))
         if ord is None:  # the 2-norm of the flattened array
             return _expr.TABLE_FUNCTIONS["sqrt"](
                 _expr.reduce("sum", v * v, None, keepdims))

@@ -318,3 +318,52 @@ def test_reduction_out_errors():
     o = np.empty(4)
     stride.jit(lambda i, o: np.add(i, i, out=o))(i, o)
     np.testing.assert_array_equal(o, np.add(i, i).astype(np.float64))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_float_max_min_in_lanes_propagate_nan(threads):
+    """Float max and min accumulate in lanes with two compares and a select:
+    NaN anywhere (first, last, a lane edge, every element) makes the result
+    NaN, infinities and all-negative rows are exact, along a long row, a
+    column and the whole array, f32 and f64, against NumPy."""
+    rng = np.random.default_rng(11)
+    fn = stride.jit(lambda a: (np.max(a), np.min(a), a.max(1), a.min(0),
+                               np.amax(a, axis=0, keepdims=True)),
+                    threads=threads)
+    for dtype in (np.float32, np.float64):
+        for shape in ((3, 1000), (130, 257), (1, 4097)):
+            for where in (None, 0, -1, 63, 64, 200, "all", "inf", "neg"):
+                a = rng.standard_normal(shape).astype(dtype)
+                if where == "all":
+                    a[...] = np.nan
+                elif where == "inf":
+                    a.flat[::7] = np.inf
+                    a.flat[3::11] = -np.inf
+                elif where == "neg":
+                    a = -np.abs(a) - 1
+                elif where is not None:
+                    a[-1, where % shape[1]] = np.nan
+                got = fn(a)
+                want = (np.max(a), np.min(a), a.max(1), a.min(0),
+                        np.amax(a, axis=0, keepdims=True))
+                for g, w in zip(got, want):
+                    np.testing.assert_array_equal(g, w, err_msg=f"{shape} {where}")
+
+
+def test_vector_norm_of_an_array_is_a_dot_product():
+    """np.linalg.norm of a 1-D array is NumPy's sqrt(x.dot(x)): a dot
+    product (the kernel holds a contraction, not a compensated sum); of an
+    expression it stays the fused sum, which stores nothing. Both match
+    NumPy, f32 and f64, with ord None and 2."""
+    rng = np.random.default_rng(12)
+    for dtype in (np.float32, np.float64):
+        v = rng.standard_normal(100_003).astype(dtype)
+        w = rng.standard_normal(100_003).astype(dtype)
+        for fn in (np.linalg.norm, lambda v: np.linalg.norm(v, 2),
+                   lambda v: np.linalg.norm(v * 2 - 1)):
+            np.testing.assert_allclose(stride.jit(fn)(v), fn(v),
+                                       rtol=2e-6 if dtype == np.float32 else 1e-12)
+        text = stride.jit(np.linalg.norm).kernel_text((v,))[0]
+        assert "stride.matmul" in text and "stride.sum" not in text, text
+        text = stride.jit(lambda v, w: np.linalg.norm(v - w)).kernel_text((v, w))[0]
+        assert "stride.matmul" not in text, text

@@ -76,10 +76,16 @@ func.func @mean(%x: tensor<4x6x5xf64>) -> tensor<*xf64> {
 
 // -----
 
-// amax is NaN-propagating maximumf; any tests nonzero with an unordered
+// amax keeps its accumulator where it is greater or NaN, else takes the
+// element (NaN-propagating in two compares and a select: x86 has no
+// NaN-propagating max instruction); any tests nonzero with an unordered
 // compare (NaN is true).
 // CHECK-LABEL: func.func @max_any
-// CHECK: arith.maximumf
+// CHECK: ^bb0(%[[IN:.+]]: f32, %[[ACC:.+]]: f32):
+// CHECK-NEXT: %[[BETTER:.+]] = arith.cmpf ogt, %[[ACC]], %[[IN]]
+// CHECK-NEXT: %[[NAN:.+]] = arith.cmpf uno, %[[ACC]], %[[ACC]]
+// CHECK-NEXT: %[[KEEP:.+]] = arith.ori %[[BETTER]], %[[NAN]]
+// CHECK-NEXT: arith.select %[[KEEP]], %[[ACC]], %[[IN]]
 // CHECK: arith.cmpf une
 // CHECK: arith.ori
 func.func @max_any(%x: tensor<4x6xf32>) -> (tensor<*xf32>, tensor<*xi1>) {
@@ -108,6 +114,24 @@ func.func @max_any(%x: tensor<4x6xf32>) -> (tensor<*xf32>, tensor<*xi1>) {
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%[[LAST]]
 func.func @lane_sum(%x: tensor<4x1000xf32>) -> tensor<*xf32> {
   %0 = stride.sum %x axes [1] : tensor<4x1000xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A long contiguous row min accumulates in lanes as the sum does (two
+// compares and a select, which LLVM's loop vectorizer would not take as a
+// reduction), and the lanes fold in halves.
+// CHECK-LABEL: func.func @lane_min
+// CHECK: %[[L:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}}memref<4x15x64xf32
+// CHECK: arith.cmpf olt
+// CHECK: arith.cmpf uno
+// CHECK: memref.subview %[[L]][0, 32] [4, 32]
+// CHECK: %[[LAST:.*]] = memref.subview %[[L]][0, 0] [4, 1]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%[[LAST]]
+func.func @lane_min(%x: tensor<4x1000xf32>) -> tensor<*xf32> {
+  %0 = stride.amin %x axes [1] : tensor<4x1000xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

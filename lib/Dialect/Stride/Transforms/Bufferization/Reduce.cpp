@@ -17,8 +17,10 @@
 //    the result's shape), at least as accurate as NumPy's pairwise
 //    summation; the compensation is reset where the running sum is not
 //    finite, so infinities and NaN propagate as in a plain sum.
-//  * amax/amin: arith.maximumf/minimumf (NaN-propagating), signed max/min
-//    for integers, or/and for i1.
+//  * amax/amin of floats: the accumulator stays where it is better or NaN,
+//    else the element takes over (NaN-propagating in two compares and a
+//    select, in lanes like the sum; arith.maximumf/minimumf for the GPU's
+//    single-op combiners); signed max/min for integers, or/and for i1.
 //  * argmax/argmin: the value and the index are accumulated together; a
 //    candidate wins when it is better, or equal with a smaller index (NaN is
 //    better than any number, as NumPy's first-NaN rule), so the result is the
@@ -444,9 +446,22 @@ LogicalResult KernelBuilder::emitReduction(
     case ReduceKind::Min: {
       bool max = kind == ReduceKind::Max;
       Value a = acc[0];
-      if (isFloat)
+      if (isFloat && plain)
         return {max ? arith::MaximumFOp::create(nb, nl, a, x).getResult()
                     : arith::MinimumFOp::create(nb, nl, a, x).getResult()};
+      // x86 has no NaN-propagating max: arith.maximumf expands to six
+      // vector ops. Two compares and a select instead: the accumulator
+      // stays when it is NaN or better, else x takes over (a NaN x, and
+      // on a tie the later element, as NumPy's max keeps -0.0 after 0.0).
+      if (isFloat) {
+        Value better = arith::CmpFOp::create(
+            nb, nl, max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+            a, x);
+        Value nan =
+            arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO, a, a);
+        Value keep = arith::OrIOp::create(nb, nl, better, nan);
+        return {arith::SelectOp::create(nb, nl, keep, a, x)};
+      }
       if (isBool)
         return {max ? arith::OrIOp::create(nb, nl, a, x).getResult()
                     : arith::AndIOp::create(nb, nl, a, x).getResult()};
@@ -572,8 +587,10 @@ LogicalResult KernelBuilder::emitReduction(
     innerSize = getConstantIntValue(in.sizes[inner]).value_or(0);
     innerStride = staticStrides[inner].value_or(0);
   }
-  bool laneKind =
-      kahan || index || (kind == ReduceKind::Prod && isa<FloatType>(accType));
+  bool laneKind = kahan || index ||
+                  ((kind == ReduceKind::Prod || kind == ReduceKind::Max ||
+                    kind == ReduceKind::Min) &&
+                   isa<FloatType>(accType));
   // Rows of fewer than 8 blocks of the wide lanes take 16: the lane tree
   // (log2 of the lanes stages a row) outweighed the blocks on short rows
   // (sums of 16384 x 256 f32 rows: 1.13 ms with 64 lanes, 0.70 with 16;

@@ -626,11 +626,25 @@ py::dict explainKernel(const std::string &text, const std::string &entry,
       list.append(py::make_tuple(where, message));
     return list;
   };
-  out["ops"] = run([&](PassManager &pm) {
+  // The order of chained products is decided first; that decision leads
+  // the others, and the ops stage lists the ops as they then run.
+  (*module)->setAttr(kExplainAttr, UnitAttr::get(&context));
+  py::list ops = run([&](PassManager &pm) {
     pm.addPass(createStrideInferShapes());
+    pm.addPass(createStrideReassociateMatmuls());
     pm.addPass(createStridePropagateLayout(
         StridePropagateLayoutOptions{*policy, false}));
   });
+  py::list early, described;
+  for (py::handle item : ops) {
+    std::string message = py::cast<std::string>(item.cast<py::tuple>()[1]);
+    (StringRef(message).starts_with("stride-explain: reassociate: ")
+         ? early
+         : described)
+        .append(item);
+  }
+  (*module)->removeAttr(kExplainAttr);
+  out["ops"] = described;
   py::list results;
   for (Type t : module->lookupSymbol<func::FuncOp>(entry).getResultTypes())
     if (auto ranked = dyn_cast<RankedTensorType>(t)) {
@@ -653,13 +667,16 @@ py::dict explainKernel(const std::string &text, const std::string &entry,
   (*module)->setAttr(kExplainAttr, UnitAttr::get(&context));
   unsigned resolved = resolveThreads(threads);
   out["threads"] = resolved;
-  out["decisions"] = run([&](PassManager &pm) {
+  py::list decisions = run([&](PassManager &pm) {
     if (fuse)
       pm.addPass(createStrideFuseRows());
     pm.addPass(createStrideBufferize(StrideBufferizeOptions{resolved}));
     pm.addPass(createStrideTileMatmul());
     pm.addPass(createStrideBlockTransposes());
   });
+  for (py::handle item : decisions)
+    early.append(item);
+  out["decisions"] = early;
   return out;
 }
 

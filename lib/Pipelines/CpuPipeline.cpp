@@ -33,6 +33,7 @@ unsigned cpuThreads(const StridePipelineOptions &options) {
 void mlir::stride::buildStrideToLinalgPipeline(
     OpPassManager &pm, const StridePipelineOptions &options) {
   pm.addPass(createStrideInferShapes());
+  pm.addPass(createStrideReassociateMatmuls());
   pm.addPass(createStridePropagateLayout(
       StridePropagateLayoutOptions{options.policy, options.keepResultLayouts}));
   pm.addPass(createStrideGeneralize());

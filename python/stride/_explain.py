@@ -53,13 +53,17 @@ def _strip(message):
 def _first_per_kernel(decisions):
     """A reduction's kernel is several loop nests (lanes, then their fold),
     each of which decides its threads: the first, the one over the input,
-    speaks for the kernel."""
+    speaks for the kernel. A decision said twice for one op is listed
+    once."""
     seen, kept = set(), []
     for where, message in decisions:
         kind = _strip(message).split(":", 1)[0]
-        if kind == "threads" and (where, kind) in seen:
+        # The blocks of a symmetric product each repeat their tiling.
+        if ((kind == "threads" and (where, kind) in seen)
+                or (where, message) in seen):
             continue
         seen.add((where, kind))
+        seen.add((where, message))
         kept.append(message)
     return kept
 

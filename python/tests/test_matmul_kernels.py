@@ -282,3 +282,36 @@ def test_symmetric_products(threads):
     text = str(stride.explain(stride.jit(lambda x, y: x @ y.T, threads=threads),
                               x, x.copy()))
     assert "is symmetric" not in text, text
+
+
+def test_matmul_chains_in_the_cheaper_order():
+    """A @ B @ x runs as A @ (B @ x) when that does at least twice fewer
+    multiplies (numpy.linalg.multi_dot's choice): the values match NumPy's
+    left-to-right product to rounding for matrix-matrix-vector, transposed,
+    thin and vector-first chains, integers exactly; square chains keep
+    NumPy's order (the same bits), and stride.explain says which ran."""
+    rng = np.random.default_rng(7)
+    a, b = rng.standard_normal((300, 300)), rng.standard_normal((300, 300))
+    x, t = rng.standard_normal(300), rng.standard_normal((400, 20))
+    cases = [
+        (lambda a, b, x: a @ b @ x, (a, b, x)),
+        (lambda a, b, x: a.T @ a @ x, (a, b, x)),
+        (lambda a, b, x: x @ a @ b, (a, b, x)),
+        (lambda a, b, x: (a @ b) @ (b @ x), (a, b, x)),
+        (lambda t: t @ t.T @ t, (t,)),
+        (lambda t: t.T @ (t @ t.T), (t,)),
+        (lambda a, b, x: np.tanh(a @ b @ x) + 1, (a, b, x)),
+    ]
+    for fn, args in cases:
+        got, want = stride.jit(fn)(*args), fn(*args)
+        np.testing.assert_allclose(got, want, rtol=0,
+                                   atol=1e-12 * np.abs(want).max())
+    i = rng.integers(-9, 9, (200, 200))
+    v = rng.integers(-9, 9, 200)
+    assert (stride.jit(lambda i, v: i @ i @ v)(i, v) == i @ i @ v).all()
+    sq = stride.jit(lambda a, b: a @ b @ a)(a, b)
+    assert (sq == stride.jit(lambda a, b: (a @ b) @ a)(a, b)).all()
+    text = str(stride.explain(stride.jit(lambda a, b, x: a @ b @ x), a, b, x))
+    assert "reassociate: (A @ B) @ C runs as A @ (B @ C)" in text, text
+    text = str(stride.explain(stride.jit(lambda a, b: a @ b @ a), a, b))
+    assert "reassociate" not in text, text

@@ -25,6 +25,42 @@ def StrideGeneralize : Pass<"stride-generalize"> {
                            "::mlir::math::MathDialect"];
 }
 
+def StrideReassociateMatmuls : Pass<"stride-reassociate-matmuls"> {
+  let summary = "Evaluate chains of matrix products in their cheaper order";
+  let description = [{
+    `A @ B @ C` is `(A @ B) @ C` in NumPy, whatever the shapes: with an
+    `n x n` `A`, `B` and a vector `x`, `A @ B @ x` does `n^3` multiplies
+    where `A @ (B @ x)` does `2 n^2`. Matrix products are associative, so,
+    as `numpy.linalg.multi_dot` and Julia's three-argument `*` do, this pass
+    takes the cheaper order of each pair of chained `stride.matmul`s: where
+    a product's operand is another product used only there, it compares the
+    multiplies of `(A @ B) @ C` (`m k n + m n p`) with those of
+    `A @ (B @ C)` (`k n p + m k p`) and rewrites to the other order when it
+    does at least `min-gain` times fewer. Chains of more products are
+    taken pair by pair in program order.
+
+    Only static shapes of rank 1 or 2 with one element type are
+    considered, and the middle operand `B` must be a matrix: a vector
+    there is promoted differently on each side (`(A @ b) @ C` is `b^T A^T
+    C`), so that chain is not associative. The sums run in another order,
+    so the result differs from NumPy's in rounding, as BLAS's blocking
+    does; products of integers are exact either way. Chains whose two
+    orders cost within `min-gain` of each other (square matrices) keep
+    NumPy's.
+
+    Example (`min-gain` 2): `%ab = stride.matmul %a, %b : tensor<500x500xf64>,
+    tensor<500x500xf64> -> tensor<500x500xf64>` then `stride.matmul %ab, %x
+    : ..., tensor<500xf64> -> tensor<500xf64>` becomes `%bx =
+    stride.matmul %b, %x` then `stride.matmul %a, %bx` (250,000 multiplies
+    twice instead of 125,250,000).
+  }];
+  let options = [
+    Option<"minGain", "min-gain", "int64_t", /*default=*/"2",
+           "Reorder a chain only when the other order does at least this "
+           "many times fewer multiplies (0: never)">,
+  ];
+}
+
 def StrideInferShapes : Pass<"stride-infer-shapes"> {
   let summary = "Refine result shapes by NumPy broadcasting and matmul rules";
   let description = [{

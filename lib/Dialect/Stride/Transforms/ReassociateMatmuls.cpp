@@ -1,0 +1,136 @@
+//===- ReassociateMatmuls.cpp - Matrix product chains in the cheaper order ===//
+
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+
+namespace mlir::stride {
+#define GEN_PASS_DEF_STRIDEREASSOCIATEMATMULS
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+} // namespace mlir::stride
+
+using namespace mlir;
+using namespace mlir::stride;
+
+namespace {
+/// A static operand of rank 1 or 2: its type and (rows, columns), a vector
+/// being a row on the left of a product and a column on the right.
+struct Factor {
+  RankedTensorType type;
+  int64_t rows = 1, columns = 1;
+};
+
+std::optional<Factor> factorOf(Value value, bool onTheLeft) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() < 1 ||
+      type.getRank() > 2)
+    return std::nullopt;
+  Factor f{type};
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() == 2) {
+    f.rows = shape[0];
+    f.columns = shape[1];
+  } else if (onTheLeft) {
+    f.columns = shape[0];
+  } else {
+    f.rows = shape[0];
+  }
+  return f;
+}
+
+/// Multiplies of a product of `lhs` (m x k) and `rhs` (k x n), saturating.
+int64_t cost(int64_t m, int64_t k, int64_t n) {
+  int64_t mk, mkn;
+  if (llvm::MulOverflow(m, k, mk) || llvm::MulOverflow(mk, n, mkn))
+    return std::numeric_limits<int64_t>::max();
+  return mkn;
+}
+
+int64_t add(int64_t a, int64_t b) {
+  int64_t sum;
+  return llvm::AddOverflow(a, b, sum) ? std::numeric_limits<int64_t>::max()
+                                      : sum;
+}
+
+struct StrideReassociateMatmulsPass
+    : mlir::stride::impl::StrideReassociateMatmulsBase<
+          StrideReassociateMatmulsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (minGain < 1)
+      return;
+    SmallVector<MatmulOp> products;
+    getOperation()->walk([&](MatmulOp op) { products.push_back(op); });
+    for (MatmulOp op : products)
+      reassociate(op);
+  }
+
+  /// Rewrites `op` = (a @ b) @ c into a @ (b @ c), or a @ (b @ c) into
+  /// (a @ b) @ c, when the inner product is used only by `op` and the
+  /// other order does at least minGain times fewer multiplies.
+  void reassociate(MatmulOp op) {
+    auto inner = op.getLhs().getDefiningOp<MatmulOp>();
+    bool innerOnTheLeft = inner && inner->hasOneUse();
+    if (!innerOnTheLeft) {
+      inner = op.getRhs().getDefiningOp<MatmulOp>();
+      if (!inner || !inner->hasOneUse())
+        return;
+    }
+    Value a = innerOnTheLeft ? inner.getLhs() : op.getLhs();
+    Value b = innerOnTheLeft ? inner.getRhs() : inner.getLhs();
+    Value c = innerOnTheLeft ? op.getRhs() : inner.getRhs();
+    std::optional<Factor> fa = factorOf(a, true), fb = factorOf(b, true),
+                          fc = factorOf(c, false);
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!fa || !fb || !fc || !result || fb->type.getRank() != 2)
+      return;
+    Type element = result.getElementType();
+    for (const Factor &f : {*fa, *fb, *fc})
+      if (f.type.getElementType() != element)
+        return;
+    int64_t m = fa->rows, k = fa->columns, n = fb->columns, p = fc->columns;
+    if (fb->rows != k || fc->rows != n)
+      return;
+    int64_t leftFirst = add(cost(m, k, n), cost(m, n, p));
+    int64_t rightFirst = add(cost(k, n, p), cost(m, k, p));
+    int64_t now = innerOnTheLeft ? leftFirst : rightFirst;
+    int64_t other = innerOnTheLeft ? rightFirst : leftFirst;
+    int64_t scaled;
+    if (llvm::MulOverflow(other, int64_t(minGain), scaled) || scaled > now)
+      return;
+
+    OpBuilder builder(op);
+    Location loc = op.getLoc();
+    Value product;
+    if (innerOnTheLeft) {
+      // b @ c: k x p, or k when c is a vector.
+      SmallVector<int64_t> shape{k};
+      if (fc->type.getRank() == 2)
+        shape.push_back(p);
+      Value bc = MatmulOp::create(builder, loc,
+                                  RankedTensorType::get(shape, element), b, c);
+      product = MatmulOp::create(builder, loc, result, a, bc);
+    } else {
+      // a @ b: m x n, or n when a is a vector.
+      SmallVector<int64_t> shape;
+      if (fa->type.getRank() == 2)
+        shape.push_back(m);
+      shape.push_back(n);
+      Value ab = MatmulOp::create(builder, loc,
+                                  RankedTensorType::get(shape, element), a, b);
+      product = MatmulOp::create(builder, loc, result, ab, c);
+    }
+    if (explainsDecisions(op))
+      emitRemark(loc) << "stride-explain: reassociate: "
+                      << (innerOnTheLeft ? "(A @ B) @ C runs as A @ (B @ C)"
+                                         : "A @ (B @ C) runs as (A @ B) @ C")
+                      << ": " << other << " multiplies instead of " << now;
+    op.getResult().replaceAllUsesWith(product);
+    op.erase();
+    inner.erase();
+  }
+};
+} // namespace

@@ -4,7 +4,8 @@
 chains, an integer chain, single transcendental functions, a few conjugate
 gradient steps), and programs with NumPy calls Stride has no op for (run
 between kernels: cumsum, sort, solve, integer-array indexing), and
-products of a matrix with its own transpose (NumPy's dsyrk), each under
+products of a matrix with its own transpose (NumPy's dsyrk), matrix
+chains, max and norm reductions, each under
 @stride.jit against the plain function, timed interleaved in one process
 (best of 5 turns of best of 3 calls). Prints Stride's ratio to NumPy (> 1:
 Stride faster). Threads: STRIDE_NUM_THREADS and OPENBLAS_NUM_THREADS.
@@ -87,6 +88,11 @@ CASES = [
     ("solve(X.T@X, X.T@y) 2000x300",
      lambda X, y: np.linalg.solve(X.T @ X, X.T @ y), (XL, x2)),
     ("cov 500 vars x 4000", np.cov, (V,)),
+    ("A@B@x chain 2000^2", lambda A, B, x: A @ B @ x, (A2, SPD, x2)),
+    ("A.T@A@x chain 2000^2", lambda A, x: A.T @ A @ x, (A2, x2)),
+    ("max 1M f64", np.max, (lat[2],)),
+    ("max of rows 1000^2", lambda G: G.max(axis=1), (G,)),
+    ("norm 1M f64", np.linalg.norm, (lat[3],)),
 ]
 
 

@@ -67,3 +67,23 @@ func.func @kept(%a: tensor<8x8xf64>, %b: tensor<8x8xf64>, %c: tensor<8x8xf64>, %
   %twice = stride.add %used, %used : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
   return %abc, %axa, %usedx, %twice : tensor<8x8xf64>, tensor<8xf64>, tensor<8xf64>, tensor<8x8xf64>
 }
+
+// -----
+
+// A product made before a loop and used in its body runs once: moving it
+// into the body would run it every iteration, so it stays.
+// CHECK-LABEL: func.func @loop_body
+// CHECK: %[[AB:.+]] = stride.matmul %arg0, %arg1
+// CHECK: scf.for
+// CHECK: stride.matmul %[[AB]], %{{.+}} : tensor<8x8xf64>, tensor<8xf64>
+func.func @loop_body(%a: tensor<8x8xf64>, %b: tensor<8x8xf64>, %x: tensor<8xf64>) -> tensor<8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %ab = stride.matmul %a, %b : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
+  %r = scf.for %i = %c0 to %c9 step %c1 iter_args(%v = %x) -> (tensor<8xf64>) {
+    %n = stride.matmul %ab, %v : tensor<8x8xf64>, tensor<8xf64> -> tensor<8xf64>
+    scf.yield %n : tensor<8xf64>
+  }
+  return %r : tensor<8xf64>
+}

@@ -72,11 +72,16 @@ struct StrideReassociateMatmulsPass
   /// (a @ b) @ c, when the inner product is used only by `op` and the
   /// other order does at least minGain times fewer multiplies.
   void reassociate(MatmulOp op) {
+    // The inner product must sit in the same block: one computed before a
+    // loop and used in its body runs once, which the counts below ignore.
+    auto movable = [&](MatmulOp inner) {
+      return inner && inner->hasOneUse() && inner->getBlock() == op->getBlock();
+    };
     auto inner = op.getLhs().getDefiningOp<MatmulOp>();
-    bool innerOnTheLeft = inner && inner->hasOneUse();
+    bool innerOnTheLeft = movable(inner);
     if (!innerOnTheLeft) {
       inner = op.getRhs().getDefiningOp<MatmulOp>();
-      if (!inner || !inner->hasOneUse())
+      if (!movable(inner))
         return;
     }
     Value a = innerOnTheLeft ? inner.getLhs() : op.getLhs();

@@ -40,7 +40,9 @@ def StrideReassociateMatmuls : Pass<"stride-reassociate-matmuls"> {
     taken pair by pair in program order.
 
     Only static shapes of rank 1 or 2 with one element type are
-    considered, and the middle operand `B` must be a matrix: a vector
+    considered, the two products in one block (a product made before a loop
+    and used in its body is computed once, which the counts ignore), and
+    the middle operand `B` must be a matrix: a vector
     there is promoted differently on each side (`(A @ b) @ C` is `b^T A^T
     C`), so that chain is not associative. The sums run in another order,
     so the result differs from NumPy's in rounding, as BLAS's blocking

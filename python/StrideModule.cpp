@@ -626,8 +626,10 @@ py::dict explainKernel(const std::string &text, const std::string &entry,
       list.append(py::make_tuple(where, message));
     return list;
   };
-  // The order of chained products is decided first; that decision leads
-  // the others, and the ops stage lists the ops as they then run.
+  // The passes that decide how the kernels run say what they chose: the
+  // order of chained products first (it leads the decisions, and the ops
+  // stage lists the ops as they then run), then row loops, threads
+  // (resolved as the drivers resolve them) and the CPU's tiling.
   (*module)->setAttr(kExplainAttr, UnitAttr::get(&context));
   py::list ops = run([&](PassManager &pm) {
     pm.addPass(createStrideInferShapes());
@@ -643,7 +645,6 @@ py::dict explainKernel(const std::string &text, const std::string &entry,
          : described)
         .append(item);
   }
-  (*module)->removeAttr(kExplainAttr);
   out["ops"] = described;
   py::list results;
   for (Type t : module->lookupSymbol<func::FuncOp>(entry).getResultTypes())
@@ -661,10 +662,6 @@ py::dict explainKernel(const std::string &text, const std::string &entry,
       pm.addPass(createStrideFuse());
     pm.addPass(createStrideCoalesce());
   });
-  // The passes that decide how the kernels run say what they chose: row
-  // loops, threads (resolved as the drivers resolve them) and the CPU's
-  // tiling, on the module the kernels stage left.
-  (*module)->setAttr(kExplainAttr, UnitAttr::get(&context));
   unsigned resolved = resolveThreads(threads);
   out["threads"] = resolved;
   py::list decisions = run([&](PassManager &pm) {

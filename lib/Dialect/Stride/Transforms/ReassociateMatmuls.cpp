@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::stride {
 #define GEN_PASS_DEF_STRIDEREASSOCIATEMATMULS
@@ -40,18 +41,9 @@ std::optional<Factor> factorOf(Value value, bool onTheLeft) {
   return f;
 }
 
-/// Multiplies of a product of `lhs` (m x k) and `rhs` (k x n), saturating.
-int64_t cost(int64_t m, int64_t k, int64_t n) {
-  int64_t mk, mkn;
-  if (llvm::MulOverflow(m, k, mk) || llvm::MulOverflow(mk, n, mkn))
-    return std::numeric_limits<int64_t>::max();
-  return mkn;
-}
-
-int64_t add(int64_t a, int64_t b) {
-  int64_t sum;
-  return llvm::AddOverflow(a, b, sum) ? std::numeric_limits<int64_t>::max()
-                                      : sum;
+/// Multiplies of an (m x k) times (k x n) product, saturating.
+uint64_t cost(uint64_t m, uint64_t k, uint64_t n) {
+  return llvm::SaturatingMultiply(llvm::SaturatingMultiply(m, k), n);
 }
 
 struct StrideReassociateMatmulsPass
@@ -99,12 +91,11 @@ struct StrideReassociateMatmulsPass
     int64_t m = fa->rows, k = fa->columns, n = fb->columns, p = fc->columns;
     if (fb->rows != k || fc->rows != n)
       return;
-    int64_t leftFirst = add(cost(m, k, n), cost(m, n, p));
-    int64_t rightFirst = add(cost(k, n, p), cost(m, k, p));
-    int64_t now = innerOnTheLeft ? leftFirst : rightFirst;
-    int64_t other = innerOnTheLeft ? rightFirst : leftFirst;
-    int64_t scaled;
-    if (llvm::MulOverflow(other, int64_t(minGain), scaled) || scaled > now)
+    uint64_t leftFirst = llvm::SaturatingAdd(cost(m, k, n), cost(m, n, p));
+    uint64_t rightFirst = llvm::SaturatingAdd(cost(k, n, p), cost(m, k, p));
+    uint64_t now = innerOnTheLeft ? leftFirst : rightFirst;
+    uint64_t other = innerOnTheLeft ? rightFirst : leftFirst;
+    if (llvm::SaturatingMultiply(other, uint64_t(minGain)) > now)
       return;
 
     OpBuilder builder(op);

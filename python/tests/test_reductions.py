@@ -367,3 +367,39 @@ def test_vector_norm_of_an_array_is_a_dot_product():
         assert "stride.matmul" in text and "stride.sum" not in text, text
         text = stride.jit(lambda v, w: np.linalg.norm(v - w)).kernel_text((v, w))[0]
         assert "stride.matmul" not in text, text
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_boolean_reductions_in_byte_lanes(threads):
+    """any, all and the max and min of bools accumulate in byte lanes: one
+    true (or false) element anywhere (first, last, a lane edge, the partial
+    last block) decides the result, along long rows, columns and the whole
+    array, of a fused comparison, a stored bool array and NaN (truthy),
+    against NumPy."""
+    rng = np.random.default_rng(13)
+    fused = stride.jit(lambda a: ((a > 0.5).any(), (a > 0.5).all(1),
+                                  np.any(a != 0, axis=0), np.all(a, axis=1)),
+                       threads=threads)
+    stored = stride.jit(lambda m: (m.any(), m.all(), m.max(1), m.min(1),
+                                   np.any(m, axis=1, keepdims=True)),
+                        threads=threads)
+    for shape in ((3, 1000), (130, 257), (1, 4097), (2, 513)):
+        for where in (None, 0, -1, 255, 256, 511, "nan", "all"):
+            a = rng.uniform(-1.0, 0.5, shape)
+            if where == "all":
+                a[...] = 1.0
+            elif where == "nan":
+                a[:, ::97] = np.nan
+            elif where is not None:
+                a[-1, where % shape[1]] = 1.0
+            want = ((a > 0.5).any(), (a > 0.5).all(1), np.any(a != 0, axis=0),
+                    np.all(a, axis=1))
+            for g, w in zip(fused(a), want):
+                np.testing.assert_array_equal(g, w, err_msg=f"{shape} {where}")
+            m = a > 0.5
+            for mask in (m, ~m):
+                want = (mask.any(), mask.all(), mask.max(1), mask.min(1),
+                        np.any(mask, axis=1, keepdims=True))
+                for g, w in zip(stored(mask), want):
+                    assert g.dtype == np.bool_
+                    np.testing.assert_array_equal(g, w, err_msg=f"{shape} {where}")

@@ -137,6 +137,26 @@ func.func @lane_min(%x: tensor<4x1000xf32>) -> tensor<*xf32> {
 
 // -----
 
+// A long row `any` accumulates in byte lanes (an i1 accumulator kept LLVM
+// from vectorizing the loop): each element's truth is widened to i8 and
+// or-ed in, the lanes fold in halves, and the last lane is narrowed back.
+// CHECK-LABEL: func.func @lane_any
+// CHECK: %[[L:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x16xi8>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}}outs(%[[L]] : memref<4x16xi8>)
+// CHECK: arith.cmpf une
+// CHECK: arith.extui %{{.*}} : i1 to i8
+// CHECK: arith.ori %{{.*}} : i8
+// CHECK: %[[LAST:.*]] = memref.subview %[[L]][0, 0] [4, 1]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%[[LAST]]
+// CHECK: arith.trunci %{{.*}} : i8 to i1
+// CHECK: arith.ori %{{.*}} : i1
+func.func @lane_any(%x: tensor<4x1000xf32>) -> tensor<*xi1> {
+  %0 = stride.any %x axes [1] : tensor<4x1000xf32> -> tensor<*xi1>
+  return %0 : tensor<*xi1>
+}
+
+// -----
+
 // Float column sums of rows that whole blocks of 16 cover: the rows loop
 // becomes (block, row in the block) over the input expanded alike, so with
 // threads the block sums are split by blocks of rows (each chunk reads whole

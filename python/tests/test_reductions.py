@@ -403,3 +403,42 @@ def test_boolean_reductions_in_byte_lanes(threads):
                 for g, w in zip(stored(mask), want):
                     assert g.dtype == np.bool_
                     np.testing.assert_array_equal(g, w, err_msg=f"{shape} {where}")
+
+
+def test_whole_array_reductions_split_across_threads():
+    """A reduction to fewer points than threads over at least 2 MiB runs
+    one part of the blocks per thread, each in its own lanes, combined at
+    the end: sums, means, products, max/min, argmax/argmin (ties and NaN
+    across the parts give the first index), any/all and fused expressions,
+    with a block count that the parts do not divide and a partial last
+    block, match NumPy on 2 threads (and the one-thread kernel)."""
+    rng = np.random.default_rng(14)
+    fns = (np.sum, np.mean, np.max, np.min, np.argmax, np.argmin,
+           lambda a: (a > 3.5).any(), lambda a: (a > -3.5).all(),
+           lambda a: np.sum(a * a - 1), lambda a: np.prod(1 + a * 1e-4),
+           lambda a: a.astype(np.float32).sum(), lambda a: a.max(axis=1))
+    for n in (1 << 20, 300_001 * 3 + 17):
+        for case in ("plain", "tie", "nan", "late nan"):
+            a = rng.standard_normal(n)
+            if case == "tie":  # the largest value in both halves
+                a[n // 4] = a[3 * n // 4] = 10.0
+                a[n // 3] = a[n - 5] = -10.0
+            elif case == "nan":
+                a[n - 3] = np.nan
+            elif case == "late nan":
+                a[n // 2 + 1] = a[n - 1] = np.nan
+            for fn in fns:
+                x = a.reshape(1, -1) if fn is fns[-1] else a
+                want = fn(x)
+                for threads in (1, 2):
+                    got = stride.jit(fn, threads=threads)(x)
+                    single = np.asarray(want).dtype == np.float32
+                    # Sums cancel: the error is relative to the sum of |a|.
+                    np.testing.assert_allclose(
+                        got, want, rtol=1e-9,
+                        atol=(1e-6 if single else 1e-13) * np.nansum(np.abs(a)),
+                        err_msg=f"{n} {case} threads={threads}")
+    text = str(stride.explain(stride.jit(np.sum, threads=2), a))
+    assert "2 parts of the reduced dim" in text, text
+    text = str(stride.explain(stride.jit(np.sum, threads=2), a[:1000]))
+    assert "parts" not in text, text

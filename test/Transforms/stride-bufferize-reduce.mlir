@@ -175,6 +175,29 @@ func.func @threaded_columns(%x: tensor<1024x1024xf32>) -> tensor<*xf32> {
 
 // -----
 
+// A whole-array sum over at least 2 MiB has fewer kept points than threads:
+// each thread sums its own run of 16384 blocks into its own lanes (a
+// leading parts dim), the odd block left over and the partial last block
+// go to part 0's lanes, the tree folds every part's lanes, and the parts
+// are combined at the end.
+// THREADS-LABEL: func.func @threaded_whole_sum
+// THREADS: %[[L:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32xf64>
+// THREADS: scf.parallel (%[[P:.*]]) =
+// THREADS: memref.subview %[[L]][%[[P]], 0] [1, 32] [1, 1] : memref<2x32xf64> to memref<32xf64
+// THREADS: memref.reinterpret_cast %{{.*}} sizes: [16384, 32], strides: [32, 1]
+// THREADS: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}attrs = {stride.lanes}
+// THREADS: scf.reduce
+// THREADS: memref.reinterpret_cast %{{.*}} sizes: [1, 32], strides: [32, 1]
+// THREADS: memref.reinterpret_cast %{{.*}} sizes: [24], strides: [1]
+// THREADS: memref.subview %[[L]][0, 16] [2, 16]
+// THREADS: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}}ins(%{{.*}} : memref<2x1xf64
+func.func @threaded_whole_sum(%x: tensor<1048632xf64>) -> tensor<*xf64> {
+  %0 = stride.sum %x : tensor<1048632xf64> -> tensor<*xf64>
+  return %0 : tensor<*xf64>
+}
+
+// -----
+
 // Float column sums (the one reduced dim outermost): blocks of 16 rows are
 // summed plainly into partial sums (the block index is row floordiv 16),
 // which are then Kahan-summed into the output.

@@ -460,7 +460,14 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
       process holds a core. The split loop is the outermost of the leading
       parallel loops that is a plain index in every view and has at least 4
       iterations per thread (a short batch loop would leave threads idle),
-      else the longest such loop.
+      else the longest such loop. A reduction (named or `stride.map_reduce`)
+      to fewer points than threads (a whole-array sum, max, argmax or any)
+      has no such loop: its long contiguous reduced dim is instead cut into
+      one run of blocks per thread, each accumulated in its own lanes (a
+      leading parts dim of the lane buffers, an `scf.parallel` over the
+      parts), and the parts are combined after the lane tree, as a split-K
+      product combines partial products (`np.sum` of 1M f64: 0.18 ms on one
+      thread, 0.087 on two; NumPy's is 0.18).
 
     - A `stride.matmul` whose operand is the other one's transpose
       (`x @ x.T`, `x.T @ x`, a batched `b @ b.mT`, einsum's `ij,kj->ik`:

@@ -48,12 +48,8 @@ struct StrideBufferizePass
     if (threads > 1)
       module.walk([&](Operation *op) {
         // A row loop's blocks are small, and the loop itself is what
-        // threads split. Of the map_reduce ops only the plain ones (the
-        // matrix-vector products of stride-fuse) split their rows.
-        bool plainMapReduce =
-            isa<MapReduceOp>(op) && op->hasAttr(kPlainReductionAttr);
-        if ((isa<BroadcastOp, MatmulOp>(op) || isReduction(op) ||
-             plainMapReduce) &&
+        // threads split.
+        if ((isa<BroadcastOp, MatmulOp, MapReduceOp>(op) || isReduction(op)) &&
             !op->getParentOp()->hasAttr(kRowBlockAttr))
           op->setAttr(kThreadsAttr, builder.getI64IntegerAttr(threads));
       });

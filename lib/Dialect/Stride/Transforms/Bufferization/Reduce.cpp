@@ -31,11 +31,13 @@
 #include "Kernels.h"
 #include "Preparation.h"
 
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Support/ArgReduceRule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -739,7 +741,38 @@ LogicalResult KernelBuilder::emitReduction(
     // Loops: the other dims as before (0 .. rank-2), the blocks (rank-1,
     // reduction) and the lanes (rank, parallel).
     unsigned blockLoop = rank - 1, laneLoop = rank;
-    SmallVector<OpFoldResult> laneSizes(keptSizes);
+    // Fewer kept points than threads (a whole-array sum, max or any) and at
+    // least kMinParallelBytes read: the blocks are split into one run per
+    // thread, each into its own lanes (a leading `parts` dim of the lane
+    // buffers), and the parts' lanes are combined at the end, as a split-K
+    // product combines its partial products. Else no loop is long enough to
+    // split (the lanes are short and cut in cache lines) and the kernel ran
+    // on one thread.
+    int64_t parts = 1;
+    if (threads > 1 && !mirrored[inner]) {
+      // Saturating unsigned counts; an unknown size counts as large.
+      uint64_t keptPoints = 1, elements = 1, bytes = 0;
+      for (OpFoldResult size : keptSizes)
+        keptPoints = llvm::SaturatingMultiply<uint64_t>(
+            keptPoints, getConstantIntValue(size).value_or(kMinParallelBytes));
+      for (OpFoldResult size : in.sizes)
+        elements = llvm::SaturatingMultiply<uint64_t>(
+            elements, getConstantIntValue(size).value_or(0));
+      for (Source &src : srcs)
+        if (auto type = dyn_cast<MemRefType>(src.value.getType()))
+          bytes = llvm::SaturatingAdd<uint64_t>(
+              bytes, llvm::SaturatingMultiply<uint64_t>(
+                         elements, std::max<uint64_t>(
+                                       1, type.getElementTypeBitWidth() / 8)));
+      if (keptPoints < threads && bytes >= uint64_t(kMinParallelBytes) &&
+          blocks >= 4 * int64_t(threads))
+        parts = threads;
+    }
+    int64_t partBlocks = blocks / parts, extraBlocks = blocks % parts;
+    SmallVector<OpFoldResult> laneSizes;
+    if (parts > 1)
+      laneSizes.push_back(math.constant(parts));
+    llvm::append_range(laneSizes, keptSizes);
     laneSizes.push_back(math.constant(kLanes));
     SmallVector<AffineExpr> laneExprs;
     for (int64_t d = 0; d < rank; ++d)
@@ -764,7 +797,8 @@ LogicalResult KernelBuilder::emitReduction(
     // Every source viewed with the inner dim split into blocks and lanes
     // (the main blocks) or as the last partial block (`tail`); scalars as
     // they are.
-    auto inputViews = [&](bool tail, SmallVector<Value> &values,
+    auto inputViews = [&](bool tail, OpFoldResult firstBlock, int64_t numBlocks,
+                          SmallVector<Value> &values,
                           SmallVector<AffineMap> &maps,
                           unsigned numLoops) -> LogicalResult {
       for (Source &src : srcs) {
@@ -774,10 +808,11 @@ LogicalResult KernelBuilder::emitReduction(
           continue;
         }
         OpFoldResult innerStrideOf = src.strides[inner];
-        OpFoldResult offset =
-            tail ? math.add(src.offset, math.mul(math.constant(blocks * kLanes),
-                                                 innerStrideOf))
-                 : src.offset;
+        OpFoldResult offset = math.add(
+            src.offset,
+            math.mul(tail ? math.constant(blocks * kLanes)
+                          : math.mul(firstBlock, math.constant(kLanes)),
+                     innerStrideOf));
         SmallVector<ViewDim> dims;
         SmallVector<int64_t> dimOf; // the input dim of each view dim
         for (int64_t d = 0; d < rank; ++d) {
@@ -789,7 +824,7 @@ LogicalResult KernelBuilder::emitReduction(
           } else if (tail) {
             dims.push_back({math.constant(rest), innerStrideOf, blockLoop});
           } else {
-            dims.push_back({math.constant(blocks),
+            dims.push_back({math.constant(numBlocks),
                             math.mul(math.constant(kLanes), innerStrideOf),
                             blockLoop});
             dims.push_back({math.constant(kLanes), innerStrideOf, laneLoop});
@@ -808,15 +843,6 @@ LogicalResult KernelBuilder::emitReduction(
       }
       return success();
     };
-    // The main blocks.
-    SmallVector<Value> mainInputs;
-    SmallVector<AffineMap> mainMaps;
-    if (failed(inputViews(/*tail=*/false, mainInputs, mainMaps, rank + 1)))
-      return op->emitOpError() << "the input cannot be viewed in lanes";
-    for (size_t k = 0; k < laneBuffers.size(); ++k)
-      mainMaps.push_back(AffineMap::get(rank + 1, 0, laneExprs, context));
-    if (map)
-      plainLoopIndices(mainMaps, rank + 1, context);
     SmallVector<utils::IteratorType> mainIterators(
         rank + 1, utils::IteratorType::parallel);
     for (int64_t d = 0; d < rank; ++d)
@@ -847,26 +873,109 @@ LogicalResult KernelBuilder::emitReduction(
     SmallVector<NamedAttribute> laneAttrs;
     if (innerStride == 1)
       laneAttrs.push_back(b.getNamedAttr(kLanesAttr, b.getUnitAttr()));
-    emitGeneric(
-        loc, mainInputs, laneBuffers, mainMaps, mainIterators,
-        [&](OpBuilder &nb, Location nl, ValueRange args) {
-          laneStep(nb, nl, args, [&]() -> Value {
-            Value block = linalg::IndexOp::create(nb, nl, blockLoop);
-            Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
-            return arith::AddIOp::create(
-                nb, nl,
-                arith::MulIOp::create(
-                    nb, nl, block,
-                    arith::ConstantIndexOp::create(nb, nl, kLanes)),
-                lane);
-          });
-        },
-        laneAttrs);
+    // `numBlocks` blocks from block `firstBlock` into `lanes`; in threaded
+    // chunks (emitGeneric) when `split`.
+    auto emitBlocks = [&](OpFoldResult firstBlock, int64_t numBlocks,
+                          ValueRange lanes, bool split) -> LogicalResult {
+      SmallVector<Value> mainInputs;
+      SmallVector<AffineMap> mainMaps;
+      if (failed(inputViews(/*tail=*/false, firstBlock, numBlocks, mainInputs,
+                            mainMaps, rank + 1)))
+        return failure();
+      for (size_t k = 0; k < lanes.size(); ++k)
+        mainMaps.push_back(AffineMap::get(rank + 1, 0, laneExprs, context));
+      if (map)
+        plainLoopIndices(mainMaps, rank + 1, context);
+      auto body = [&](OpBuilder &nb, Location nl, ValueRange args) {
+        laneStep(nb, nl, args, [&]() -> Value {
+          Value block = linalg::IndexOp::create(nb, nl, blockLoop);
+          std::optional<int64_t> first = getConstantIntValue(firstBlock);
+          if (!first || *first != 0)
+            block = arith::AddIOp::create(
+                nb, nl, block,
+                first ? arith::ConstantIndexOp::create(nb, nl, *first)
+                      : cast<Value>(firstBlock));
+          Value lane = linalg::IndexOp::create(nb, nl, laneLoop);
+          return arith::AddIOp::create(
+              nb, nl,
+              arith::MulIOp::create(
+                  nb, nl, block,
+                  arith::ConstantIndexOp::create(nb, nl, kLanes)),
+              lane);
+        });
+      };
+      if (split) {
+        emitGeneric(loc, mainInputs, lanes, mainMaps, mainIterators, body,
+                    laneAttrs);
+        return success();
+      }
+      auto generic =
+          linalg::GenericOp::create(b, loc, TypeRange{}, mainInputs, lanes,
+                                    mainMaps, mainIterators, body);
+      for (NamedAttribute attr : laneAttrs)
+        generic->setAttr(attr.getName(), attr.getValue());
+      return success();
+    };
+    // Part `p`'s lanes (kept dims and lanes) of a lane buffer.
+    auto partLanes = [&](Value buffer, OpFoldResult p) -> Value {
+      if (parts == 1)
+        return buffer;
+      auto type = cast<MemRefType>(buffer.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), math.constant(0));
+      offsets[0] = p;
+      SmallVector<OpFoldResult> sizes(laneSizes);
+      sizes[0] = math.constant(1);
+      SmallVector<OpFoldResult> unit(type.getRank(), math.constant(1));
+      auto reduced = memref::SubViewOp::inferRankReducedResultType(
+          type.getShape().drop_front(), type, offsets, sizes, unit);
+      return memref::SubViewOp::create(b, loc, cast<MemRefType>(reduced),
+                                       buffer, offsets, sizes, unit);
+    };
+    // The main blocks: a run of partBlocks per part (an scf.parallel over
+    // the parts), the blocks left over into part 0.
+    if (parts == 1) {
+      if (failed(emitBlocks(math.constant(0), blocks, laneBuffers,
+                            /*split=*/true)))
+        return op->emitOpError() << "the input cannot be viewed in lanes";
+    } else {
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      Value count = arith::ConstantIndexOp::create(b, loc, parts);
+      auto parallel = scf::ParallelOp::create(
+          b, loc, ValueRange{zero}, ValueRange{count}, ValueRange{one});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(parallel.getBody());
+        Value p = parallel.getInductionVars()[0];
+        SmallVector<Value> lanes;
+        for (Value buffer : laneBuffers)
+          lanes.push_back(partLanes(buffer, p));
+        Value first = arith::MulIOp::create(
+            b, loc, p, arith::ConstantIndexOp::create(b, loc, partBlocks));
+        if (failed(emitBlocks(first, partBlocks, lanes, /*split=*/false)))
+          return op->emitOpError() << "the input cannot be viewed in lanes";
+      }
+      if (explainsDecisions(op))
+        emitRemark(loc) << "stride-explain: threads: " << parts
+                        << " parts of the reduced dim's " << blocks
+                        << " blocks of " << kLanes
+                        << " lanes, each part in its own lanes, combined "
+                           "at the end (fewer kept points than threads)";
+      if (extraBlocks > 0) {
+        SmallVector<Value> lanes;
+        for (Value buffer : laneBuffers)
+          lanes.push_back(partLanes(buffer, math.constant(0)));
+        if (failed(emitBlocks(math.constant(parts * partBlocks), extraBlocks,
+                              lanes, /*split=*/false)))
+          return op->emitOpError() << "the input cannot be viewed in lanes";
+      }
+    }
     // The last partial block, into lanes 0 .. rest-1.
     if (rest > 0) {
       SmallVector<Value> tailInputs;
       SmallVector<AffineMap> tailMaps;
-      if (failed(inputViews(/*tail=*/true, tailInputs, tailMaps, rank)))
+      if (failed(inputViews(/*tail=*/true, math.constant(0), 0, tailInputs,
+                            tailMaps, rank)))
         return op->emitOpError() << "the input cannot be viewed in lanes";
       SmallVector<AffineExpr> tailLaneExprs(laneExprs);
       tailLaneExprs.back() = b.getAffineDimExpr(blockLoop);
@@ -881,13 +990,14 @@ LogicalResult KernelBuilder::emitReduction(
           tailIterators[loopOf[d]] = utils::IteratorType::reduction;
       // The first `rest` lanes, as the tail's loop is that long.
       SmallVector<Value> tailLanes;
-      SmallVector<OpFoldResult> zeros(laneSizes.size(), math.constant(0));
-      SmallVector<OpFoldResult> ones(laneSizes.size(), math.constant(1));
+      SmallVector<OpFoldResult> zeros(keptSizes.size() + 1, math.constant(0));
+      SmallVector<OpFoldResult> ones(keptSizes.size() + 1, math.constant(1));
       SmallVector<OpFoldResult> tailSizes(keptSizes);
       tailSizes.push_back(math.constant(rest));
       for (Value buffer : laneBuffers)
-        tailLanes.push_back(
-            memref::SubViewOp::create(b, loc, buffer, zeros, tailSizes, ones));
+        tailLanes.push_back(memref::SubViewOp::create(
+            b, loc, partLanes(buffer, math.constant(0)), zeros, tailSizes,
+            ones));
       emitGeneric(
           loc, tailInputs, tailLanes, tailMaps, tailIterators,
           [&](OpBuilder &nb, Location nl, ValueRange args) {
@@ -905,19 +1015,21 @@ LogicalResult KernelBuilder::emitReduction(
     // stays below a pairwise sum's.
     int64_t kept = keptSizes.size();
     unsigned numAccs = laneBuffers.size();
+    // The lane buffers' dims: (parts,) kept dims, lanes.
+    int64_t laneDims = laneSizes.size();
     auto laneRange = [&](Value buffer, int64_t first, int64_t count) {
-      SmallVector<OpFoldResult> offsets(kept, math.constant(0)),
-          sizes(keptSizes);
-      offsets.push_back(math.constant(first));
-      sizes.push_back(math.constant(count));
-      SmallVector<OpFoldResult> unit(kept + 1, math.constant(1));
+      SmallVector<OpFoldResult> offsets(laneDims, math.constant(0)),
+          sizes(laneSizes);
+      offsets.back() = math.constant(first);
+      sizes.back() = math.constant(count);
+      SmallVector<OpFoldResult> unit(laneDims, math.constant(1));
       return memref::SubViewOp::create(b, loc, buffer, offsets, sizes, unit)
           .getResult();
     };
     SmallVector<AffineExpr> stageIds;
-    for (int64_t k = 0; k <= kept; ++k)
+    for (int64_t k = 0; k < laneDims; ++k)
       stageIds.push_back(b.getAffineDimExpr(k));
-    AffineMap stageMap = AffineMap::get(kept + 1, 0, stageIds, context);
+    AffineMap stageMap = AffineMap::get(laneDims, 0, stageIds, context);
     for (int64_t width = kLanes; width > 1; width /= 2) {
       int64_t half = width / 2;
       SmallVector<Value> upper, lower;
@@ -928,7 +1040,7 @@ LogicalResult KernelBuilder::emitReduction(
       SmallVector<AffineMap> stageMaps(2 * numAccs, stageMap);
       auto stage = linalg::GenericOp::create(
           b, loc, TypeRange{}, upper, lower, stageMaps,
-          SmallVector<utils::IteratorType>(kept + 1,
+          SmallVector<utils::IteratorType>(laneDims,
                                            utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location nl, ValueRange args) {
             ValueRange other = args.take_front(numAccs);
@@ -979,7 +1091,7 @@ LogicalResult KernelBuilder::emitReduction(
     for (Value &buffer : laneBuffers)
       buffer = laneRange(buffer, 0, 1);
     // Combine the remaining lane into the result: loops over the kept dims
-    // (in dim order), then the lane (reduction).
+    // (in dim order), then the parts and the lane (reductions).
     SmallVector<ViewDim> combineDims;
     for (int64_t d = 0, r = 0, k = 0; d < rank; ++d) {
       if (!reduced[d])
@@ -995,22 +1107,24 @@ LogicalResult KernelBuilder::emitReduction(
     SmallVector<AffineExpr> keptIds, laneIds;
     for (int64_t k = 0; k < kept; ++k)
       keptIds.push_back(b.getAffineDimExpr(k));
-    laneIds = keptIds;
-    laneIds.push_back(b.getAffineDimExpr(kept));
+    if (parts > 1)
+      laneIds.push_back(b.getAffineDimExpr(kept));
+    llvm::append_range(laneIds, keptIds);
+    laneIds.push_back(b.getAffineDimExpr(laneDims - 1));
     SmallVector<Value> outputs;
     SmallVector<AffineMap> combineMaps;
     for (size_t k = 0; k < laneBuffers.size(); ++k)
-      combineMaps.push_back(AffineMap::get(kept + 1, 0, laneIds, context));
+      combineMaps.push_back(AffineMap::get(laneDims, 0, laneIds, context));
     for (auto [k, type] : llvm::enumerate(accTypes)) {
       bool isResult = k == resultAcc;
       outputs.push_back(isResult ? resultView->view : scratch(type, keptSizes));
       linalg::FillOp::create(b, loc, identities[k], outputs.back());
       combineMaps.push_back(AffineMap::get(
-          kept + 1, 0, isResult ? resultView->exprs : keptIds, context));
+          laneDims, 0, isResult ? resultView->exprs : keptIds, context));
     }
     SmallVector<utils::IteratorType> combineIterators(
-        kept + 1, utils::IteratorType::parallel);
-    combineIterators[kept] = utils::IteratorType::reduction;
+        laneDims, utils::IteratorType::reduction);
+    std::fill_n(combineIterators.begin(), kept, utils::IteratorType::parallel);
     unsigned numLanes = laneBuffers.size();
     linalg::GenericOp::create(
         b, loc, TypeRange{}, laneBuffers, outputs, combineMaps,

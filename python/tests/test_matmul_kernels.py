@@ -315,3 +315,38 @@ def test_matmul_chains_in_the_cheaper_order():
     assert "reassociate: (A @ B) @ C runs as A @ (B @ C)" in text, text
     text = str(stride.explain(stride.jit(lambda a, b: a @ b @ a), a, b))
     assert "reassociate" not in text, text
+
+
+def test_dot_products_split_across_threads():
+    """A dot product of two vectors over at least 2 MiB runs one run of k
+    per thread into its own partial sum: f32, f64 and integers, k odd and
+    not a multiple of the threads, strided and reversed vectors, a dot
+    consumed by a later op, match NumPy on 2 threads; products that are not
+    dots of two vectors (a 1 x k row, small k) keep one kernel."""
+    rng = np.random.default_rng(21)
+    for dtype in (np.float32, np.float64, np.int64):
+        for k in (131_072, 600_001, 1 << 20):
+            if dtype == np.int64:
+                v = rng.integers(-1000, 1000, 2 * k)
+                w = rng.integers(-1000, 1000, 2 * k)
+            else:
+                v = rng.standard_normal(2 * k).astype(dtype)
+                w = rng.standard_normal(2 * k).astype(dtype)
+            for fn, args in ((lambda a, b: a @ b, (v[:k], w[:k])),
+                             (np.dot, (v[::2], w[1::2])),
+                             (np.dot, (v[:k][::-1], w[:k])),
+                             (lambda a, b: np.sqrt(np.abs(np.inner(a, b))) + 1,
+                              (v[:k], w[:k]))):
+                want = fn(*(a.astype(np.float64) for a in args))
+                got = stride.jit(fn, threads=2)(*args)
+                scale = np.abs(args[0].astype(np.float64)) @ np.abs(
+                    args[1].astype(np.float64))
+                tol = 1e-5 if dtype == np.float32 else 1e-12
+                assert abs(float(got) - float(want)) <= tol * scale + 1e-9, (
+                    dtype, k, got, want)
+    v = rng.standard_normal(1 << 20)
+    text = str(stride.explain(stride.jit(np.dot, threads=2), v, v))
+    assert "2 runs of the dot product's 1048576 elements" in text, text
+    for args in ((v[:1000], v[:1000]), (v.reshape(1, -1), v)):
+        text = str(stride.explain(stride.jit(np.dot, threads=2), *args))
+        assert "runs of the dot product" not in text, text

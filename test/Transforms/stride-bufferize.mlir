@@ -644,3 +644,29 @@ func.func @copy_keeps_gaps(%arg0: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3
   %5 = tensor.cast %2 : tensor<3xf64, #stride.layout<strides = [3], offset = 1>> to tensor<3xf64, #stride.layout<strides = [3]>>
   return %4, %5 : tensor<3x3xf64>, tensor<3xf64, #stride.layout<strides = [3]>>
 }
+
+// -----
+
+// A dot product of two vectors over at least 2 MiB has no parallel loop:
+// with threads, each thread multiplies its own run of k (131073 elements)
+// into its own partial sum, a cache line apart; the element left over goes
+// to part 0, and the partial sums are added in part order. On one thread
+// the product stays one kernel.
+// CHECK-LABEL: func.func @threaded_dot
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.generic {{.*}}ins(%{{.*}}, %{{.*}} : memref<1x262147xf32
+// THREADS-LABEL: func.func @threaded_dot
+// THREADS: %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x16xf32>
+// THREADS: scf.parallel (%[[T:.*]]) =
+// THREADS: memref.reinterpret_cast %{{.*}} sizes: [1, 131073], strides: [0, 1]
+// THREADS: memref.subview %[[P]][%[[T]], 0] [1, 1] [1, 1]
+// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
+// THREADS: scf.reduce
+// THREADS: memref.reinterpret_cast %{{.*}} sizes: [1, 1], strides: [0, 1]
+// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
+// THREADS: %[[PARTS:.*]] = memref.subview %[[P]][0, 0] [2, 1] [1, 1]
+// THREADS: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}ins(%[[PARTS]]
+func.func @threaded_dot(%a: tensor<262147xf32>, %b: tensor<262147xf32>) -> tensor<f32> {
+  %0 = stride.matmul %a, %b : tensor<262147xf32>, tensor<262147xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}

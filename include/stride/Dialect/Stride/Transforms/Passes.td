@@ -467,7 +467,10 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
       leading parts dim of the lane buffers, an `scf.parallel` over the
       parts), and the parts are combined after the lane tree, as a split-K
       product combines partial products (`np.sum` of 1M f64: 0.18 ms on one
-      thread, 0.087 on two; NumPy's is 0.18).
+      thread, 0.087 on two; NumPy's is 0.18). A dot product of two vectors
+      over at least 2 MiB likewise runs one run of k per thread into its
+      own partial sum, a cache line apart, the partial sums added in part
+      order (OpenBLAS's `ddot` splits its vectors the same way).
 
     - A `stride.matmul` whose operand is the other one's transpose
       (`x @ x.T`, `x.T @ x`, a batched `b @ b.mT`, einsum's `ij,kj->ik`:

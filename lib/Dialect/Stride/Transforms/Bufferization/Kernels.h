@@ -93,6 +93,15 @@ public:
                 function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
 
 private:
+  /// A large dot product of two vectors as one run per thread into its own
+  /// partial sum (see Matmul.cpp); fails, emitting nothing, for any other
+  /// product or without threads.
+  LogicalResult emitSplitDot(
+      MatmulOp op, Value lhs, Value rhs, const StridedMetadata &l,
+      const StridedMetadata &r, ArrayRef<ViewDim> lhsDims,
+      ArrayRef<ViewDim> rhsDims, ArrayRef<ViewDim> outDims, Value dest,
+      const StridedMetadata &o, ArrayRef<utils::IteratorType> iterators,
+      function_ref<void(OpBuilder &, Location, ValueRange)> multiplyAdd);
   LogicalResult
   emitReduction(Operation *op, ReduceKind kind, RankedTensorType inputType,
                 ValueRange sources, Block *map,

@@ -126,10 +126,10 @@ _threads = None  # None: $STRIDE_NUM_THREADS, else the machine's cores
 
 
 def set_threads(n):
-    """Run large kernels (2 MiB moved or 2^24 operations) on `n` OpenMP
-    threads (1 keeps every kernel single-threaded); None restores the
-    default: $STRIDE_NUM_THREADS, else the machine's cores. Part of the
-    cache key."""
+    """Run large kernels (2 MiB moved, or 2^24 operations, 2^21 for a matrix
+    product) on `n` OpenMP threads (1 keeps every kernel single-threaded);
+    None restores the default: $STRIDE_NUM_THREADS, else the machine's
+    cores. Part of the cache key."""
     global _threads
     if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
         raise ValueError(f"set_threads expects an int >= 1 or None, got {n!r}")

@@ -96,6 +96,25 @@ func.func @small_kernel(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
+// A matrix product runs on threads from 2^21 operations, not 2^24: its
+// micro-kernel does some 16 a cycle (128^3 f32: 192 KiB, 2^22 operations,
+// split by rows); 64^3 (2^19) stays on one thread.
+// THREADS-LABEL: func.func @small_matmul_threads
+// THREADS: scf.parallel
+// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
+// THREADS: scf.reduce
+// THREADS-NOT: scf.parallel
+// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
+// THREADS-NOT: scf.parallel
+// THREADS: return
+func.func @small_matmul_threads(%a: tensor<128x128xf32>, %b: tensor<64x64xf32>) -> (tensor<128x128xf32>, tensor<64x64xf32>) {
+  %0 = stride.matmul %a, %a : tensor<128x128xf32>, tensor<128x128xf32> -> tensor<128x128xf32>
+  %1 = stride.matmul %b, %b : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+  return %0, %1 : tensor<128x128xf32>, tensor<64x64xf32>
+}
+
+// -----
+
 // A destination that is also an input, element for element, is written in
 // place: the model reports element-wise access, so One-Shot sees no
 // conflict and e * e needs no second buffer.

@@ -23,6 +23,13 @@ namespace mlir::stride {
 /// moves at least this many bytes, about 100 us of memory traffic on one
 /// core.
 constexpr int64_t kMinParallelBytes = 2 << 20;
+/// A matrix product (one, not a batch) runs on several threads from this
+/// many operations (a multiply and an add per point): its micro-kernel does
+/// about 16 of them a cycle, so 2^21 is some 40 us on one core of the
+/// project's AMD EPYC, where f64 100^3 ran 1.6x faster on two threads
+/// (128^3: 1.8x). Batches of small products keep the elementwise rule
+/// (docs/performance.md, "Threads").
+constexpr int64_t kMinParallelMatmulOps = 1 << 21;
 
 /// The memref a tensor of type `type` lives in: its layout's strides (dynamic
 /// where unknown) and a dynamic offset, so that any view can be passed.
@@ -107,13 +114,15 @@ private:
                 ValueRange sources, Block *map,
                 function_ref<Value(ArrayRef<OpFoldResult>)> makeDest);
   /// Emits the kernel's linalg.generic, in `threads` chunks of its first loop
-  /// when that pays off (see stride-bufferize's description); `attrs` are
-  /// set on each generic emitted.
+  /// when that pays off (see stride-bufferize's description): it moves at
+  /// least kMinParallelBytes or does at least `minOps` operations (0: the
+  /// default for elementwise kernels, Parallel.cpp); `attrs` are set on each
+  /// generic emitted.
   void emitGeneric(Location loc, ValueRange inputs, ValueRange outputs,
                    ArrayRef<AffineMap> maps,
                    ArrayRef<utils::IteratorType> iterators,
                    function_ref<void(OpBuilder &, Location, ValueRange)> body,
-                   ArrayRef<NamedAttribute> attrs = {});
+                   ArrayRef<NamedAttribute> attrs = {}, int64_t minOps = 0);
 
   OpBuilder &b;
   unsigned threads;

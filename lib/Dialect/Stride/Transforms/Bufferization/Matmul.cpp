@@ -371,7 +371,8 @@ LogicalResult KernelBuilder::emitMatmul(
       info.rhsIsVector) {
     linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{dest});
     emitGeneric(loc, ValueRange{lv->view, rv->view}, ValueRange{ov->view},
-                {mapOf(*lv), mapOf(*rv), mapOf(*ov)}, iterators, multiplyAdd);
+                {mapOf(*lv), mapOf(*rv), mapOf(*ov)}, iterators, multiplyAdd,
+                {}, batch == 0 ? kMinParallelMatmulOps : 0);
     return success();
   }
   // The operand read against its grain is copied row-major by

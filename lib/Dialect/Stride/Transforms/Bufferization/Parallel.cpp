@@ -67,7 +67,9 @@ void KernelBuilder::emitGeneric(
     Location loc, ValueRange inputs, ValueRange outputs,
     ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iterators,
     function_ref<void(OpBuilder &, Location, ValueRange)> body,
-    ArrayRef<NamedAttribute> attrs) {
+    ArrayRef<NamedAttribute> attrs, int64_t minOps) {
+  if (minOps <= 0)
+    minOps = kMinParallelOps;
   auto generic = linalg::GenericOp::create(b, loc, TypeRange{}, inputs,
                                            outputs, maps, iterators, body);
   for (NamedAttribute attr : attrs)
@@ -108,21 +110,24 @@ void KernelBuilder::emitGeneric(
   }
   int64_t ops = mulSat(points, opsPerPoint(*generic.getBlock()));
   bool explain = explainsDecisions(generic);
+  std::string opsText = llvm::isPowerOf2_64(minOps)
+                            ? "2^" + std::to_string(llvm::Log2_64(minOps))
+                            : std::to_string(minOps);
   auto sizeText = [&] {
     return "moves " +
            (bytes >= kMinParallelBytes ? std::string("at least 2 MiB")
                                        : std::to_string(bytes) + " bytes") +
            " and does " +
-           (ops >= kMinParallelOps ? std::string("at least 2^24")
-                                   : std::to_string(ops)) +
+           (ops >= minOps ? "at least " + opsText : std::to_string(ops)) +
            " operations";
   };
-  if (bytes < kMinParallelBytes && ops < kMinParallelOps) {
+  if (bytes < kMinParallelBytes && ops < minOps) {
     if (explain)
       emitRemark(loc) << "stride-explain: threads: one thread of " << threads
-                      << ": the kernel " << sizeText()
-                      << " (under 2 MiB and 2^24 operations, OpenMP's "
-                         "fork/join would cost more than it saves)";
+                      << ": the kernel " << sizeText() << " (under 2 MiB and "
+                      << opsText
+                      << " operations, OpenMP's fork/join would cost more "
+                         "than it saves)";
     return;
   }
   // Split the outermost leading parallel loop that is long enough to give

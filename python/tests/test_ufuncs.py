@@ -215,3 +215,53 @@ def test_bool_power_shifts_and_floor_divide_give_numpys_int8():
             got = stride.materialize(f(stride.lazy(b), stride.lazy(c)))
             assert got.dtype == np.int8
             np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_integer_division_through_float64_is_exact(threads):
+    """int64 and int32 floor division, remainder, fmod and divmod by an
+    array or a scalar divide through float64 in vector lanes (exact below
+    2^53, idiv for the lanes beyond): against NumPy at the edges, |x| near
+    and past 2^53, the extremes, divisors 0, -1, 1, large and negative, in
+    long arrays so that the loops vectorize."""
+    rng = np.random.default_rng(31)
+    n = 4099
+    fns = (lambda a, b: a // b, lambda a, b: a % b, np.fmod,
+           lambda a, b: np.divmod(a, b), lambda a, b: a // 7 + a % 10,
+           lambda a, b: (a * 3 + b) % 1000003)
+    for dtype in (np.int64, np.int32):
+        info = np.iinfo(dtype)
+        edges = np.array([0, 1, -1, 2, -2, 7, -7, info.max, info.min,
+                          info.max - 1, info.min + 1], dtype=dtype)
+        if dtype == np.int64:
+            edges = np.concatenate([edges, np.array(
+                [2**53 - 1, 2**53, 2**53 + 1, -2**53 + 1, -2**53, -2**53 - 1,
+                 3 * 2**52 + 5, 2**62 + 3, -2**62 - 3], dtype=dtype)])
+        cases = []
+        a = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        b = rng.integers(-1000, 1000, n, dtype=dtype)
+        cases.append((a, b))
+        cases.append((rng.integers(-10**6, 10**6, n).astype(dtype), b))
+        big = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        cases.append((a, big))
+        grid_a = np.repeat(edges, len(edges))
+        grid_b = np.tile(edges, len(edges))
+        reps = n // len(grid_a) + 1
+        cases.append((np.tile(grid_a, reps)[:n], np.tile(grid_b, reps)[:n]))
+        for x, y in cases:
+            for fn in fns:
+                with np.errstate(divide="ignore", over="ignore"):
+                    want = fn(x, y)
+                    got = stride.jit(fn, threads=threads)(x, y)
+                for g, w in zip(got if isinstance(got, tuple) else (got,),
+                                want if isinstance(want, tuple) else (want,)):
+                    assert g.dtype == w.dtype
+                    np.testing.assert_array_equal(g, w)
+        for k in (7, -3, 1, -1, 2**40 + 1):
+            if dtype == np.int32 and abs(k) > info.max:
+                continue
+            x = cases[0][0]
+            with np.errstate(divide="ignore", over="ignore"):
+                for fn in (lambda a: a // k, lambda a: a % k):
+                    np.testing.assert_array_equal(
+                        stride.jit(fn, threads=threads)(x), fn(x))

@@ -66,10 +66,39 @@ exit:
 }
 )ll";
 
-/// The optimized IR of kLoops for `cpu` with `features` spelled out, as the
-/// drivers' host target machines spell them (the optimizer reads the
-/// feature string), or "" when the target is missing.
-std::string optimizeFor(const std::string &cpu, const std::string &features) {
+/// q[i] = x[i] / y[i] and r[i] = x[i] % y[i] on int64, as NumPy's floor
+/// division emits them (the divisor kept away from 0 and -1 before).
+constexpr const char *kDivisions = R"ll(
+define void @divisions(ptr noalias %x, ptr noalias %y, ptr noalias %q,
+                       ptr noalias %r) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %px = getelementptr i64, ptr %x, i64 %i
+  %vx = load i64, ptr %px
+  %py = getelementptr i64, ptr %y, i64 %i
+  %vy = load i64, ptr %py
+  %d = sdiv i64 %vx, %vy
+  %m = srem i64 %vx, %vy
+  %pq = getelementptr i64, ptr %q, i64 %i
+  store i64 %d, ptr %pq
+  %pr = getelementptr i64, ptr %r, i64 %i
+  store i64 %m, ptr %pr
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 4096
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+)ll";
+
+/// The optimized IR of `loops` (kLoops by default) for `cpu` with
+/// `features` spelled out, as the drivers' host target machines spell them
+/// (the optimizer reads the feature string), or "" when the target is
+/// missing.
+std::string optimizeFor(const std::string &cpu, const std::string &features,
+                        const char *loops = kLoops) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple("x86_64-unknown-linux-gnu");
@@ -83,7 +112,7 @@ std::string optimizeFor(const std::string &cpu, const std::string &features) {
   llvm::LLVMContext context;
   llvm::SMDiagnostic diagnostic;
   std::unique_ptr<llvm::Module> module =
-      llvm::parseAssemblyString(kLoops, diagnostic, context);
+      llvm::parseAssemblyString(loops, diagnostic, context);
   EXPECT_TRUE(module) << diagnostic.getMessage().str();
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
@@ -166,5 +195,36 @@ TEST(VectorMath, HostsWithoutFmaKeepLibmvec) {
   ASSERT_FALSE(ir.empty());
   EXPECT_EQ(ir.find("@scalarSin"), std::string::npos) << ir;
   EXPECT_TRUE(calls(ir, "@_ZGVbN2v_sin")) << ir;
+}
+TEST(VectorMath, Avx512HostsDivideIntegersThroughFloat64) {
+  if (!hasVectorMath())
+    GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  std::string ir = optimizeFor(
+      "skylake-avx512",
+      "+avx,+avx2,+fma,+avx512f,+avx512dq,+avx512vl,+avx512bw", kDivisions);
+  ASSERT_FALSE(ir.empty());
+  // One division for both results, in float64 lanes, inlined; the lanes
+  // at or beyond 2^53 go to the cold scalar fallback. (This CPU prefers
+  // 256-bit vectors: 4 lanes.)
+  EXPECT_NE(ir.find("fdiv <4 x double>"), std::string::npos) << ir;
+  EXPECT_TRUE(calls(ir, "@scalarSdiv4")) << ir;
+  // Only the fallback divides by idiv.
+  size_t body = ir.find("define void @divisions");
+  ASSERT_NE(body, std::string::npos) << ir;
+  std::string loop = ir.substr(body, ir.find("\n}\n", body) - body);
+  EXPECT_EQ(loop.find("= sdiv"), std::string::npos) << ir;
+  EXPECT_EQ(loop.find("= srem"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("@stride_vm_"), std::string::npos) << ir;
+}
+
+TEST(VectorMath, Avx2HostsKeepIntegerDivision) {
+  if (!hasVectorMath())
+    GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  // AVX2 has no int64 <-> float64 conversions.
+  std::string ir = optimizeFor("haswell", "+avx,+avx2,+fma", kDivisions);
+  ASSERT_FALSE(ir.empty());
+  EXPECT_EQ(ir.find("@scalarSdiv"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("fdiv"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("sdiv"), std::string::npos) << ir;
 }
 } // namespace

@@ -33,3 +33,10 @@
 #define LANES 4
 #include "VectorMathLanes.inc"
 #undef LANES
+
+// The scalar twins of the integer divisions (IntegerDivision.inc), which
+// the kernel optimizer calls in place of sdiv so that the loop vectorizer
+// maps them to the vector variants; a loop's scalar remainder inlines them
+// back into one sdiv.
+int64_t stride_vm_sdiv_i64(int64_t x, int64_t y) { return x / y; }
+int32_t stride_vm_sdiv_i32(int32_t x, int32_t y) { return x / y; }

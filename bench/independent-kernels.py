@@ -5,7 +5,8 @@ chains, an integer chain, single transcendental functions, a few conjugate
 gradient steps), and programs with NumPy calls Stride has no op for (run
 between kernels: cumsum, sort, solve, integer-array indexing), and
 products of a matrix with its own transpose (NumPy's dsyrk), matrix
-chains, max and norm reductions, each under
+chains, max and norm reductions, whole-array reductions and dot products
+(threads), integer division by a scalar, each under
 @stride.jit against the plain function, timed interleaved in one process
 (best of 5 turns of best of 3 calls). Prints Stride's ratio to NumPy (> 1:
 Stride faster). Threads: STRIDE_NUM_THREADS and OPENBLAS_NUM_THREADS.
@@ -93,6 +94,15 @@ CASES = [
     ("max 1M f64", np.max, (lat[2],)),
     ("max of rows 1000^2", lambda G: G.max(axis=1), (G,)),
     ("norm 1M f64", np.linalg.norm, (lat[3],)),
+    ("any(x>5)|all(x<-5) 1M f64", lambda x: (x > 5).any() | (x < -5).all(),
+     (lat[2] * 3,)),
+    ("sum 1M f64", np.sum, (lat[2],)),
+    ("dot 1M f64", np.dot, (lat[2], lat[3])),
+    ("argmax 1M f64", np.argmax, (lat[2],)),
+    ("a//7 + a%10 1M i64", lambda a: a // 7 + a % 10, (ia - (1 << 19),)),
+    ("(a*31+b)%1000003 1M i64", lambda a, b: (a * 31 + b) % 1000003, (ia, ib)),
+    ("dgemm 200", lambda a, b: a @ b, (M5[0][:200, :200].copy(),
+                                       M5[1][:200, :200].copy())),
 ]
 
 

@@ -370,8 +370,9 @@ def test_vector_norm_of_an_array_is_a_dot_product():
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_boolean_reductions_in_byte_lanes(threads):
-    """any, all and the max and min of bools accumulate in byte lanes: one
+def test_boolean_reductions_in_integer_lanes(threads):
+    """any, all and the max and min of bools accumulate in integer lanes
+    (as wide as the compared elements, bytes for stored bools): one
     true (or false) element anywhere (first, last, a lane edge, the partial
     last block) decides the result, along long rows, columns and the whole
     array, of a fused comparison, a stored bool array and NaN (truthy),

@@ -137,21 +137,30 @@ func.func @lane_min(%x: tensor<4x1000xf32>) -> tensor<*xf32> {
 
 // -----
 
-// A long row `any` accumulates in byte lanes (an i1 accumulator kept LLVM
-// from vectorizing the loop): each element's truth is widened to i8 and
-// or-ed in, the lanes fold in halves, and the last lane is narrowed back.
+// A long row `any` accumulates in integer lanes as wide as the elements
+// (an i1 accumulator kept LLVM from vectorizing the loop): each element's
+// truth is widened to i32 and or-ed in, the lanes fold in halves, and the
+// last lane is narrowed back. A stored bool array's lanes are bytes.
 // CHECK-LABEL: func.func @lane_any
-// CHECK: %[[L:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x16xi8>
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}}outs(%[[L]] : memref<4x16xi8>)
+// CHECK: %[[L:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xi32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}}outs(%[[L]] : memref<4x64xi32>)
 // CHECK: arith.cmpf une
-// CHECK: arith.extui %{{.*}} : i1 to i8
-// CHECK: arith.ori %{{.*}} : i8
+// CHECK: arith.extui %{{.*}} : i1 to i32
+// CHECK: arith.ori %{{.*}} : i32
 // CHECK: %[[LAST:.*]] = memref.subview %[[L]][0, 0] [4, 1]
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%[[LAST]]
-// CHECK: arith.trunci %{{.*}} : i8 to i1
+// CHECK: arith.trunci %{{.*}} : i32 to i1
 // CHECK: arith.ori %{{.*}} : i1
+// CHECK-LABEL: func.func @lane_all_bools
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<256xi8>
+// CHECK: arith.extui %{{.*}} : i1 to i8
+// CHECK: arith.andi %{{.*}} : i8
 func.func @lane_any(%x: tensor<4x1000xf32>) -> tensor<*xi1> {
   %0 = stride.any %x axes [1] : tensor<4x1000xf32> -> tensor<*xi1>
+  return %0 : tensor<*xi1>
+}
+func.func @lane_all_bools(%x: tensor<4096xi1>) -> tensor<*xi1> {
+  %0 = stride.all %x : tensor<4096xi1> -> tensor<*xi1>
   return %0 : tensor<*xi1>
 }
 

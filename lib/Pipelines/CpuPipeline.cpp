@@ -54,8 +54,13 @@ void mlir::stride::buildStrideToLinalgPipeline(
   } else {
     pm.addPass(createStrideDropShardings());
   }
-  if (options.fuse)
-    pm.addPass(createStrideFuse());
+  if (options.fuse) {
+    // The GPU's block trees (stride-map-linalg-to-gpu) reduce stored
+    // tensors' indices; its pipeline keeps argmax and argmin unfused.
+    StrideFuseOptions fuse;
+    fuse.indexReductions = options.target == Target::Cpu;
+    pm.addPass(createStrideFuse(fuse));
+  }
   // The loops over rows hold linalg kernels that only the CPU lowering
   // runs; a partitioned program's blocks are already each rank's.
   if (options.fuse && options.fuseRows && options.target == Target::Cpu &&

@@ -443,3 +443,64 @@ def test_whole_array_reductions_split_across_threads():
     assert "2 parts of the reduced dim" in text, text
     text = str(stride.explain(stride.jit(np.sum, threads=2), a[:1000]))
     assert "parts" not in text, text
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_index_reductions_of_expressions_are_fused(threads):
+    """argmax and argmin of an elementwise expression run as one kernel
+    (stride.map_reduce) that stores nothing: the first index on ties and
+    at the first NaN, along rows, columns and the whole array, with
+    broadcast operands, f32, f64 and integers, against NumPy; a reversed
+    input keeps its expression stored and still matches."""
+    rng = np.random.default_rng(15)
+    fns = (lambda a, b: np.argmax(np.abs(a)),
+           lambda a, b: np.argmin((a - b) ** 2, axis=1),
+           lambda a, b: np.argmax(a * 2 + b, axis=0),
+           lambda a, b: (a - b).argmin(axis=-1, keepdims=True),
+           lambda a, b: np.argmax(np.abs(a[:, ::-1])))
+    for dtype in (np.float32, np.float64, np.int64):
+        for shape in ((3, 1000), (257, 130), (1, 300_001)):
+            for case in ("plain", "ties", "nan"):
+                if dtype == np.int64:
+                    if case == "nan":
+                        continue
+                    a = rng.integers(-50, 50, shape)
+                else:
+                    a = rng.standard_normal(shape).astype(dtype)
+                    if case == "nan":
+                        a[-1, shape[1] // 2] = np.nan
+                        a[0, -1] = np.nan
+                if case == "ties":
+                    a[:, 1::7] = a.max() + 1
+                b = a[:1].copy() if dtype == np.int64 else \
+                    rng.standard_normal((1, shape[1])).astype(dtype)
+                for fn in fns:
+                    got = stride.jit(fn, threads=threads)(a, b)
+                    np.testing.assert_array_equal(got, fn(a, b),
+                                                  err_msg=f"{dtype} {shape} {case}")
+    a = rng.standard_normal((64, 64))
+    text = stride.jit(fns[0]).kernel_text((a, a[:1]))
+    e = stride.explain(stride.jit(fns[0]), a, a[:1])
+    assert any("reduces (argmax) without storing the elementwise result" in k
+               for k in e.text.splitlines()), e.text
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_whole_array_argmax_ties_and_nan_in_row_tails(threads):
+    """A whole-array argmax/argmin over several reduced dims whose rows end
+    in a partial lane block: the tails are accumulated after every row's
+    main blocks, so a tie or NaN in an earlier row's tail must still win
+    over a later row's (the first index, NumPy's)."""
+    rng = np.random.default_rng(16)
+    for dtype in (np.float32, np.float64):
+        for shape in ((257, 130), (4, 1_000_003), (3, 5, 77)):
+            a = rng.standard_normal(shape).astype(dtype)
+            first = np.unravel_index(shape[-1] - 1, shape)   # row 0's tail
+            later = tuple(s - 1 for s in shape[:-1]) + (shape[-1] // 2,)
+            for fill in (np.nan, 99.0, -99.0):
+                b = a.copy()
+                b[first] = b[later] = fill
+                for fn in (np.argmax, np.argmin):
+                    np.testing.assert_array_equal(
+                        stride.jit(fn, threads=threads)(b), fn(b),
+                        err_msg=f"{dtype} {shape} {fill}")

@@ -17,3 +17,19 @@ func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
   %0 = stride.amax %x : tensor<*xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// An index reduction of an expression gives each point's index from the
+// loops, which a reversed input would walk forwards (stride-fuse fuses
+// index reductions of forward inputs only).
+func.func @argmax_of_reversed(%x: tensor<8xf32, #stride.layout<strides = [-1]>>) -> tensor<i64> {
+  // expected-error @+2 {{'stride.map_reduce' op an index reduction of an expression over an input with a negative stride is not supported}}
+  // expected-error @+1 {{failed to bufferize op}}
+  %0 = stride.map_reduce "argmax" ins(%x : tensor<8xf32, #stride.layout<strides = [-1]>>) mapped(tensor<8xf32>) : tensor<i64> {
+  ^bb0(%a: f32):
+    %b = math.absf %a : f32
+    stride.yield %b : f32
+  }
+  return %0 : tensor<i64>
+}

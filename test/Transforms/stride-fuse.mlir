@@ -1,5 +1,6 @@
 // RUN: stride-opt %s --stride-fuse --split-input-file | FileCheck %s
 // RUN: stride-opt %s '--stride-fuse=recompute-limit=0' --split-input-file | FileCheck %s --check-prefix=NORECOMPUTE
+// RUN: stride-opt %s '--stride-fuse=index-reductions=false' --split-input-file | FileCheck %s --check-prefix=NOINDEX
 
 // A chain and a tree become one op; x, read by two producers, is one input.
 // The merged op keeps the block of the producer it absorbs: the consumer's
@@ -289,27 +290,53 @@ func.func @into_reductions(%x: tensor<4x8xf32>, %y: tensor<8xf32>, %a: tensor<4x
 // -----
 
 // Not fused: a producer something else reads too (it is stored once and
-// reduced), and an index reduction (argmax keeps its input).
+// reduced).
 // CHECK-LABEL: func.func @not_into_reductions
 // CHECK: %[[P:.*]] = stride.broadcast
 // CHECK: stride.sum %[[P]]
-// CHECK: %[[Q:.*]] = stride.broadcast
-// CHECK: stride.argmax %[[Q]]
 // CHECK-NOT: stride.map_reduce
-func.func @not_into_reductions(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<f32>, tensor<i64>) {
+func.func @not_into_reductions(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<f32>) {
   %p = stride.broadcast ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
   ^bb0(%u: f32):
     %t = math.exp %u : f32
     stride.yield %t : f32
   }
   %s = stride.sum %p : tensor<4x8xf32> -> tensor<f32>
-  %q = stride.broadcast ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
+  return %p, %s : tensor<4x8xf32>, tensor<f32>
+}
+
+// -----
+
+// An index reduction takes its expression too when every input is walked
+// forwards (static, non-negative strides): argmax(abs(x)) is one
+// map_reduce "argmax". An input with a negative stride keeps its producer
+// (the kernel's loop indices are the points' indices), and so does every
+// index reduction with index-reductions=false (the GPU pipeline's).
+// CHECK-LABEL: func.func @into_index_reductions
+// CHECK: %[[I:.*]] = stride.map_reduce "argmax" ins(%{{.*}} : tensor<4x8xf32>) axes [1] mapped(tensor<4x8xf32>) : tensor<4xi64>
+// CHECK: math.absf
+// CHECK: %[[Q:.*]] = stride.broadcast
+// CHECK: %[[J:.*]] = stride.argmin %[[Q]]
+// CHECK: return %[[I]], %[[J]]
+// NOINDEX-LABEL: func.func @into_index_reductions
+// NOINDEX-NOT: stride.map_reduce
+// NOINDEX: stride.argmax
+// NOINDEX: stride.argmin
+func.func @into_index_reductions(%x: tensor<4x8xf32>, %r: tensor<8xf32, #stride.layout<strides = [-1]>>)
+    -> (tensor<4xi64>, tensor<i64>) {
+  %p = stride.broadcast ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
   ^bb0(%u: f32):
     %t = math.absf %u : f32
     stride.yield %t : f32
   }
-  %i = stride.argmax %q : tensor<4x8xf32> -> tensor<i64>
-  return %p, %s, %i : tensor<4x8xf32>, tensor<f32>, tensor<i64>
+  %i = stride.argmax %p axes [1] : tensor<4x8xf32> -> tensor<4xi64>
+  %q = stride.broadcast ins(%r : tensor<8xf32, #stride.layout<strides = [-1]>>) -> tensor<8xf32> {
+  ^bb0(%u: f32):
+    %t = math.absf %u : f32
+    stride.yield %t : f32
+  }
+  %j = stride.argmin %q : tensor<8xf32> -> tensor<i64>
+  return %i, %j : tensor<4xi64>, tensor<i64>
 }
 
 // -----

@@ -169,17 +169,6 @@ func.func @map_reduce_kind(%x: tensor<4xf32>) {
   return
 }
 
-// -----
-
-// Index reductions of a computed tensor are not fused.
-func.func @map_reduce_argmax(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'stride.map_reduce' op kind 'argmax' is not supported: an index reduction of a computed tensor is not fused}}
-  %0 = stride.map_reduce "argmax" ins(%x : tensor<4xf32>) mapped(tensor<4xf32>) : tensor<i64> {
-  ^bb0(%a: f32):
-    stride.yield %a : f32
-  }
-  return
-}
 
 // -----
 

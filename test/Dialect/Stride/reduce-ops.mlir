@@ -58,3 +58,18 @@ func.func @map_reduce(%x: tensor<4x5xf32, #stride.layout<strides = [1, 4]>>, %c:
   }
   return %0 : tensor<4x1xf32>
 }
+
+// -----
+
+// An index reduction of an expression: stride.map_reduce "argmax" gives
+// i64 indices.
+// CHECK-LABEL: func.func @map_reduce_argmax
+// CHECK: stride.map_reduce "argmax" ins(%{{.*}} : tensor<4xf32>) mapped(tensor<4xf32>) : tensor<i64>
+func.func @map_reduce_argmax(%x: tensor<4xf32>) -> tensor<i64> {
+  %0 = stride.map_reduce "argmax" ins(%x : tensor<4xf32>) mapped(tensor<4xf32>) : tensor<i64> {
+  ^bb0(%a: f32):
+    %b = math.absf %a : f32
+    stride.yield %b : f32
+  }
+  return %0 : tensor<i64>
+}

@@ -172,10 +172,6 @@ LogicalResult MapReduceOp::verify() {
   std::optional<ReduceKind> kind = parseReduceKind(getKind());
   if (!kind)
     return emitOpError() << "kind '" << getKind() << "' is not a reduction";
-  if (*kind == ReduceKind::Argmax || *kind == ReduceKind::Argmin)
-    return emitOpError() << "kind '" << getKind()
-                         << "' is not supported: an index reduction of a "
-                            "computed tensor is not fused";
   auto mapped = cast<RankedTensorType>(getMapped());
   Block &body = getBodyBlock();
   if (body.getNumArguments() != getInputs().size())

@@ -331,14 +331,27 @@ BroadcastOp fuseFirstProducer(RewriterBase &rewriter, BroadcastOp consumer,
 }
 
 /// A reduction of the result of a stride.broadcast that nothing else reads
-/// (its expression already fused), as one stride.map_reduce.
-bool fuseIntoReduction(RewriterBase &rewriter, Operation *reduce) {
+/// (its expression already fused), as one stride.map_reduce. An index
+/// reduction (argmax, argmin) only with `indexReductions` and inputs of
+/// static, non-negative strides: its kernel gives each point's index from
+/// the loops, which must walk every input forwards.
+bool fuseIntoReduction(RewriterBase &rewriter, Operation *reduce,
+                       bool indexReductions) {
   std::optional<ReduceKind> kind = getReduceKind(reduce);
-  if (!kind || *kind == ReduceKind::Argmax || *kind == ReduceKind::Argmin)
+  if (!kind)
+    return false;
+  bool index = *kind == ReduceKind::Argmax || *kind == ReduceKind::Argmin;
+  if (index && !indexReductions)
     return false;
   BroadcastOp producer = absorbableProducer(reduce);
   if (!producer)
     return false;
+  if (index)
+    for (Value input : producer.getInputs())
+      if (auto type = dyn_cast<RankedTensorType>(input.getType()))
+        for (int64_t stride : getStridesOf(type))
+          if (ShapedType::isDynamic(stride) || stride < 0)
+            return false;
   auto mapped = dyn_cast<RankedTensorType>(producer.getResult(0).getType());
   auto resultType = dyn_cast<RankedTensorType>(reduce->getResult(0).getType());
   if (!mapped || !resultType || !mapped.hasStaticShape() ||
@@ -494,7 +507,7 @@ struct StrideFusePass : mlir::stride::impl::StrideFuseBase<StrideFusePass> {
         ++numIntoMatrixVector;
     // Then each reduction takes the whole expression it reduces.
     for (Operation *reduce : collectOps(getOperation(), isReduction))
-      if (fuseIntoReduction(rewriter, reduce))
+      if (fuseIntoReduction(rewriter, reduce, indexReductions))
         ++numIntoReductions;
     getOperation()->walk([&](BroadcastOp op) {
       if (op.getNumResults() == 1 &&

@@ -192,9 +192,12 @@ def StrideFuse : Pass<"stride-fuse"> {
       `a.T + b.T` fused into the product: one loop nest, and the
       intermediate is never materialized.
     - A producer whose only use is a reduction (`sum`, `prod`, `amax`,
-      `amin`, `mean`, `any`, `all`; not the index reductions), of static
-      shape and strides, becomes one `stride.map_reduce` with it: `sum(x * y)`,
-      `amax(abs(a - b))`, `mean((x - m) ** 2)` read their inputs once and
+      `amin`, `mean`, `any`, `all`; `argmax` and `argmin` too with
+      `index-reductions`, when every input has static, non-negative strides,
+      so that the kernel's loops, which give the indices, walk them
+      forwards), of static shape and strides, becomes one
+      `stride.map_reduce` with it: `sum(x * y)`, `amax(abs(a - b))`,
+      `mean((x - m) ** 2)`, `argmax(abs(x))` read their inputs once and
       store nothing in between. Each element is still computed once, so no
       cost rule applies; the result rounds as before (the reduction's loop
       order and blocking follow the producer's layout, as they followed the
@@ -227,6 +230,10 @@ def StrideFuse : Pass<"stride-fuse"> {
     Option<"recomputeLimit", "recompute-limit", "unsigned", /*default=*/"2",
            "Largest body (in operations) of a shared producer that is "
            "recomputed in each consumer">,
+    Option<"indexReductions", "index-reductions", "bool", /*default=*/"true",
+           "Fuse producers into argmax and argmin too (the GPU pipeline "
+           "turns this off: its block trees take index reductions of "
+           "stored tensors)">,
   ];
   let statistics = [
     Statistic<"numFused", "fused", "Producers merged into a consumer">,

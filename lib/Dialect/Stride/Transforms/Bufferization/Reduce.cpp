@@ -622,9 +622,22 @@ LogicalResult KernelBuilder::emitReduction(
       innerStride > 0 && innerStride <= (int64_t(1) << 20) &&
       llvm::all_of(staticStrides, [](auto s) { return s.has_value(); });
 
+  // A map's source walked backwards along a loop (plainLoopIndices may
+  // then walk that loop forwards for every source): an index reduction's
+  // loop indices would no longer be the points' (stride-fuse fuses index
+  // reductions of forward inputs only).
+  bool flipped = false;
+  if (map)
+    for (LoopView &view : inViews)
+      flipped |= llvm::any_of(
+          view.exprs, [](AffineExpr e) { return !isa<AffineDimExpr>(e); });
+  if (index && flipped)
+    return op->emitOpError()
+           << "an index reduction of an expression over an input with a "
+              "negative stride is not supported";
   // Each accumulator meets its elements in increasing index order when the
   // reduced dims' loops nest in dim order, none walked mirrored.
-  bool inOrder = !map;
+  bool inOrder = !flipped;
   for (int64_t d = 0, last = -1; inOrder && d < rank; ++d)
     if (reduced[d]) {
       inOrder = !mirrored[d] && int64_t(loopOf[d]) > last;
@@ -778,6 +791,13 @@ LogicalResult KernelBuilder::emitReduction(
         parts = threads;
     }
     int64_t partBlocks = blocks / parts, extraBlocks = blocks % parts;
+    // The blocks left over and the partial last block are accumulated after
+    // the main blocks of every point of the other reduced dims: a lane then
+    // meets a later row's elements before an earlier row's tail, and an
+    // index reduction compares indices instead (the first NaN of a whole
+    // 257 x 130 array was otherwise the one in the last row's main blocks).
+    if (llvm::count(reduced, true) > 1 && (rest > 0 || extraBlocks > 0))
+      inOrder = false;
     SmallVector<OpFoldResult> laneSizes;
     if (parts > 1)
       laneSizes.push_back(math.constant(parts));

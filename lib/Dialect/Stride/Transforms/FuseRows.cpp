@@ -56,12 +56,11 @@ RankedTensorType plainStaticType(Type type) {
 /// out: their value is a position, which a block would not change, but they
 /// are rarely broadcast back and not worth the extra case.
 bool isRowReduction(Operation *op, SmallVectorImpl<bool> &reduced) {
-  if (auto kind = getReduceKind(op)) {
-    if (*kind == ReduceKind::Argmax || *kind == ReduceKind::Argmin)
-      return false;
-  } else if (!isa<MapReduceOp>(op)) {
+  std::optional<ReduceKind> kind = getReduceKind(op);
+  if (auto mapReduce = dyn_cast<MapReduceOp>(op))
+    kind = parseReduceKind(mapReduce.getKind());
+  if (!kind || *kind == ReduceKind::Argmax || *kind == ReduceKind::Argmin)
     return false;
-  }
   if (!getKeepdims(op))
     return false;
   std::optional<SmallVector<bool>> dims = getReducedDims(op);

@@ -125,7 +125,9 @@ def Stride_MapReduceOp : Stride_Op<"map_reduce", [
   let summary = "a reduction of an elementwise computation, in one pass";
   let description = [{
     Reduces, as the named reduction `kind` does (`sum`, `prod`, `amax`,
-    `amin`, `mean`, `any` or `all`), the tensor that the region would compute
+    `amin`, `mean`, `argmax`, `argmin`, `any` or `all`; an index kind gives
+    the first index of the extremum, NaN first, as NumPy's, and is lowered
+    only for inputs of non-negative strides), the tensor that the region would compute
     elementwise from the broadcast of its `ins` operands, without
     materializing it: Julia's `sum(f.(x))` and `mapreduce`. `mapped` is the
     type (shape and layout) of that virtual tensor; its layout decides the

@@ -230,14 +230,17 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
         llvm::IRBuilder<> b(op);
         llvm::Value *&q = quotients[{x, y}];
         if (!q) {
-          llvm::FunctionCallee callee = module.getOrInsertFunction(
-              type->isIntegerTy(64) ? "stride_vm_sdiv_i64"
-                                    : "stride_vm_sdiv_i32",
-              type, type, type);
-          auto *declared = llvm::cast<llvm::Function>(callee.getCallee());
-          declared->setDoesNotAccessMemory();
-          declared->setDoesNotThrow();
-          declared->setWillReturn();
+          llvm::StringRef name = type->isIntegerTy(64) ? "stride_vm_sdiv_i64"
+                                                       : "stride_vm_sdiv_i32";
+          llvm::Function *callee = module.getFunction(name);
+          if (!callee) {
+            callee = llvm::Function::Create(
+                llvm::FunctionType::get(type, {type, type}, false),
+                llvm::GlobalValue::ExternalLinkage, name, module);
+            callee->setDoesNotAccessMemory();
+            callee->setDoesNotThrow();
+            callee->setWillReturn();
+          }
           // Before the first of the pair, so that the other can use it.
           q = b.CreateCall(callee, {x, y});
         }

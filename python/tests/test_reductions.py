@@ -504,3 +504,59 @@ def test_whole_array_argmax_ties_and_nan_in_row_tails(threads):
                     np.testing.assert_array_equal(
                         stride.jit(fn, threads=threads)(b), fn(b),
                         err_msg=f"{dtype} {shape} {fill}")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_whole_array_argmax_by_block_maxima(threads):
+    """np.argmax/argmin of a whole contiguous float array fold blocks of
+    four vectors to their maxima and rescan the block a lane names at the
+    end (IndexBlocks.cpp): the first index of the best value, the first NaN
+    wherever it lies (a block, a run of another thread, the elements after
+    the last block), ties between lanes, blocks and runs, -0.0 against
+    0.0, infinities, arrays of only -inf or +inf, and sizes across the
+    block and run boundaries."""
+    rng = np.random.default_rng(60)
+    for dtype in (np.float32, np.float64):
+        block = 4 * (64 // np.dtype(dtype).itemsize)
+        for n in (16 * block, 16 * block + 1, 64 * block - 1, 1000003,
+                  (1 << 20) + 37):
+            base = rng.standard_normal(n).astype(dtype)
+            variants = [("random", base)]
+            for where in (0, 1, block - 1, block, n // 2 - 1, n // 2,
+                          n // 2 + 1, (n // block) * block - 1,
+                          (n // block) * block, n - 1):
+                where = min(where, n - 1)
+                for fill in (np.nan, 50.0, -50.0, np.inf, -np.inf):
+                    b = base.copy()
+                    b[where] = fill
+                    variants.append((f"{fill}@{where}", b))
+            # Two NaN, the later in an earlier lane; a tie across runs.
+            b = base.copy()
+            b[n - 2] = b[n // 2 + 3] = np.nan
+            variants.append(("two NaN", b))
+            b = base.copy()
+            b[n // 2 + block + 1] = b[n // 2 - 5] = 60.0
+            b[n - 1] = -60.0
+            variants.append(("tie across halves", b))
+            b = base.copy()
+            b[block + 2] = b[n - 1] = 70.0
+            b[block + 3] = b[n - 2] = -70.0
+            variants.append(("tie of a block and the last elements", b))
+            variants.append(("zeros", np.where(base > 0, -0.0, 0.0)
+                             .astype(dtype)))
+            variants.append(("-inf", np.full(n, -np.inf, dtype)))
+            variants.append(("+inf", np.full(n, np.inf, dtype)))
+            variants.append(("sorted", np.sort(base)))
+            variants.append(("reversed", np.sort(base)[::-1].copy()))
+            for name, b in variants:
+                for fn in (np.argmax, np.argmin):
+                    got = stride.jit(fn, threads=threads)(b)
+                    assert got == fn(b), (dtype, n, name, fn.__name__)
+    # A contiguous matrix counts in row-major order, as its offsets do;
+    # keepdims keeps a 1 x 1 result.
+    m = rng.standard_normal((300, 517))
+    m[299, 3] = m[17, 400] = 9.0
+    assert stride.jit(np.argmax, threads=threads)(m) == 17 * 517 + 400
+    keep = stride.jit(lambda x: np.argmin(x, axis=None, keepdims=True),
+                      threads=threads)(m)
+    np.testing.assert_array_equal(keep, np.argmin(m, axis=None, keepdims=True))

@@ -220,3 +220,47 @@ func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
   %0 = stride.sum %x axes [0] : tensor<70x6xf32> -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// The whole of a contiguous float array (a matrix counts in row-major
+// order): argmax folds each block of four vectors to its maxima (compare
+// and select pairs), compares only that with the lanes (which keep their
+// best value and the number of the block where it appeared), and flags NaN
+// by unordered compares. At the end the lanes are merged, the elements
+// after the last block are compared, and either a scan finds the first NaN
+// or each lane holding the best value rescans the one block it names. A
+// short array keeps the lanes kernel.
+// CHECK-LABEL: func.func @whole_argmax_blocks
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [300300], strides: [1]
+// CHECK: scf.for %[[S:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BEST:.*]] = %{{.*}}, %[[BLOCK:.*]] = %{{.*}}, %[[NAN:.*]] = %{{.*}}) -> (vector<8xf64>, vector<8xi32>, vector<8xi1>)
+// CHECK-COUNT-4: vector.load %[[FLAT]]
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpf uno
+// CHECK: arith.select %{{.*}} : vector<8xi1>, vector<8xf64>
+// CHECK: %[[TAKE:.*]] = arith.cmpf ogt, %[[M:.*]], %[[BEST]] : vector<8xf64>
+// CHECK: %[[NUMBER:.*]] = vector.broadcast %{{.*}} : i32 to vector<8xi32>
+// CHECK: arith.select %[[TAKE]], %[[M]], %[[BEST]]
+// CHECK: arith.select %[[TAKE]], %[[NUMBER]], %[[BLOCK]]
+// CHECK: vector.reduction <or>
+// CHECK: scf.for {{.*}} -> (f64, index, i1)
+// CHECK: scf.if %{{.*}} -> (index)
+// CHECK: scf.while
+// CHECK: arith.cmpf ord
+// CHECK: } else {
+// CHECK-COUNT-4: arith.cmpf oeq
+// CHECK: linalg.fill
+// CHECK-LABEL: func.func @short_argmin_lanes
+// CHECK-NOT: vector.load
+// CHECK: linalg.generic
+// THREADS-LABEL: func.func @whole_argmax_blocks
+// THREADS: scf.parallel
+// THREADS: scf.for {{.*}} -> (vector<8xf64>, vector<8xi32>, vector<8xi1>)
+func.func @whole_argmax_blocks(%x: tensor<1001x300xf64>) -> tensor<*xi64> {
+  %0 = stride.argmax %x : tensor<1001x300xf64> -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+func.func @short_argmin_lanes(%x: tensor<500xf32>) -> tensor<*xi64> {
+  %0 = stride.argmin %x : tensor<500xf32> -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}

@@ -531,6 +531,8 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
                            "::mlir::affine::AffineDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
+                           // Whole-array argmax/argmin (IndexBlocks.cpp).
+                           "::mlir::vector::VectorDialect",
                            // The copies into an entry's result destinations
                            // are stride.broadcast ops, even in a module
                            // with no Stride op of its own.

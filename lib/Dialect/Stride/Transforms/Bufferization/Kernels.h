@@ -31,6 +31,10 @@ constexpr int64_t kMinParallelBytes = 2 << 20;
 /// (docs/performance.md, "Threads").
 constexpr int64_t kMinParallelMatmulOps = 1 << 21;
 
+/// Bytes of the distinct elements a memref view holds (stride-0 dims count
+/// once, a dynamic size as kMinParallelBytes); 0 for a scalar.
+int64_t viewBytes(Value operand);
+
 /// The memref a tensor of type `type` lives in: its layout's strides (dynamic
 /// where unknown) and a dynamic offset, so that any view can be passed.
 MemRefType memrefTypeFor(RankedTensorType type);
@@ -106,9 +110,15 @@ private:
   LogicalResult emitSplitDot(
       MatmulOp op, Value lhs, Value rhs, const StridedMetadata &l,
       const StridedMetadata &r, ArrayRef<ViewDim> lhsDims,
-      ArrayRef<ViewDim> rhsDims, ArrayRef<ViewDim> outDims, Value dest,
-      const StridedMetadata &o, ArrayRef<utils::IteratorType> iterators,
+      ArrayRef<ViewDim> rhsDims, Value dest, const StridedMetadata &o,
+      ArrayRef<utils::IteratorType> iterators,
       function_ref<void(OpBuilder &, Location, ValueRange)> multiplyAdd);
+  /// argmax (`max`) or argmin of the whole of a row-major contiguous float
+  /// buffer `input` (`in` its metadata) into the one element of `dest`, by
+  /// block maxima and a rescan (IndexBlocks.cpp); fails, emitting nothing,
+  /// for other inputs and short ones.
+  LogicalResult emitIndexBlocks(Operation *op, bool max, Value input,
+                                const StridedMetadata &in, Value dest);
   LogicalResult
   emitReduction(Operation *op, ReduceKind kind, RankedTensorType inputType,
                 ValueRange sources, Block *map,

@@ -101,15 +101,15 @@ void mlir::stride::markGramProducts(ModuleOp module, int64_t block) {
 LogicalResult KernelBuilder::emitSplitDot(
     MatmulOp op, Value lhs, Value rhs, const StridedMetadata &l,
     const StridedMetadata &r, ArrayRef<ViewDim> lhsDims,
-    ArrayRef<ViewDim> rhsDims, ArrayRef<ViewDim> outDims, Value dest,
-    const StridedMetadata &o, ArrayRef<utils::IteratorType> iterators,
+    ArrayRef<ViewDim> rhsDims, Value dest, const StridedMetadata &o,
+    ArrayRef<utils::IteratorType> iterators,
     function_ref<void(OpBuilder &, Location, ValueRange)> multiplyAdd) {
   if (threads <= 1)
     return failure();
   Location loc = op.getLoc();
   auto constant = [](OpFoldResult x) { return getConstantIntValue(x); };
   // Loops (batch..., m, k, n): no batch, m = n = 1, a static k.
-  if (lhsDims.size() != 2 || rhsDims.size() != 2 || outDims.size() != 2)
+  if (lhsDims.size() != 2 || rhsDims.size() != 2)
     return failure();
   std::optional<int64_t> m = constant(lhsDims[0].size),
                          n = constant(rhsDims[1].size),
@@ -117,7 +117,7 @@ LogicalResult KernelBuilder::emitSplitDot(
   Type element = cast<RankedTensorType>(op.getType()).getElementType();
   int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
   int64_t parts = threads;
-  if (m != 1 || n != 1 || !k || *k < 2 * bytes * parts ||
+  if (m != 1 || n != 1 || !k ||
       *k > std::numeric_limits<int64_t>::max() / (2 * bytes) ||
       2 * bytes * *k < kMinParallelBytes)
     return failure();
@@ -363,9 +363,8 @@ LogicalResult KernelBuilder::emitMatmul(
   int64_t block = gram ? gram.getInt() : 0;
   while (size && block > kMinGramBlock && *size < 8 * block)
     block /= 2;
-  if (plain &&
-      succeeded(emitSplitDot(op, lhs, rhs, l, r, lhsDims, rhsDims, outDims,
-                             dest, o, iterators, multiplyAdd)))
+  if (plain && succeeded(emitSplitDot(op, lhs, rhs, l, r, lhsDims, rhsDims,
+                                      dest, o, iterators, multiplyAdd)))
     return success();
   if (!plain || block < 1 || !size || *size < 2 * block || info.lhsIsVector ||
       info.rhsIsVector) {

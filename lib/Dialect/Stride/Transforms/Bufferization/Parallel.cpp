@@ -43,9 +43,9 @@ int64_t opsPerPoint(Block &body) {
   return std::max<int64_t>(ops, 1);
 }
 
-/// Bytes of the distinct elements a memref view holds (stride-0 dims count
-/// once); a dynamic size counts as large.
-int64_t viewBytes(Value operand) {
+} // namespace
+
+int64_t mlir::stride::viewBytes(Value operand) {
   auto type = dyn_cast<MemRefType>(operand.getType());
   if (!type)
     return 0;
@@ -61,7 +61,6 @@ int64_t viewBytes(Value operand) {
   }
   return bytes;
 }
-} // namespace
 
 void KernelBuilder::emitGeneric(
     Location loc, ValueRange inputs, ValueRange outputs,

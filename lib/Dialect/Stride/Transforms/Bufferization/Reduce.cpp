@@ -644,6 +644,12 @@ LogicalResult KernelBuilder::emitReduction(
       last = loopOf[d];
     }
 
+  // The whole of a contiguous float array: block maxima and a rescan.
+  if (index && isFloat && !plain && !map && keptSizes.empty() &&
+      succeeded(
+          emitIndexBlocks(op, kind == ReduceKind::Argmax, input, in, dest)))
+    return success();
+
   SmallVector<AffineMap> maps;
   if (!lanes) {
     SmallVector<Value> outputs;
@@ -772,20 +778,15 @@ LogicalResult KernelBuilder::emitReduction(
     // on one thread.
     int64_t parts = 1;
     if (threads > 1 && !mirrored[inner]) {
-      // Saturating unsigned counts; an unknown size counts as large.
-      uint64_t keptPoints = 1, elements = 1, bytes = 0;
+      // Saturating unsigned counts; an unknown size counts as large. A
+      // source broadcast along a dim (a fused reduction's operand) counts
+      // its own elements once, as emitGeneric's rule does.
+      uint64_t keptPoints = 1, bytes = 0;
       for (OpFoldResult size : keptSizes)
         keptPoints = llvm::SaturatingMultiply<uint64_t>(
             keptPoints, getConstantIntValue(size).value_or(kMinParallelBytes));
-      for (OpFoldResult size : in.sizes)
-        elements = llvm::SaturatingMultiply<uint64_t>(
-            elements, getConstantIntValue(size).value_or(0));
       for (Source &src : srcs)
-        if (auto type = dyn_cast<MemRefType>(src.value.getType()))
-          bytes = llvm::SaturatingAdd<uint64_t>(
-              bytes, llvm::SaturatingMultiply<uint64_t>(
-                         elements, std::max<uint64_t>(
-                                       1, type.getElementTypeBitWidth() / 8)));
+        bytes = llvm::SaturatingAdd<uint64_t>(bytes, viewBytes(src.value));
       if (keptPoints < threads && bytes >= uint64_t(kMinParallelBytes) &&
           blocks >= 4 * int64_t(threads))
         parts = threads;

@@ -552,6 +552,37 @@ def test_whole_array_argmax_by_block_maxima(threads):
                 for fn in (np.argmax, np.argmin):
                     got = stride.jit(fn, threads=threads)(b)
                     assert got == fn(b), (dtype, n, name, fn.__name__)
+    # Rows of a matrix (and of a row-major view with gaps between rows,
+    # and of a 3-D array over its last two dims), each by its own blocks.
+    for dtype in (np.float32, np.float64):
+        m = rng.standard_normal((37, 2 * 1031)).astype(dtype)
+        m[3, 7] = m[3, 900] = 80.0
+        m[5, 1030] = m[5, 2] = np.nan
+        m[6, 1029] = m[6, 1030] = 81.0
+        m[8] = -np.inf
+        for x in (m, m[:, :1031], m[::-2, 5:1900]):
+            for fn in (np.argmax, np.argmin):
+                for axis in (-1, None):
+                    f = stride.jit(lambda a, fn=fn, axis=axis: fn(a, axis=axis),
+                                   threads=threads)
+                    np.testing.assert_array_equal(f(x), fn(x, axis=axis),
+                                                  err_msg=f"{dtype} {x.shape}")
+        # Over 2 MiB: threads take rows.
+        big = rng.standard_normal((64, 9000)).astype(dtype)
+        big[10, 8999] = np.nan
+        big[20, 100] = big[20, 8000] = 70.0
+        for fn in (np.argmax, np.argmin):
+            np.testing.assert_array_equal(
+                stride.jit(lambda a, fn=fn: fn(a, axis=1), threads=threads)(big),
+                fn(big, axis=1))
+        t = rng.standard_normal((3, 40, 70)).astype(dtype)
+        t[1, 39, 69] = np.nan
+        t[2, 0, 5] = t[2, 30, 1] = 50.0
+        for fn in (np.argmax, np.argmin):
+            flat = t.reshape(3, -1)
+            got = stride.jit(lambda a, fn=fn: fn(a.reshape(3, -1), axis=1),
+                             threads=threads)(t)
+            np.testing.assert_array_equal(got, fn(flat, axis=1))
     # A contiguous matrix counts in row-major order, as its offsets do;
     # keepdims keeps a 1 x 1 result.
     m = rng.standard_normal((300, 517))

@@ -227,10 +227,10 @@ func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
 // order): argmax folds each block of four vectors to its maxima (compare
 // and select pairs), compares only that with the lanes (which keep their
 // best value and the number of the block where it appeared), and flags NaN
-// by unordered compares. At the end the lanes are merged, the elements
-// after the last block are compared, and either a scan finds the first NaN
-// or each lane holding the best value rescans the one block it names. A
-// short array keeps the lanes kernel.
+// by unordered compares. At the end the elements after the last block are
+// compared, and either a scan finds the first NaN or the lanes holding the
+// best value gather the one block each names. Long rows take the same
+// kernel one after another; short ones keep the lanes kernel.
 // CHECK-LABEL: func.func @whole_argmax_blocks
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [300300], strides: [1]
 // CHECK: scf.for %[[S:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BEST:.*]] = %{{.*}}, %[[BLOCK:.*]] = %{{.*}}, %[[NAN:.*]] = %{{.*}}) -> (vector<8xf64>, vector<8xi32>, vector<8xi1>)
@@ -248,8 +248,15 @@ func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
 // CHECK: scf.while
 // CHECK: arith.cmpf ord
 // CHECK: } else {
-// CHECK-COUNT-4: arith.cmpf oeq
-// CHECK: linalg.fill
+// CHECK-COUNT-4: vector.gather %[[FLAT]]
+// CHECK: vector.reduction <minui>
+// CHECK: memref.store
+// CHECK-LABEL: func.func @row_argmin_blocks
+// CHECK: scf.for %[[ROW:.*]] =
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [1024], strides: [1]
+// CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xi32>, vector<16xi1>)
+// CHECK: arith.cmpf olt
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[ROW]]]
 // CHECK-LABEL: func.func @short_argmin_lanes
 // CHECK-NOT: vector.load
 // CHECK: linalg.generic
@@ -258,6 +265,10 @@ func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
 // THREADS: scf.for {{.*}} -> (vector<8xf64>, vector<8xi32>, vector<8xi1>)
 func.func @whole_argmax_blocks(%x: tensor<1001x300xf64>) -> tensor<*xi64> {
   %0 = stride.argmax %x : tensor<1001x300xf64> -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+func.func @row_argmin_blocks(%x: tensor<8x1024xf32>) -> tensor<*xi64> {
+  %0 = stride.argmin %x axes [1] : tensor<8x1024xf32> -> tensor<*xi64>
   return %0 : tensor<*xi64>
 }
 func.func @short_argmin_lanes(%x: tensor<500xf32>) -> tensor<*xi64> {

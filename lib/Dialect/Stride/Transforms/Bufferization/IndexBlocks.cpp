@@ -1,6 +1,6 @@
 //===- IndexBlocks.cpp - Whole-array argmax/argmin by block maxima --------===//
 //
-// np.argmax of a contiguous float array, the whole of it: the lanes kernel
+// np.argmax of a contiguous float array or of its rows: the lanes kernel
 // (Reduce.cpp) carries a value and an index per lane and steps both at
 // every element (two compares, a mask and, two selects and an index per
 // vector), 0.57 of NumPy 1.24's AVX-512 argmax on 1M f64. Here each block
@@ -10,7 +10,9 @@
 // appeared. The index is recovered at the end by rescanning, per lane that
 // holds the maximum, the one block it names. NaN (NumPy's first NaN wins)
 // is detected per block by two unordered compares; when any is found the
-// result is the first NaN, by a scan that stops there.
+// result is the first NaN, by a scan that stops there. Rows are independent
+// (threads split them); a whole array's blocks are split into one run per
+// thread instead, each with its own lanes, merged in order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,33 +38,48 @@ static constexpr int64_t kBlockVectors = 4;
 LogicalResult KernelBuilder::emitIndexBlocks(Operation *op, bool max,
                                              Value input,
                                              const StridedMetadata &in,
-                                             Value dest) {
+                                             ArrayRef<bool> reduced,
+                                             bool keepdims, Value dest) {
   auto type = dyn_cast<MemRefType>(input.getType());
   if (!type)
     return failure();
   auto element = dyn_cast<FloatType>(type.getElementType());
   if (!element || !(element.isF32() || element.isF64()))
     return failure();
-  // Row-major contiguous: the array's logical indices are its offsets.
-  int64_t count = 1;
-  for (int64_t d = in.sizes.size() - 1; d >= 0; --d) {
+  int64_t rank = in.sizes.size();
+  SmallVector<int64_t> sizes, strides;
+  for (int64_t d = 0; d < rank; ++d) {
     std::optional<int64_t> size = getConstantIntValue(in.sizes[d]);
     std::optional<int64_t> stride = getConstantIntValue(in.strides[d]);
     if (!size || !stride)
       return failure();
-    if (*size != 1 && *stride != count)
+    sizes.push_back(*size);
+    strides.push_back(*stride);
+  }
+  // Kept dims lead and reduced dims trail, these row-major contiguous: the
+  // logical indices of a row are its offsets.
+  int64_t firstReduced = rank;
+  while (firstReduced > 0 && reduced[firstReduced - 1])
+    --firstReduced;
+  if (llvm::count(reduced, true) != rank - firstReduced)
+    return failure();
+  int64_t count = 1, rows = 1;
+  for (int64_t d = rank - 1; d >= firstReduced; --d) {
+    if (sizes[d] != 1 && strides[d] != count)
       return failure();
-    if (*size >
+    if (sizes[d] >
         std::numeric_limits<int32_t>::max() / std::max<int64_t>(1, count))
       return failure();
-    count *= *size;
+    count *= sizes[d];
   }
+  for (int64_t d = 0; d < firstReduced; ++d)
+    rows = llvm::SaturatingMultiply<uint64_t>(rows, sizes[d]);
   int64_t width = 512 / element.getWidth(); // lanes of a 64-byte vector
   int64_t blockSize = kBlockVectors * width;
   int64_t blocks = count / blockSize;
-  // Short arrays keep the lanes kernel: the end's rescan and scans would
+  // Short rows keep the lanes kernel: the end's merge and rescan would
   // not pay off.
-  if (blocks < 16)
+  if (blocks < 16 || rows <= 0)
     return failure();
 
   Location loc = op->getLoc();
@@ -71,13 +88,6 @@ LogicalResult KernelBuilder::emitIndexBlocks(Operation *op, bool max,
   auto vectorType = VectorType::get({width}, element);
   auto blockType = VectorType::get({width}, i32);
   auto maskType = VectorType::get({width}, b.getI1Type());
-  Value flat = memref::ReinterpretCastOp::create(
-      b, loc,
-      MemRefType::get(
-          {count}, element,
-          StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1})),
-      input, in.offset, ArrayRef<OpFoldResult>{math.constant(count)},
-      ArrayRef<OpFoldResult>{math.constant(1)});
   auto cIndex = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -86,31 +96,25 @@ LogicalResult KernelBuilder::emitIndexBlocks(Operation *op, bool max,
   double inf = std::numeric_limits<double>::infinity();
   Value identity = arith::ConstantOp::create(
       b, loc, element, b.getFloatAttr(element, max ? -inf : inf));
-
-  // With threads and at least kMinParallelBytes, the blocks are cut into
-  // one run per thread, each with its own lanes (a row of the buffers
-  // below); the runs are merged in order at the end.
-  int64_t parts = 1;
-  if (threads > 1 && count * (element.getWidth() / 8) >= kMinParallelBytes &&
-      blocks >= 64 * int64_t(threads))
-    parts = threads;
-  // Scratch buffers (allocations, which the deallocation pipeline frees:
-  // an alloca in a loop of the program would grow the stack).
-  auto scratch = [&](ArrayRef<int64_t> shape, Type t) -> Value {
-    return memref::AllocOp::create(b, loc, MemRefType::get(shape, t),
-                                   b.getI64IntegerAttr(64));
+  Value countValue = cIndex(count);
+  // A row (`count` elements from `offset`) as a 1-D contiguous view.
+  auto rowView = [&](OpFoldResult offset) -> Value {
+    return memref::ReinterpretCastOp::create(
+        b, loc,
+        MemRefType::get(
+            {count}, element,
+            StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1})),
+        input, offset, ArrayRef<OpFoldResult>{math.constant(count)},
+        ArrayRef<OpFoldResult>{math.constant(1)});
   };
-  Value bestLanes = scratch({parts, width}, element);
-  Value blockLanes = scratch({parts, width}, i32);
-  Value nanLanes = scratch({parts}, b.getI1Type());
-
-  // Blocks [first, last) into row `p` of the lane buffers.
-  auto emitRun = [&](Value first, Value last, Value p) {
+  // Blocks [first, last) of `flat`: (best value, block number, NaN seen)
+  // per lane.
+  auto runBlocks = [&](Value flat, Value first, Value last) {
     Value init[] = {
         vector::BroadcastOp::create(b, loc, vectorType, identity),
         arith::ConstantOp::create(b, loc, blockType, b.getZeroAttr(blockType)),
         arith::ConstantOp::create(b, loc, maskType, b.getZeroAttr(maskType))};
-    auto loop = scf::ForOp::create(
+    return scf::ForOp::create(
         b, loc, first, last, cIndex(1), init,
         [&](OpBuilder &nb, Location nl, Value s, ValueRange acc) {
           Value base = arith::MulIOp::create(
@@ -144,132 +148,46 @@ LogicalResult KernelBuilder::emitIndexBlocks(Operation *op, bool max,
                          arith::SelectOp::create(nb, nl, take, number, acc[1]),
                          nan});
         });
-    vector::StoreOp::create(b, loc, loop.getResult(0), bestLanes,
-                            ValueRange{p, cIndex(0)});
-    vector::StoreOp::create(b, loc, loop.getResult(1), blockLanes,
-                            ValueRange{p, cIndex(0)});
-    memref::StoreOp::create(
-        b, loc,
-        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
-                                    loop.getResult(2)),
-        nanLanes, ValueRange{p});
   };
-  if (parts == 1) {
-    emitRun(cIndex(0), cIndex(blocks), cIndex(0));
-  } else {
-    auto parallel = scf::ParallelOp::create(b, loc, ValueRange{cIndex(0)},
-                                            ValueRange{cIndex(parts)},
-                                            ValueRange{cIndex(1)});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(parallel.getBody());
-    Value p = parallel.getInductionVars()[0];
-    // Part p: blocks [p * blocks / parts, (p + 1) * blocks / parts).
-    auto bound = [&](Value q) -> Value {
-      return arith::DivUIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, q, cIndex(blocks)),
-          cIndex(parts));
-    };
-    emitRun(bound(p), bound(arith::AddIOp::create(b, loc, p, cIndex(1))), p);
-  }
-  if (parts > 1 && explainsDecisions(op))
-    emitRemark(loc) << "stride-explain: threads: " << parts << " runs of the "
-                    << blocks << " blocks of " << blockSize
-                    << " elements, each in its own lanes, merged in order";
-
-  // The end, in scalar code (a few dozen elements).
-  Value zero = cIndex(0), one = cIndex(1);
-  Value anyNaN = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
-  // Per lane: the best value over the parts (the first part on a tie) and
-  // its block; and the best of all lanes.
-  Value laneBest = scratch({width}, element);
-  Value laneBlock = scratch({width}, i32);
-  Value best = identity;
-  {
-    auto partLoop = scf::ForOp::create(b, loc, zero, cIndex(parts), one,
-                                       ValueRange{anyNaN});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(partLoop.getBody());
-    Value p = partLoop.getInductionVar();
-    scf::YieldOp::create(
+  // The index in `flat` of its best element, given the lanes' best values
+  // and blocks and whether a block held NaN.
+  auto finish = [&](Value flat, Value anyNaN, Value bestLanes,
+                    Value blockLanes) -> Value {
+    Value zero = cIndex(0), one = cIndex(1);
+    // The lanes hold no NaN (a NaN block maximum is never taken).
+    Value best = vector::ReductionOp::create(
         b, loc,
-        ValueRange{arith::OrIOp::create(
-            b, loc, partLoop.getRegionIterArgs()[0],
-            memref::LoadOp::create(b, loc, nanLanes, ValueRange{p}))});
-    b.setInsertionPointAfter(partLoop);
-    anyNaN = partLoop.getResult(0);
-  }
-  {
-    auto laneLoop =
-        scf::ForOp::create(b, loc, zero, cIndex(width), one, ValueRange{best});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(laneLoop.getBody());
-    Value l = laneLoop.getInductionVar();
-    auto partLoop = scf::ForOp::create(
-        b, loc, zero, cIndex(parts), one,
-        ValueRange{identity, arith::ConstantOp::create(
-                                 b, loc, i32, b.getI32IntegerAttr(0))});
+        max ? vector::CombiningKind::MAXNUMF : vector::CombiningKind::MINNUMF,
+        bestLanes);
+    // The elements after the last whole block: the first of their best
+    // (strictly better than the blocks' best, which comes earlier) and
+    // whether one is NaN (the blocks hold none: their NaN comes first).
+    auto tail = scf::ForOp::create(
+        b, loc, cIndex(blocks * blockSize), countValue, one,
+        ValueRange{best, countValue,
+                   arith::ConstantOp::create(b, loc, b.getBoolAttr(false))});
     {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(partLoop.getBody());
-      Value p = partLoop.getInductionVar();
-      Value v = memref::LoadOp::create(b, loc, bestLanes, ValueRange{p, l});
-      Value n = memref::LoadOp::create(b, loc, blockLanes, ValueRange{p, l});
-      Value take = arith::CmpFOp::create(b, loc, better, v,
-                                         partLoop.getRegionIterArgs()[0]);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(tail.getBody());
+      Value i = tail.getInductionVar();
+      ValueRange acc = tail.getRegionIterArgs();
+      Value x = memref::LoadOp::create(b, loc, flat, ValueRange{i});
+      Value take = arith::CmpFOp::create(b, loc, better, x, acc[0]);
       scf::YieldOp::create(
           b, loc,
-          ValueRange{arith::SelectOp::create(b, loc, take, v,
-                                             partLoop.getRegionIterArgs()[0]),
-                     arith::SelectOp::create(b, loc, take, n,
-                                             partLoop.getRegionIterArgs()[1])});
+          ValueRange{arith::SelectOp::create(b, loc, take, x, acc[0]),
+                     arith::SelectOp::create(b, loc, take, i, acc[1]),
+                     arith::OrIOp::create(
+                         b, loc, acc[2],
+                         arith::CmpFOp::create(
+                             b, loc, arith::CmpFPredicate::UNO, x, x))});
     }
-    Value v = partLoop.getResult(0);
-    memref::StoreOp::create(b, loc, v, laneBest, ValueRange{l});
-    memref::StoreOp::create(b, loc, partLoop.getResult(1), laneBlock,
-                            ValueRange{l});
-    Value acc = laneLoop.getRegionIterArgs()[0];
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{arith::SelectOp::create(
-            b, loc, arith::CmpFOp::create(b, loc, better, v, acc), v, acc)});
-    b.setInsertionPointAfter(laneLoop);
-    best = laneLoop.getResult(0);
-  }
-  Value countValue = cIndex(count);
-  auto load = [&](Value i) {
-    return memref::LoadOp::create(b, loc, flat, ValueRange{i}).getResult();
-  };
-  // The elements after the last whole block: the first of their best
-  // (strictly better than the blocks' best, which comes earlier) and
-  // whether one is NaN (the blocks hold none: their NaN wins first).
-  Value tailStart = cIndex(blocks * blockSize);
-  auto tail = scf::ForOp::create(
-      b, loc, tailStart, countValue, one,
-      ValueRange{best, countValue,
-                 arith::ConstantOp::create(b, loc, b.getBoolAttr(false))});
-  {
+    anyNaN = arith::OrIOp::create(b, loc, anyNaN, tail.getResult(2));
+    Value tailIndex = tail.getResult(1);
+    auto nanIf = scf::IfOp::create(b, loc, indexType, anyNaN,
+                                   /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(tail.getBody());
-    Value i = tail.getInductionVar();
-    ValueRange acc = tail.getRegionIterArgs();
-    Value x = load(i);
-    Value take = arith::CmpFOp::create(b, loc, better, x, acc[0]);
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{arith::SelectOp::create(b, loc, take, x, acc[0]),
-                   arith::SelectOp::create(b, loc, take, i, acc[1]),
-                   arith::OrIOp::create(
-                       b, loc, acc[2],
-                       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
-                                             x, x))});
-  }
-  anyNaN = arith::OrIOp::create(b, loc, anyNaN, tail.getResult(2));
-  Value tailIndex = tail.getResult(1);
-  auto nanIf = scf::IfOp::create(b, loc, indexType, anyNaN,
-                                 /*withElseRegion=*/true);
-  {
     // The first NaN: a scan that stops at it (one exists).
-    OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&nanIf.getThenRegion().front());
     auto scan = scf::WhileOp::create(
         b, loc, TypeRange{indexType}, ValueRange{zero},
@@ -293,52 +211,162 @@ LogicalResult KernelBuilder::emitIndexBlocks(Operation *op, bool max,
         });
     scf::YieldOp::create(b, loc, scan.getResult(0));
     // No NaN: the tail's best if it beats the blocks', else the first
-    // position of the best value in the block each lane names.
+    // position of the best value in the block each lane names, gathered
+    // for all lanes at once (a lane holding a worse value finds nothing).
     b.setInsertionPointToStart(&nanIf.getElseRegion().front());
     Value tailWins = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                            tailIndex, countValue);
-    Value none = cIndex(count);
-    auto lanes =
-        scf::ForOp::create(b, loc, zero, cIndex(width), one, ValueRange{none});
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(lanes.getBody());
-      Value l = lanes.getInductionVar();
-      Value start = arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc,
-              arith::IndexCastOp::create(
-                  b, loc, indexType,
-                  memref::LoadOp::create(b, loc, laneBlock, ValueRange{l})),
-              cIndex(blockSize)),
-          l);
-      // A lane holding another value finds nothing (its positions never
-      // equal best, or come after the lane that holds it).
-      Value holds = arith::CmpFOp::create(
-          b, loc, arith::CmpFPredicate::OEQ,
-          memref::LoadOp::create(b, loc, laneBest, ValueRange{l}), best);
-      Value found = none;
-      for (int64_t j = kBlockVectors - 1; j >= 0; --j) {
-        Value i = arith::AddIOp::create(b, loc, start, cIndex(j * width));
-        Value hit = arith::AndIOp::create(
-            b, loc, holds,
-            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, load(i),
-                                  best));
-        found = arith::SelectOp::create(b, loc, hit, i, found);
-      }
-      scf::YieldOp::create(b, loc,
-                           ValueRange{arith::MinUIOp::create(
-                               b, loc, found, lanes.getRegionIterArgs()[0])});
+    Value bestSplat = vector::BroadcastOp::create(b, loc, vectorType, best);
+    Value holds = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                        bestLanes, bestSplat);
+    SmallVector<int32_t> iota;
+    for (int64_t l = 0; l < width; ++l)
+      iota.push_back(l);
+    auto splat = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, blockType,
+          DenseElementsAttr::get(blockType, b.getI32IntegerAttr(v)));
+    };
+    Value start = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, blockLanes, splat(blockSize)),
+        arith::ConstantOp::create(
+            b, loc, blockType,
+            DenseElementsAttr::get(blockType, ArrayRef<int32_t>(iota))));
+    Value found = splat(count);
+    for (int64_t j = kBlockVectors - 1; j >= 0; --j) {
+      Value at = arith::AddIOp::create(b, loc, start, splat(j * width));
+      Value x = vector::GatherOp::create(
+          b, loc, vectorType, flat, ValueRange{zero}, at, holds, bestSplat);
+      Value hit = arith::AndIOp::create(
+          b, loc, holds,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                bestSplat));
+      found = arith::SelectOp::create(b, loc, hit, at, found);
     }
+    Value first = arith::IndexCastOp::create(
+        b, loc, indexType,
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::MINUI,
+                                    found));
     scf::YieldOp::create(b, loc,
-                         ValueRange{arith::SelectOp::create(
-                             b, loc, tailWins, tailIndex, lanes.getResult(0))});
+                         ValueRange{arith::SelectOp::create(b, loc, tailWins,
+                                                            tailIndex, first)});
+    return nanIf.getResult(0);
+  };
+  Type resultElement = cast<MemRefType>(dest.getType()).getElementType();
+  // Stores row `kept`'s index (the kept dims' loop indices) into `dest`.
+  auto store = [&](Value index, ValueRange kept) {
+    SmallVector<Value> at;
+    for (int64_t d = 0, k = 0; d < rank; ++d) {
+      if (!reduced[d])
+        at.push_back(kept[k++]);
+      else if (keepdims)
+        at.push_back(cIndex(0));
+    }
+    memref::StoreOp::create(
+        b, loc, arith::IndexCastOp::create(b, loc, resultElement, index), dest,
+        at);
+  };
+
+  uint64_t bytes = llvm::SaturatingMultiply<uint64_t>(
+      llvm::SaturatingMultiply<uint64_t>(rows, count), element.getWidth() / 8);
+  bool threaded = threads > 1 && bytes >= uint64_t(kMinParallelBytes);
+  if (rows > 1 || !threaded) {
+    // One row after another (threads split the kept dims' points), each
+    // from its lanes in registers.
+    SmallVector<Value> zeros, uppers, ones;
+    for (int64_t d = 0; d < firstReduced; ++d) {
+      zeros.push_back(cIndex(0));
+      uppers.push_back(cIndex(sizes[d]));
+      ones.push_back(cIndex(1));
+    }
+    auto row = [&](ValueRange kept) {
+      OpFoldResult offset = in.offset;
+      for (auto [d, k] : llvm::enumerate(kept))
+        offset = math.add(offset, math.mul(k, math.constant(strides[d])));
+      Value flat = rowView(offset);
+      auto loop = runBlocks(flat, cIndex(0), cIndex(blocks));
+      Value anyNaN = vector::ReductionOp::create(
+          b, loc, vector::CombiningKind::OR, loop.getResult(2));
+      store(finish(flat, anyNaN, loop.getResult(0), loop.getResult(1)), kept);
+    };
+    if (zeros.empty()) {
+      row({});
+      return success();
+    }
+    if (threaded && rows >= int64_t(threads)) {
+      auto parallel = scf::ParallelOp::create(b, loc, zeros, uppers, ones);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(parallel.getBody());
+      row(parallel.getInductionVars());
+      return success();
+    }
+    scf::buildLoopNest(b, loc, zeros, uppers, ones,
+                       [&](OpBuilder &nb, Location, ValueRange kept) {
+                         OpBuilder::InsertionGuard guard(b);
+                         b.setInsertionPoint(nb.getInsertionBlock(),
+                                             nb.getInsertionPoint());
+                         row(kept);
+                       });
+    return success();
   }
-  Value index = arith::IndexCastOp::create(
-      b, loc, cast<MemRefType>(dest.getType()).getElementType(),
-      nanIf.getResult(0));
-  // The result has one element (0-d, or ones with keepdims).
-  linalg::FillOp::create(b, loc, index, dest);
+
+  // A whole array on threads: one run of blocks per thread, each into its
+  // own row of the lane buffers (freed by the deallocation pipeline), then
+  // the rows merged in run order (the first run wins a tie).
+  int64_t parts = threads;
+  Value flat = rowView(in.offset);
+  auto scratch = [&](ArrayRef<int64_t> shape, Type t) -> Value {
+    return memref::AllocOp::create(b, loc, MemRefType::get(shape, t),
+                                   b.getI64IntegerAttr(64));
+  };
+  Value bestLanes = scratch({parts, width}, element);
+  Value blockLanes = scratch({parts, width}, i32);
+  Value nanParts = scratch({parts}, b.getI1Type());
+  {
+    auto parallel = scf::ParallelOp::create(b, loc, ValueRange{cIndex(0)},
+                                            ValueRange{cIndex(parts)},
+                                            ValueRange{cIndex(1)});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(parallel.getBody());
+    Value p = parallel.getInductionVars()[0];
+    // Run p: blocks [p * blocks / parts, (p + 1) * blocks / parts).
+    auto bound = [&](Value q) -> Value {
+      return arith::DivUIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, q, cIndex(blocks)),
+          cIndex(parts));
+    };
+    auto loop = runBlocks(flat, bound(p),
+                          bound(arith::AddIOp::create(b, loc, p, cIndex(1))));
+    vector::StoreOp::create(b, loc, loop.getResult(0), bestLanes,
+                            ValueRange{p, cIndex(0)});
+    vector::StoreOp::create(b, loc, loop.getResult(1), blockLanes,
+                            ValueRange{p, cIndex(0)});
+    memref::StoreOp::create(
+        b, loc,
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
+                                    loop.getResult(2)),
+        nanParts, ValueRange{p});
+  }
+  if (explainsDecisions(op))
+    emitRemark(loc) << "stride-explain: threads: " << parts << " runs of the "
+                    << blocks << " blocks of " << blockSize
+                    << " elements, each in its own lanes, merged in order";
+  Value anyNaN = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  Value best = vector::BroadcastOp::create(b, loc, vectorType, identity);
+  Value number =
+      arith::ConstantOp::create(b, loc, blockType, b.getZeroAttr(blockType));
+  for (int64_t p = 0; p < parts; ++p) {
+    anyNaN = arith::OrIOp::create(
+        b, loc, anyNaN,
+        memref::LoadOp::create(b, loc, nanParts, ValueRange{cIndex(p)}));
+    Value v = vector::LoadOp::create(b, loc, vectorType, bestLanes,
+                                     ValueRange{cIndex(p), cIndex(0)});
+    Value n = vector::LoadOp::create(b, loc, blockType, blockLanes,
+                                     ValueRange{cIndex(p), cIndex(0)});
+    Value take = arith::CmpFOp::create(b, loc, better, v, best);
+    best = arith::SelectOp::create(b, loc, take, v, best);
+    number = arith::SelectOp::create(b, loc, take, n, number);
+  }
+  store(finish(flat, anyNaN, best, number), {});
   return success();
 }

@@ -113,12 +113,15 @@ private:
       ArrayRef<ViewDim> rhsDims, Value dest, const StridedMetadata &o,
       ArrayRef<utils::IteratorType> iterators,
       function_ref<void(OpBuilder &, Location, ValueRange)> multiplyAdd);
-  /// argmax (`max`) or argmin of the whole of a row-major contiguous float
-  /// buffer `input` (`in` its metadata) into the one element of `dest`, by
-  /// block maxima and a rescan (IndexBlocks.cpp); fails, emitting nothing,
-  /// for other inputs and short ones.
+  /// argmax (`max`) or argmin of float buffer `input` (`in` its metadata)
+  /// over its `reduced` dims, which must trail the kept ones and be
+  /// row-major contiguous, into `dest`, by block maxima and a rescan
+  /// (IndexBlocks.cpp); fails, emitting nothing, for other inputs and for
+  /// short rows.
   LogicalResult emitIndexBlocks(Operation *op, bool max, Value input,
-                                const StridedMetadata &in, Value dest);
+                                const StridedMetadata &in,
+                                ArrayRef<bool> reduced, bool keepdims,
+                                Value dest);
   LogicalResult
   emitReduction(Operation *op, ReduceKind kind, RankedTensorType inputType,
                 ValueRange sources, Block *map,

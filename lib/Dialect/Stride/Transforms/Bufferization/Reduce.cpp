@@ -644,10 +644,10 @@ LogicalResult KernelBuilder::emitReduction(
       last = loopOf[d];
     }
 
-  // The whole of a contiguous float array: block maxima and a rescan.
-  if (index && isFloat && !plain && !map && keptSizes.empty() &&
-      succeeded(
-          emitIndexBlocks(op, kind == ReduceKind::Argmax, input, in, dest)))
+  // Contiguous float rows (or the whole array): block maxima and a rescan.
+  if (index && isFloat && !plain && !map &&
+      succeeded(emitIndexBlocks(op, kind == ReduceKind::Argmax, input, in,
+                                reduced, keepdims, dest)))
     return success();
 
   SmallVector<AffineMap> maps;

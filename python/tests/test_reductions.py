@@ -507,10 +507,11 @@ def test_whole_array_argmax_ties_and_nan_in_row_tails(threads):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_whole_array_argmax_by_block_maxima(threads):
-    """np.argmax/argmin of a whole contiguous float array fold blocks of
-    four vectors to their maxima and rescan the block a lane names at the
-    end (IndexBlocks.cpp): the first index of the best value, the first NaN
+def test_argmax_and_max_by_block_maxima(threads):
+    """np.argmax/argmin (and max/min) of a contiguous float array or of its
+    rows fold blocks of four vectors to their maxima, and an index is found
+    by rescanning the block a lane names (BlockMaxima.cpp): the first index
+    of the best value, NaN (the first for an index)
     wherever it lies (a block, a run of another thread, the elements after
     the last block), ties between lanes, blocks and runs, -0.0 against
     0.0, infinities, arrays of only -inf or +inf, and sizes across the
@@ -552,6 +553,14 @@ def test_whole_array_argmax_by_block_maxima(threads):
                 for fn in (np.argmax, np.argmin):
                     got = stride.jit(fn, threads=threads)(b)
                     assert got == fn(b), (dtype, n, name, fn.__name__)
+                # max and min take the same blocks: NaN wherever it lies.
+                # (Which zero a mix of 0.0 and -0.0 gives depends on the
+                # order of NumPy's own SIMD tree; it is not compared.)
+                for fn in (np.max, np.min):
+                    got, want = stride.jit(fn, threads=threads)(b), fn(b)
+                    assert got.dtype == want.dtype
+                    np.testing.assert_array_equal(got, want,
+                                                  err_msg=f"{dtype} {n} {name}")
     # Rows of a matrix (and of a row-major view with gaps between rows,
     # and of a 3-D array over its last two dims), each by its own blocks.
     for dtype in (np.float32, np.float64):
@@ -561,7 +570,7 @@ def test_whole_array_argmax_by_block_maxima(threads):
         m[6, 1029] = m[6, 1030] = 81.0
         m[8] = -np.inf
         for x in (m, m[:, :1031], m[::-2, 5:1900]):
-            for fn in (np.argmax, np.argmin):
+            for fn in (np.argmax, np.argmin, np.max, np.min):
                 for axis in (-1, None):
                     f = stride.jit(lambda a, fn=fn, axis=axis: fn(a, axis=axis),
                                    threads=threads)
@@ -571,10 +580,20 @@ def test_whole_array_argmax_by_block_maxima(threads):
         big = rng.standard_normal((64, 9000)).astype(dtype)
         big[10, 8999] = np.nan
         big[20, 100] = big[20, 8000] = 70.0
-        for fn in (np.argmax, np.argmin):
+        for fn in (np.argmax, np.argmin, np.max, np.min):
             np.testing.assert_array_equal(
                 stride.jit(lambda a, fn=fn: fn(a, axis=1), threads=threads)(big),
                 fn(big, axis=1))
+        # One row of over 2 MiB: its kept dim of size 1 takes the runs.
+        one = rng.standard_normal((1, 700_001)).astype(dtype)
+        one[0, 500_000] = 90.0
+        for fn in (np.argmax, np.argmin, np.max, np.min):
+            for keep in (False, True):
+                np.testing.assert_array_equal(
+                    stride.jit(lambda a, fn=fn, keep=keep:
+                               fn(a, axis=1, keepdims=keep),
+                               threads=threads)(one),
+                    fn(one, axis=1, keepdims=keep))
         t = rng.standard_normal((3, 40, 70)).astype(dtype)
         t[1, 39, 69] = np.nan
         t[2, 0, 5] = t[2, 30, 1] = 50.0

@@ -230,7 +230,9 @@ func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
 // by unordered compares. At the end the elements after the last block are
 // compared, and either a scan finds the first NaN or the lanes holding the
 // best value gather the one block each names. Long rows take the same
-// kernel one after another; short ones keep the lanes kernel.
+// kernel one after another; max and min fold the same blocks (the later
+// element on a tie) and the lanes in halves. The blocks loop is unrolled
+// at most four times. Short rows keep the lanes kernel.
 // CHECK-LABEL: func.func @whole_argmax_blocks
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [300300], strides: [1]
 // CHECK: scf.for %[[S:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BEST:.*]] = %{{.*}}, %[[BLOCK:.*]] = %{{.*}}, %[[NAN:.*]] = %{{.*}}) -> (vector<8xf64>, vector<8xi32>, vector<8xi1>)
@@ -257,6 +259,14 @@ func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
 // CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xi32>, vector<16xi1>)
 // CHECK: arith.cmpf olt
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[ROW]]]
+// CHECK-LABEL: func.func @row_max_blocks
+// CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xi1>)
+// CHECK: arith.cmpf uno
+// CHECK: } {loop_annotation = #{{.*}}}
+// CHECK: vector.extract_strided_slice
+// CHECK: scf.if %{{.*}} -> (f32)
+// CHECK: scf.while
+// CHECK: memref.store
 // CHECK-LABEL: func.func @short_argmin_lanes
 // CHECK-NOT: vector.load
 // CHECK: linalg.generic
@@ -270,6 +280,10 @@ func.func @whole_argmax_blocks(%x: tensor<1001x300xf64>) -> tensor<*xi64> {
 func.func @row_argmin_blocks(%x: tensor<8x1024xf32>) -> tensor<*xi64> {
   %0 = stride.argmin %x axes [1] : tensor<8x1024xf32> -> tensor<*xi64>
   return %0 : tensor<*xi64>
+}
+func.func @row_max_blocks(%x: tensor<8x1024xf32>) -> tensor<*xf32> {
+  %0 = stride.amax %x axes [1] : tensor<8x1024xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 func.func @short_argmin_lanes(%x: tensor<500xf32>) -> tensor<*xi64> {
   %0 = stride.argmin %x : tensor<500xf32> -> tensor<*xi64>

@@ -457,18 +457,21 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
       mirrored (in every operand) is walked backwards instead, as linalg
       needs each loop as a plain index somewhere and elementwise loops may
       run in any order.
-    - `argmax`/`argmin` of a float array over trailing row-major
-      contiguous dims (the whole array, or its rows) of at least 16 blocks
-      of four vectors fold each block to its elementwise maxima (three max
-      instructions) and compare only those with the lanes, which keep their
-      best value and the number of the block where it first appeared; the
-      end rescans, by a gather, the one block each lane holding the best
-      value names (the first index), and a block with NaN (two unordered
-      compares) leads to a scan for the first NaN, NumPy's answer. Stepping
-      a value and an index at every element took twice as many
-      instructions (`np.argmax` of 1M f64 on one thread: 0.163 ms, now
-      0.076-0.085; NumPy 0.093). Threads split the rows, or a whole array's
-      blocks into one run each, merged in run order.
+    - `argmax`, `argmin`, `max` and `min` of a float array over trailing
+      row-major contiguous dims (the whole array, or its rows) of at least
+      16 blocks of four vectors fold each block to its elementwise maxima
+      (three max instructions) and compare only those with the lanes, which
+      keep their best value (and, for an index, the number of the block
+      where it first appeared); a block with NaN is flagged by two
+      unordered compares. The end of an index reduction rescans, by a
+      gather, the one block each lane holding the best value names (the
+      first index), and a NaN anywhere leads to a scan for the first NaN,
+      NumPy's answer. Stepping a value and an index at every element took
+      twice as many instructions (`np.argmax` of 1M f64 on one thread:
+      0.163 ms, now 0.07-0.085; NumPy 0.093). Threads split the rows, or a
+      whole array's blocks into one run each, merged in run order. The
+      blocks loop is unrolled at most four times: LLVM unrolled rows of 16
+      blocks completely and spilled half of their vectors.
 
     - With `threads=N` (N > 1), a kernel that moves at least 2 MiB or does
       at least 2^24 operations (its body's ops times its points; a math
@@ -544,8 +547,10 @@ def StrideBufferize : Pass<"stride-bufferize", "::mlir::ModuleOp"> {
                            "::mlir::affine::AffineDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
-                           // Whole-array argmax/argmin (IndexBlocks.cpp).
+                           // Block maxima (BlockMaxima.cpp): vectors, and
+                           // an unroll limit on their loop.
                            "::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            // The copies into an entry's result destinations
                            // are stride.broadcast ops, even in a module
                            // with no Stride op of its own.

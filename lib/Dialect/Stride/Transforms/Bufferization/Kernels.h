@@ -113,12 +113,11 @@ private:
       ArrayRef<ViewDim> rhsDims, Value dest, const StridedMetadata &o,
       ArrayRef<utils::IteratorType> iterators,
       function_ref<void(OpBuilder &, Location, ValueRange)> multiplyAdd);
-  /// argmax (`max`) or argmin of float buffer `input` (`in` its metadata)
-  /// over its `reduced` dims, which must trail the kept ones and be
-  /// row-major contiguous, into `dest`, by block maxima and a rescan
-  /// (IndexBlocks.cpp); fails, emitting nothing, for other inputs and for
-  /// short rows.
-  LogicalResult emitIndexBlocks(Operation *op, bool max, Value input,
+  /// argmax, argmin, max or min (`kind`) of float buffer `input` (`in` its
+  /// metadata) over its `reduced` dims, which must trail the kept ones and
+  /// be row-major contiguous, into `dest`, by block maxima (BlockMaxima.cpp);
+  /// fails, emitting nothing, for other inputs and for short rows.
+  LogicalResult emitBlockMaxima(Operation *op, ReduceKind kind, Value input,
                                 const StridedMetadata &in,
                                 ArrayRef<bool> reduced, bool keepdims,
                                 Value dest);

@@ -644,10 +644,10 @@ LogicalResult KernelBuilder::emitReduction(
       last = loopOf[d];
     }
 
-  // Contiguous float rows (or the whole array): block maxima and a rescan.
-  if (index && isFloat && !plain && !map &&
-      succeeded(emitIndexBlocks(op, kind == ReduceKind::Argmax, input, in,
-                                reduced, keepdims, dest)))
+  // Contiguous float rows (or the whole array): block maxima.
+  if ((index || kind == ReduceKind::Max || kind == ReduceKind::Min) &&
+      isFloat && !plain && !map &&
+      succeeded(emitBlockMaxima(op, kind, input, in, reduced, keepdims, dest)))
     return success();
 
   SmallVector<AffineMap> maps;

@@ -228,8 +228,9 @@ func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
 // and select pairs), compares only that with the lanes (which keep their
 // best value and the number of the block where it appeared), and flags NaN
 // by unordered compares. At the end the elements after the last block are
-// compared, and either a scan finds the first NaN or the lanes holding the
-// best value gather the one block each names. Long rows take the same
+// compared, and either a scan finds the first NaN or each lane holding the
+// best value (a loop over the set bits of their mask) rescans the one block
+// it names. Long rows take the same
 // kernel one after another; max and min fold the same blocks (the later
 // element on a tie) and the lanes in halves. The blocks loop is unrolled
 // at most four times. Short rows keep the lanes kernel.
@@ -250,8 +251,10 @@ func.func @float_column_sum(%x: tensor<70x6xf32>) -> tensor<*xf32> {
 // CHECK: scf.while
 // CHECK: arith.cmpf ord
 // CHECK: } else {
-// CHECK-COUNT-4: vector.gather %[[FLAT]]
-// CHECK: vector.reduction <minui>
+// CHECK: vector.bitcast %{{.*}} : vector<8xi1> to vector<1xi8>
+// CHECK: scf.while
+// CHECK: math.cttz
+// CHECK-COUNT-4: memref.load %[[FLAT]]
 // CHECK: memref.store
 // CHECK-LABEL: func.func @row_argmin_blocks
 // CHECK: scf.for %[[ROW:.*]] =

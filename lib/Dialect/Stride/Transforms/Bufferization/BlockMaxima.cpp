@@ -7,8 +7,8 @@
 // of four vectors is first folded to its elementwise maximum (three
 // max instructions), and only that maximum is compared with the lanes:
 // a lane keeps its best value and the number of the first block where it
-// appeared. The index is recovered at the end by gathering, for the lanes
-// that hold the maximum, the one block each names. NaN (NumPy's first NaN
+// appeared. The index is recovered at the end by rescanning, for each lane
+// that holds the maximum, the one block it names. NaN (NumPy's first NaN
 // wins) is detected per block by two unordered compares; when any is found
 // the result is the first NaN, by a scan that stops there. max and min
 // fold the same blocks without block numbers (the NaN-propagating step of
@@ -24,6 +24,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -208,7 +209,7 @@ LogicalResult KernelBuilder::emitBlockMaxima(Operation *op, ReduceKind kind,
   // and blocks and whether a block held NaN.
   auto finish = [&](Value flat, Value anyNaN, Value bestLanes,
                     Value blockLanes) -> Value {
-    Value zero = cIndex(0), one = cIndex(1);
+    Value one = cIndex(1);
     // The lanes hold no NaN (a NaN block maximum is never taken).
     Value best = vector::ReductionOp::create(
         b, loc,
@@ -245,42 +246,68 @@ LogicalResult KernelBuilder::emitBlockMaxima(Operation *op, ReduceKind kind,
     b.setInsertionPointToStart(&nanIf.getThenRegion().front());
     scf::YieldOp::create(b, loc, firstNaN(flat));
     // No NaN: the tail's best if it beats the blocks', else the first
-    // position of the best value in the block each lane names, gathered
-    // for all lanes at once (a lane holding a worse value finds nothing).
+    // position of the best value in the block each lane holding it names:
+    // a loop over the set bits of those lanes' mask (usually one), four
+    // loads each. Four gathers of every lane cost as much as 16 blocks of
+    // a 1024-element f32 row.
     b.setInsertionPointToStart(&nanIf.getElseRegion().front());
     Value tailWins = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                            tailIndex, countValue);
-    Value bestSplat = vector::BroadcastOp::create(b, loc, vectorType, best);
-    Value holds = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                        bestLanes, bestSplat);
-    SmallVector<int32_t> iota;
-    for (int64_t l = 0; l < width; ++l)
-      iota.push_back(l);
-    auto splat = [&](int64_t v) -> Value {
-      return arith::ConstantOp::create(
-          b, loc, blockType,
-          DenseElementsAttr::get(blockType, b.getI32IntegerAttr(v)));
-    };
-    Value start = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, blockLanes, splat(blockSize)),
-        arith::ConstantOp::create(
-            b, loc, blockType,
-            DenseElementsAttr::get(blockType, ArrayRef<int32_t>(iota))));
-    Value found = splat(count);
-    for (int64_t j = kBlockVectors - 1; j >= 0; --j) {
-      Value at = arith::AddIOp::create(b, loc, start, splat(j * width));
-      Value x = vector::GatherOp::create(
-          b, loc, vectorType, flat, ValueRange{zero}, at, holds, bestSplat);
-      Value hit = arith::AndIOp::create(
-          b, loc, holds,
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
-                                bestSplat));
-      found = arith::SelectOp::create(b, loc, hit, at, found);
-    }
-    Value first = arith::IndexCastOp::create(
-        b, loc, indexType,
-        vector::ReductionOp::create(b, loc, vector::CombiningKind::MINUI,
-                                    found));
+    Value holds = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OEQ, bestLanes,
+        vector::BroadcastOp::create(b, loc, vectorType, best));
+    Type maskInt = b.getIntegerType(width);
+    Value bits = vector::ExtractOp::create(
+        b, loc,
+        vector::BitCastOp::create(b, loc, VectorType::get({1}, maskInt), holds),
+        ArrayRef<int64_t>{0});
+    Value noBits =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(maskInt, 0));
+    auto lanes = scf::WhileOp::create(
+        b, loc, TypeRange{maskInt, indexType}, ValueRange{bits, countValue},
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          scf::ConditionOp::create(
+              nb, nl,
+              arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ne, args[0],
+                                    noBits),
+              args);
+        },
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          Value mask = args[0];
+          Value l = arith::IndexCastUIOp::create(
+              b, loc, indexType,
+              math::CountTrailingZerosOp::create(b, loc, mask));
+          Value number = vector::ExtractOp::create(b, loc, blockLanes,
+                                                   ArrayRef<OpFoldResult>{l});
+          Value start = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(
+                  b, loc, arith::IndexCastOp::create(b, loc, indexType, number),
+                  cIndex(blockSize)),
+              l);
+          Value found = args[1];
+          for (int64_t j = kBlockVectors - 1; j >= 0; --j) {
+            Value i = arith::AddIOp::create(b, loc, start, cIndex(j * width));
+            Value x = memref::LoadOp::create(b, loc, flat, ValueRange{i});
+            Value hit = arith::AndIOp::create(
+                b, loc,
+                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                      best),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
+                                      found));
+            found = arith::SelectOp::create(b, loc, hit, i, found);
+          }
+          // The lowest bit cleared.
+          Value rest = arith::AndIOp::create(
+              b, loc, mask,
+              arith::SubIOp::create(b, loc, mask,
+                                    arith::ConstantOp::create(
+                                        b, loc, b.getIntegerAttr(maskInt, 1))));
+          scf::YieldOp::create(b, loc, ValueRange{rest, found});
+        });
+    Value first = lanes.getResult(1);
     scf::YieldOp::create(b, loc,
                          ValueRange{arith::SelectOp::create(b, loc, tailWins,
                                                             tailIndex, first)});

@@ -205,41 +205,58 @@ LogicalResult KernelBuilder::emitBlockMaxima(Operation *op, ReduceKind kind,
         });
     return scan.getResult(0);
   };
+  // The best of the lanes (a tree of halves, the upper half winning a
+  // tie: the last of the tied lanes, as a chain through the lanes in order
+  // would give, in log2(lanes) vector steps), then of the elements after
+  // the last whole block: (best, the tail's first index holding a better
+  // value than the blocks' or `count`, NaN seen). An index keeps the
+  // earlier element on a tie, a value the later one.
+  auto lanesAndTail = [&](Value flat, Value anyNaN,
+                          Value bestLanes) -> SmallVector<Value> {
+    Value r = bestLanes;
+    for (int64_t half = width / 2; half >= 1; half /= 2) {
+      Value lo = vector::ExtractStridedSliceOp::create(
+          b, loc, r, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{half},
+          ArrayRef<int64_t>{1});
+      Value hi = vector::ExtractStridedSliceOp::create(
+          b, loc, r, ArrayRef<int64_t>{half}, ArrayRef<int64_t>{half},
+          ArrayRef<int64_t>{1});
+      r = arith::SelectOp::create(
+          b, loc, arith::CmpFOp::create(b, loc, better, lo, hi), lo, hi);
+    }
+    r = vector::ExtractOp::create(b, loc, r, ArrayRef<int64_t>{0});
+    auto tail =
+        scf::ForOp::create(b, loc, cIndex(blocks * blockSize), countValue,
+                           cIndex(1), ValueRange{r, countValue, anyNaN});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(tail.getBody());
+    Value i = tail.getInductionVar();
+    ValueRange acc = tail.getRegionIterArgs();
+    Value x = memref::LoadOp::create(b, loc, flat, ValueRange{i});
+    Value take =
+        index ? arith::CmpFOp::create(b, loc, better, x, acc[0]).getResult()
+              : arith::XOrIOp::create(
+                    b, loc, arith::CmpFOp::create(b, loc, better, acc[0], x),
+                    arith::ConstantOp::create(b, loc, b.getBoolAttr(true)))
+                    .getResult();
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::SelectOp::create(b, loc, take, x, acc[0]),
+                   arith::SelectOp::create(b, loc, take, i, acc[1]),
+                   arith::OrIOp::create(
+                       b, loc, acc[2],
+                       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                             x, x))});
+    return SmallVector<Value>(tail.getResults());
+  };
   // The index in `flat` of its best element, given the lanes' best values
   // and blocks and whether a block held NaN.
   auto finish = [&](Value flat, Value anyNaN, Value bestLanes,
                     Value blockLanes) -> Value {
-    Value one = cIndex(1);
     // The lanes hold no NaN (a NaN block maximum is never taken).
-    Value best = vector::ReductionOp::create(
-        b, loc,
-        max ? vector::CombiningKind::MAXNUMF : vector::CombiningKind::MINNUMF,
-        bestLanes);
-    // The elements after the last whole block: the first of their best
-    // (strictly better than the blocks' best, which comes earlier) and
-    // whether one is NaN (the blocks hold none: their NaN comes first).
-    auto tail = scf::ForOp::create(
-        b, loc, cIndex(blocks * blockSize), countValue, one,
-        ValueRange{best, countValue,
-                   arith::ConstantOp::create(b, loc, b.getBoolAttr(false))});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(tail.getBody());
-      Value i = tail.getInductionVar();
-      ValueRange acc = tail.getRegionIterArgs();
-      Value x = memref::LoadOp::create(b, loc, flat, ValueRange{i});
-      Value take = arith::CmpFOp::create(b, loc, better, x, acc[0]);
-      scf::YieldOp::create(
-          b, loc,
-          ValueRange{arith::SelectOp::create(b, loc, take, x, acc[0]),
-                     arith::SelectOp::create(b, loc, take, i, acc[1]),
-                     arith::OrIOp::create(
-                         b, loc, acc[2],
-                         arith::CmpFOp::create(
-                             b, loc, arith::CmpFPredicate::UNO, x, x))});
-    }
-    anyNaN = arith::OrIOp::create(b, loc, anyNaN, tail.getResult(2));
-    Value tailIndex = tail.getResult(1);
+    SmallVector<Value> tail = lanesAndTail(flat, anyNaN, bestLanes);
+    Value best = tail[0], tailIndex = tail[1];
+    anyNaN = tail[2];
     auto nanIf = scf::IfOp::create(b, loc, indexType, anyNaN,
                                    /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
@@ -313,45 +330,11 @@ LogicalResult KernelBuilder::emitBlockMaxima(Operation *op, ReduceKind kind,
                                                             tailIndex, first)});
     return nanIf.getResult(0);
   };
-  // max/min: the lanes' best in lane order, then the elements after the
-  // last block, the later on a tie; the first NaN where there is one.
+  // max/min: the best of the lanes and the tail; the first NaN where
+  // there is one.
   auto finishValue = [&](Value flat, Value anyNaN, Value bestLanes) -> Value {
-    // A tree of halves, the upper half winning a tie: the last of the
-    // tied lanes, as a chain through the lanes in order would give, in
-    // log2(lanes) vector steps (a chain cost 1.3x on 1024-element f32 rows).
-    Value r = bestLanes;
-    for (int64_t half = width / 2; half >= 1; half /= 2) {
-      Value lo = vector::ExtractStridedSliceOp::create(
-          b, loc, r, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{half},
-          ArrayRef<int64_t>{1});
-      Value hi = vector::ExtractStridedSliceOp::create(
-          b, loc, r, ArrayRef<int64_t>{half}, ArrayRef<int64_t>{half},
-          ArrayRef<int64_t>{1});
-      r = arith::SelectOp::create(
-          b, loc, arith::CmpFOp::create(b, loc, better, lo, hi), lo, hi);
-    }
-    r = vector::ExtractOp::create(b, loc, r, ArrayRef<int64_t>{0});
-    auto tail =
-        scf::ForOp::create(b, loc, cIndex(blocks * blockSize), countValue,
-                           cIndex(1), ValueRange{r, anyNaN});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(tail.getBody());
-      ValueRange acc = tail.getRegionIterArgs();
-      Value x = memref::LoadOp::create(b, loc, flat,
-                                       ValueRange{tail.getInductionVar()});
-      scf::YieldOp::create(
-          b, loc,
-          ValueRange{
-              arith::SelectOp::create(
-                  b, loc, arith::CmpFOp::create(b, loc, better, acc[0], x),
-                  acc[0], x),
-              arith::OrIOp::create(
-                  b, loc, acc[1],
-                  arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x,
-                                        x))});
-    }
-    auto nanIf = scf::IfOp::create(b, loc, element, tail.getResult(1),
+    SmallVector<Value> tail = lanesAndTail(flat, anyNaN, bestLanes);
+    auto nanIf = scf::IfOp::create(b, loc, element, tail[2],
                                    /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&nanIf.getThenRegion().front());
@@ -359,7 +342,7 @@ LogicalResult KernelBuilder::emitBlockMaxima(Operation *op, ReduceKind kind,
                          ValueRange{memref::LoadOp::create(
                              b, loc, flat, ValueRange{firstNaN(flat)})});
     b.setInsertionPointToStart(&nanIf.getElseRegion().front());
-    scf::YieldOp::create(b, loc, tail.getResult(0));
+    scf::YieldOp::create(b, loc, tail[0]);
     return nanIf.getResult(0);
   };
   Type resultElement = cast<MemRefType>(dest.getType()).getElementType();
@@ -433,7 +416,8 @@ LogicalResult KernelBuilder::emitBlockMaxima(Operation *op, ReduceKind kind,
                                    b.getI64IntegerAttr(64));
   };
   Value bestLanes = scratch({parts, width}, element);
-  Value blockLanes = scratch({parts, width}, i32);
+  // Block numbers: an index reduction's only.
+  Value blockLanes = index ? scratch({parts, width}, i32) : Value();
   Value nanParts = scratch({parts}, b.getI1Type());
   {
     auto parallel = scf::ParallelOp::create(b, loc, ValueRange{cIndex(0)},
@@ -452,8 +436,9 @@ LogicalResult KernelBuilder::emitBlockMaxima(Operation *op, ReduceKind kind,
                           bound(arith::AddIOp::create(b, loc, p, cIndex(1))));
     vector::StoreOp::create(b, loc, loop.getResult(0), bestLanes,
                             ValueRange{p, cIndex(0)});
-    vector::StoreOp::create(b, loc, loop.getResult(1), blockLanes,
-                            ValueRange{p, cIndex(0)});
+    if (index)
+      vector::StoreOp::create(b, loc, loop.getResult(1), blockLanes,
+                              ValueRange{p, cIndex(0)});
     memref::StoreOp::create(
         b, loc,
         vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
@@ -474,10 +459,10 @@ LogicalResult KernelBuilder::emitBlockMaxima(Operation *op, ReduceKind kind,
         memref::LoadOp::create(b, loc, nanParts, ValueRange{cIndex(p)}));
     Value v = vector::LoadOp::create(b, loc, vectorType, bestLanes,
                                      ValueRange{cIndex(p), cIndex(0)});
-    Value n = vector::LoadOp::create(b, loc, blockType, blockLanes,
-                                     ValueRange{cIndex(p), cIndex(0)});
     // An index: the first run wins a tie; a value: the later one.
     if (index) {
+      Value n = vector::LoadOp::create(b, loc, blockType, blockLanes,
+                                       ValueRange{cIndex(p), cIndex(0)});
       Value take = arith::CmpFOp::create(b, loc, better, v, best);
       best = arith::SelectOp::create(b, loc, take, v, best);
       number = arith::SelectOp::create(b, loc, take, n, number);

@@ -377,7 +377,91 @@ def _count_nonzero(a, axis=None, *, keepdims=False):
     return _expr.reduce("sum", x != 0, axis, keepdims)
 
 
+def _nan_filled(a, fill):
+    """NumPy's _replace_nan: (a with NaN replaced by fill, the NaN mask),
+    or (a, None) for dtypes without NaN (integers and bools), whose nan-
+    reductions are the plain ones."""
+    x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
+    if x.dtype.kind != "f":
+        return x, None
+    mask = _expr.TABLE_FUNCTIONS["isnan"](x)
+    return _expr.where(mask, _expr.lazy(np.asarray(fill, x.dtype)), x), mask
+
+
+def _divide_by_count(total, count):
+    """NumPy's _divide_by_count: total / count in float64 (true_divide of
+    a float and an intp), cast back to total's dtype."""
+    wide = total.astype(np.float64) if total.dtype != np.float64 else total
+    result = wide / count.astype(np.float64)
+    return result if result.dtype == total.dtype else result.astype(total.dtype)
+
+
+def _nan_reduction(name, kind, fill, plain):
+    """np.nansum and np.nanprod: the plain reduction of a with NaN
+    replaced by the identity, fused into one kernel (NumPy copies a and
+    masks it first)."""
+    def fn(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+           where=True):
+        x, mask = _nan_filled(a, fill)
+        if mask is None:
+            return plain(a, axis, dtype, out, keepdims, initial, where)
+        _no_out(name, None, where, initial)
+        return _into(name, _expr.reduce(kind, x, axis, keepdims,
+                                        _accumulator(x, dtype, out)), out, a)
+    return fn
+
+
+def _nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *,
+             where=True):
+    """np.nanmean: the sum of the non-NaN elements over their count, divided
+    as NumPy divides (in float64, cast back to the sum's dtype); an all-NaN
+    slice gives NaN (0 / 0), without NumPy's RuntimeWarning."""
+    x, mask = _nan_filled(a, 0)
+    if mask is None:
+        return _mean(a, axis, dtype, out, keepdims, where=where)
+    _no_out("nanmean", out, where)
+    count = _expr.reduce("sum", ~mask, axis, keepdims, np.intp)
+    return _divide_by_count(_expr.reduce("sum", x, axis, keepdims, dtype),
+                            count)
+
+
+def _nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+            where=True):
+    """np.nanvar as NumPy computes it: the non-NaN mean (kept dims), the
+    squared deviations with NaN's set to 0, their sum over max(count -
+    ddof, 0), and NaN where count - ddof <= 0."""
+    x, mask = _nan_filled(a, 0)
+    if mask is None:
+        return _var(a, axis, dtype, out, ddof, keepdims, where=where)
+    _no_out("nanvar", out, where)
+    count = _expr.reduce("sum", ~mask, axis, True, np.intp)
+    mean = _divide_by_count(_expr.reduce("sum", x, axis, True, dtype), count)
+    d = x - mean
+    if d.dtype != x.dtype:  # NumPy subtracts into a copy of a (unsafe cast)
+        d = d.astype(x.dtype)
+    d = _expr.where(mask, _expr.lazy(np.asarray(0, x.dtype)), d)
+    total = _expr.reduce("sum", d * d, axis, keepdims, dtype)
+    if not keepdims:
+        count = _expr.reduce("sum", ~mask, axis, False, np.intp)
+    dof = count - ddof
+    result = _divide_by_count(total, dof)
+    return _expr.where(dof <= 0, _expr.lazy(np.asarray(np.nan, result.dtype)),
+                       result)
+
+
+def _nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+            where=True):
+    x, mask = _nan_filled(a, 0)
+    if mask is None:
+        return _std(a, axis, dtype, out, ddof, keepdims, where=where)
+    return _expr.TABLE_FUNCTIONS["sqrt"](_nanvar(a, axis, dtype, out, ddof,
+                                                 keepdims, where=where))
+
+
 REDUCTIONS = {"var": _var, "std": _std, "count_nonzero": _count_nonzero,
+              "nansum": _nan_reduction("nansum", "sum", 0, _sum),
+              "nanprod": _nan_reduction("nanprod", "prod", 1, _prod),
+              "nanmean": _nanmean, "nanvar": _nanvar, "nanstd": _nanstd,
               "sum": _sum, "prod": _prod, "mean": _mean,
               "amax": _extreme("amax"), "amin": _extreme("amin"),
               "argmax": _argument("argmax"), "argmin": _argument("argmin"),

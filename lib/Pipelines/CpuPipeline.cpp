@@ -120,6 +120,8 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
         ConvertSCFToOpenMPPassOptions{threads}));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  if (codegen)
+    pm.addPass(createStrideExpandPowers());
   if (codegen && options.expandMath)
     pm.addPass(createStrideExpandMath());
   pm.addPass(createConvertMathToFuncs());

@@ -334,3 +334,44 @@ def test_power_where_the_logarithm_weighs_most(dtype):
     np.testing.assert_array_equal(got[-5:], np.array([1024, 1000, 243, 2**-7, 2],
                                                      dtype=dtype))
     assert max_ulps(got, ref, dtype) <= max(max_ulps(numpy, ref, dtype), 1)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
+                    reason="no extended long double: no float64 reference")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 7, 13, 64, -1, -2, -3, -7,
+                               -64])
+def test_integral_powers(dtype, n):
+    """x ** n for integral n: a literal exponent is expanded into binary
+    powering at compile time (stride-expand-powers), an exponent array of
+    integral values takes the vector pow's run-time test for the same
+    powering; both against the long double power, within NumPy's error
+    (at least 1 ulp), with NumPy's signs, zeros, infinities and NaN for
+    zeros of both signs, negative bases, infinities, NaN, and bases whose
+    powers overflow, underflow or land in the subnormal range."""
+    dtype = np.dtype(dtype).type
+    rng = np.random.default_rng(100 + n)
+    with np.errstate(over="ignore"):  # 1e300 as float32 is inf
+        x = np.concatenate([rng.uniform(-10, 10, 3000),
+                            10 ** rng.uniform(-30, 30, 3000),
+                            [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0,
+                             0.5, -2.0, 1e-300, -1e-300, 1e300, 1e-5, 1e5,
+                             1e-40, 3.0, 1e-160, 1e154, 2e-155]]).astype(dtype)
+    wide = np.longdouble if dtype == np.float64 else np.float64
+    exponent = dtype(n)
+    with np.errstate(all="ignore"):
+        literal = stride.jit(lambda a: a ** n)(x)
+        lanes = stride.materialize(np.power(stride.lazy(x), stride.lazy(
+            np.full(x.shape, exponent))))
+        numpy = np.power(x, exponent)
+        ref = np.power(x.astype(wide), wide(n)).astype(dtype)
+    for got in (literal, lanes):
+        assert got.dtype == numpy.dtype
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(numpy))
+        np.testing.assert_array_equal(np.isposinf(got), np.isposinf(numpy))
+        np.testing.assert_array_equal(np.isneginf(got), np.isneginf(numpy))
+        zeros = got == 0
+        np.testing.assert_array_equal(zeros, numpy == 0)
+        np.testing.assert_array_equal(np.signbit(got[zeros]),
+                                      np.signbit(numpy[zeros]))
+        assert max_ulps(got, ref, dtype) <= max(max_ulps(numpy, ref, dtype), 1)

@@ -333,6 +333,56 @@ def StrideExpm1ToLibm : Pass<"stride-expm1-to-libm", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def StrideExpandPowers : Pass<"stride-expand-powers"> {
+  let summary = "Evaluate float powers with a constant integral exponent (x ** 3) by binary powering";
+  let description = [{
+    Rewrites every `math.powf` on `f64` or `f32` (a scalar or a vector of
+    any shape) whose exponent is a constant integral value n with |n| <= 64
+    (`x ** 3`, `np.power(x, -2.0)`: the tracer keeps a literal exponent as
+    a constant) into products that LLVM vectorizes, instead of the vector
+    pow's logarithm and exponential (about 70 operations a vector):
+
+    - **float64**: binary powering in double-double. Each product is hi =
+      a b rounded plus lo = fma(a, b, -hi) and the cross terms of the low
+      parts, so hi + lo stays within about 2^-100 of x^|n|, and one final
+      addition rounds. A negative n powers 1 / x, as qh + ql with ql
+      from the division's exact residual (fma(-qh, x, 1) qh), so that no
+      intermediate power overflows where the result is subnormal (x^-64
+      of 8e4). The result matches the long
+      double pow rounded to double up to that reference's own double
+      roundings: 1 ulp in `python/tests/test_math_accuracy.py`'s metric,
+      where NumPy's pow (SVML) has 1.
+    - **float32**: the same powering in plain float64 products (at most 13
+      roundings of 2^-53 against float's 2^-24), one rounding to float.
+
+    Special values come out as IEEE pow gives them, with no call: n = 0
+    gives 1 for every x (NaN too); x = +-0 and +-inf give signed zeros and
+    infinities by the products' signs (the low parts, NaN there, are
+    dropped where hi is zero, infinite or NaN); overflow gives inf and
+    underflow a subnormal or zero (within an ulp of the subnormal grid).
+    Exponents that are not constant, not integral, or beyond 64 in
+    magnitude keep `math.powf` (the vector pow of `lib/Pipelines/VectorMath`
+    tests for integral exponents at run time too). Runs in the CPU
+    lowering; GPU kernels keep libdevice's pow.
+
+    Measured on this project's Zen 5 box, 2^20 doubles, one thread:
+    `x ** 3` 1.30 ms -> 0.15-0.20 ms (NumPy 1.39), `x ** -2` 1.27 ->
+    0.24-0.34 ms, a GELU with `x ** 3` 2.76 -> 1.22 ms (NumPy 5.6-6.0).
+
+    Example:
+
+    ```mlir
+    %c3 = arith.constant 3.0 : f64
+    %y = math.powf %x, %c3 : f64
+    ```
+
+    becomes a squaring and a product in double-double (mulf, fma, addf)
+    and a select that keeps hi where it is zero or not finite.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def StrideExpandMath : Pass<"stride-expand-math"> {
   let summary = "Evaluate float64 exp inline as a polynomial that LLVM vectorizes, instead of calling libmvec";
   let description = [{

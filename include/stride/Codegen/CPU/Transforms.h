@@ -48,6 +48,10 @@ void populateMatrixAbsIPatterns(RewritePatternSet &patterns);
 /// described with stride-expand-math.
 void populateExpandMathPatterns(RewritePatternSet &patterns);
 
+/// `math.powf` with a constant integral exponent (|n| <= 64) as the binary
+/// powering described with stride-expand-powers.
+void populateExpandPowersPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::stride
 
 #endif // STRIDE_CODEGEN_CPU_TRANSFORMS_H

@@ -257,7 +257,7 @@ def test_integer_division_through_float64_is_exact(threads):
                                 want if isinstance(want, tuple) else (want,)):
                     assert g.dtype == w.dtype
                     np.testing.assert_array_equal(g, w)
-        for k in (7, -3, 1, -1, 2**40 + 1):
+        for k in (7, -3, 1, -1, 2**40 + 1, 46341, 2**20 + 1, 2**30, -2**31):
             if dtype == np.int32 and abs(k) > info.max:
                 continue
             x = cases[0][0]

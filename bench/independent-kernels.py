@@ -59,6 +59,7 @@ SPD = A2 @ A2.T / 2000 + np.eye(2000)
 G = rng.random((1000, 1000))
 XL = rng.standard_normal((2000, 300))
 V = rng.standard_normal((500, 4000))
+NG = np.where(rng.random((1000, 1000)) < 0.01, np.nan, G)
 
 CASES = [
     ("great circle 1M f64", great_circle, tuple(lat)),
@@ -106,6 +107,17 @@ CASES = [
     ("(a*31+b)%1000003 1M i64", lambda a, b: (a * 31 + b) % 1000003, (ia, ib)),
     ("dgemm 200", lambda a, b: a @ b, (M5[0][:200, :200].copy(),
                                        M5[1][:200, :200].copy())),
+    ("tanh 1M f64", np.tanh, (lat[0] * 3,)),
+    ("sinh 1M f64", np.sinh, (lat[0] * 3,)),
+    ("arctan 1M f64", np.arctan, (lat[0] * 30,)),
+    ("x**3 1M f64", lambda x: x ** 3, (lat[1] + 2,)),
+    # NumPy's power takes about 45 ns an element for negative bases.
+    ("x**3 1M f64, negative bases", lambda x: x ** 3, (lat[1] - 2,)),
+    ("gelu 1M f64", lambda x: 0.5 * x * (1 + np.tanh(0.7978845608 * (
+        x + 0.044715 * x ** 3))), (lat[1] * 2,)),
+    ("nanmean of rows 1000^2", lambda G: np.nanmean(G, axis=1), (NG,)),
+    ("nansum 1M f64", np.nansum, (NG.ravel(),)),
+    ("a//7 1M i32", lambda a: a // 7, ((ia - (1 << 19)).astype(np.int32),)),
 ]
 
 

@@ -396,8 +396,10 @@ def _fast_power(x, exponent):
     """ndarray ** scalar as NumPy 1.24 computes it (number.c,
     fast_scalar_power): a float array to the power 1, -1, 0.5 or 2 is
     positive, reciprocal, sqrt or square of it (sqrt is not pow(x, 0.5) in
-    the last bit), any other array squared is square (an integer array and
-    a float 2.0: of the array as float64). None: the ufunc power."""
+    the last bit), to the power 0 ones of its dtype (ones_like: a 0-d
+    float32 stays float32), any other array squared is square (an integer
+    array and a float 2.0: of the array as float64). None: the ufunc
+    power."""
     if isinstance(exponent, (bool, int, float)):
         is_float = isinstance(exponent, float)
     elif isinstance(exponent, (np.generic, np.ndarray)) and \
@@ -414,6 +416,8 @@ def _fast_power(x, exponent):
               2.0: "square"}.get(value)
         if op == "positive":
             return x
+        if value == 0.0:  # pow(x, 0) is 1 for every x; in x's dtype
+            return _binary_op("pow", x, lazy(np.asarray(0, x.dtype)))
         return None if op is None else TABLE_FUNCTIONS[op](x)
     if value != 2.0:
         return None

@@ -441,8 +441,9 @@ def _nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
         d = d.astype(x.dtype)
     d = _expr.where(mask, _expr.lazy(np.asarray(0, x.dtype)), d)
     total = _expr.reduce("sum", d * d, axis, keepdims, dtype)
-    if not keepdims:
-        count = _expr.reduce("sum", ~mask, axis, False, np.intp)
+    if not keepdims:  # the kept unit dims of the count go (no second sum)
+        count = _expr.squeeze(count, tuple(range(len(x.shape))) if axis is None
+                              else axis)
     dof = count - ddof
     result = _divide_by_count(total, dof)
     return _expr.where(dof <= 0, _expr.lazy(np.asarray(np.nan, result.dtype)),

@@ -265,3 +265,16 @@ def test_integer_division_through_float64_is_exact(threads):
                 for fn in (lambda a: a // k, lambda a: a % k):
                     np.testing.assert_array_equal(
                         stride.jit(fn, threads=threads)(x), fn(x))
+
+
+def test_float_power_zero_is_ones_like():
+    """NumPy 1.24's ndarray ** 0 of a float array is ones_like (number.c's
+    fast_scalar_power): a 0-d float32 array stays float32 (the ufunc power
+    would promote it with the int 0 to float64), and NaN ** 0 is 1."""
+    for x in (np.asarray(2.5, np.float32), np.asarray(np.nan, np.float32),
+              np.array([np.nan, -np.inf, 0.0], np.float32), np.asarray(3.0)):
+        want = x ** 0
+        for got in (stride.jit(lambda a: a ** 0)(x),
+                    stride.materialize(stride.lazy(x) ** 0)):
+            assert np.asarray(got).dtype == np.asarray(want).dtype
+            np.testing.assert_array_equal(got, want)

@@ -1172,10 +1172,20 @@ class _Plan:
             # f(x, ...) -> one new array (a ufunc, an expression): about
             # 0.3 us less a call than the general loop below.
             alloc, positions = allocs[0], tuple(s for s, _ in sources)
+            if positions == tuple(range(len(positions))):
+                # The arguments in order (the kernel takes any sequence):
+                # no list to build.
+                n = len(positions)
+
+                def run_args(args):
+                    out = alloc()
+                    kernel(args if len(args) == n else args[:n], (out,))
+                    return out
+                return run_args
 
             def run_one(args):
                 out = alloc()
-                kernel([args[s] for s in positions], [out])
+                kernel([args[s] for s in positions], (out,))
                 return out
             return run_one
 
@@ -1610,7 +1620,9 @@ class JitFunction:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args):
-        plan = self._plans.get(_signature(args))
+        # _signature's fast case inline: a frame less per small call.
+        key = _stride.array_signature(args)
+        plan = self._plans.get(_signature(args) if key is None else key)
         if plan is None or plan.guards is not None:
             plan = self._find(args, plan)
         return plan.fast(args)

@@ -109,14 +109,17 @@ py::tuple toTuple(const std::vector<int64_t> &values) {
 }
 
 /// stride.jit's cache key of a call whose arguments are all arrays of one
-/// or more dims, as _trace._signature builds it in Python: per argument
-/// (dtype.char, shape, strides, flags.aligned). None when an argument is
+/// or more dims: per argument its dtype char, alignment, dims, shape and
+/// strides, packed into one bytes object (hashed in one pass, where a tuple
+/// of tuples of ints hashes every level). None when an argument is
 /// anything else (a 0-d array's value class is part of its key; Python
-/// builds those). A small call costs its key on every call.
+/// builds those, as tuples, which never equal these bytes). A small call
+/// costs its key on every call.
 py::object arraySignature(py::tuple args) {
   auto &api = py::detail::npy_api::get();
   Py_ssize_t n = PyTuple_GET_SIZE(args.ptr());
-  py::tuple key(n);
+  std::string key;
+  key.reserve(static_cast<size_t>(n) * 64);
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject *item = PyTuple_GET_ITEM(args.ptr(), i);
     if (!api.PyArray_Check_(item))
@@ -124,17 +127,17 @@ py::object arraySignature(py::tuple args) {
     auto *a = py::detail::array_proxy(item);
     if (a->nd == 0)
       return py::none();
-    py::tuple shape(a->nd), strides(a->nd);
-    for (int d = 0; d < a->nd; ++d) {
-      shape[d] = py::int_(a->dimensions[d]);
-      strides[d] = py::int_(a->strides[d]);
-    }
     char type = py::detail::array_descriptor_proxy(a->descr)->type;
     bool aligned = a->flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_;
-    key[i] = py::make_tuple(py::str(&type, 1), std::move(shape),
-                            std::move(strides), aligned);
+    key.push_back(type);
+    key.push_back(aligned ? 1 : 0);
+    key.push_back(static_cast<char>(a->nd));
+    key.append(reinterpret_cast<const char *>(a->dimensions),
+               sizeof(Py_intptr_t) * a->nd);
+    key.append(reinterpret_cast<const char *>(a->strides),
+               sizeof(Py_intptr_t) * a->nd);
   }
-  return std::move(key);
+  return py::bytes(key);
 }
 
 /// Below this many elements over all its buffers, a kernel runs without

@@ -82,15 +82,17 @@ struct Ops {
   /// Whether a is a finite nonzero number (false for NaN).
   Value finiteNonzero(Value a) {
     Value abs = math::AbsFOp::create(rewriter, loc, a);
-    Value finite = cmp(arith::CmpFPredicate::OLT, abs,
-                       f(std::numeric_limits<double>::infinity()));
-    Value nonzero = cmp(arith::CmpFPredicate::ONE, a, f(0.0));
+    Value infinity = f(std::numeric_limits<double>::infinity());
+    Value finite = cmp(arith::CmpFPredicate::OLT, abs, infinity);
+    Value zero = f(0.0);
+    Value nonzero = cmp(arith::CmpFPredicate::ONE, a, zero);
     return arith::AndIOp::create(rewriter, loc, finite, nonzero);
   }
 };
 
 /// (xh + xl)^m, m >= 1, by binary powering in double-double: (hi, lo).
-/// xl may be null (zero).
+/// xl may be null (zero). One op per statement: the order of a call's
+/// arguments is unspecified, and the IR must not depend on the compiler.
 std::pair<Value, Value> powerDoubleDouble(Ops &b, Value xh, Value xl,
                                           int64_t m) {
   Value rh, rl, bh = xh, bl = xl;
@@ -102,13 +104,16 @@ std::pair<Value, Value> powerDoubleDouble(Ops &b, Value xh, Value xl,
       } else {
         Value ph = b.mul(rh, bh);
         Value cross;
-        if (bl && rl)
-          cross = b.fma(rh, bl, b.mul(rl, bh));
-        else if (bl)
+        if (bl && rl) {
+          Value lowHigh = b.mul(rl, bh);
+          cross = b.fma(rh, bl, lowHigh);
+        } else if (bl) {
           cross = b.mul(rh, bl);
-        else if (rl)
+        } else if (rl) {
           cross = b.mul(rl, bh);
-        Value pl = b.fma(rh, bh, b.neg(ph));
+        }
+        Value minusPh = b.neg(ph);
+        Value pl = b.fma(rh, bh, minusPh);
         rh = ph;
         rl = cross ? b.add(pl, cross) : pl;
       }
@@ -117,9 +122,14 @@ std::pair<Value, Value> powerDoubleDouble(Ops &b, Value xh, Value xl,
     if (!m)
       break;
     Value sh = b.mul(bh, bh);
-    Value sl = b.fma(bh, bh, b.neg(sh));
-    if (bl)
-      sl = b.add(sl, b.mul(b.f(2.0), b.mul(bh, bl)));
+    Value minusSh = b.neg(sh);
+    Value sl = b.fma(bh, bh, minusSh);
+    if (bl) {
+      Value highLow = b.mul(bh, bl);
+      Value two = b.f(2.0);
+      Value cross = b.mul(two, highLow);
+      sl = b.add(sl, cross);
+    }
     bh = sh;
     bl = sl;
   }
@@ -166,15 +176,18 @@ struct ExpandConstantIntegralPower : OpRewritePattern<math::PowFOp> {
       Ops b{rewriter, loc, wide};
       Value x = arith::ExtFOp::create(rewriter, loc, wide, op.getLhs());
       Value p = powerPlain(b, x, m);
-      if (*n < 0)
-        p = arith::DivFOp::create(rewriter, loc, b.f(1.0), p);
+      if (*n < 0) {
+        Value one = b.f(1.0);
+        p = arith::DivFOp::create(rewriter, loc, one, p);
+      }
       rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, p);
       return success();
     }
     Ops b{rewriter, loc, type};
     Value x = op.getLhs();
     if (*n == -1) {
-      rewriter.replaceOpWithNewOp<arith::DivFOp>(op, b.f(1.0), x);
+      Value one = b.f(1.0);
+      rewriter.replaceOpWithNewOp<arith::DivFOp>(op, one, x);
       return success();
     }
     // A negative n powers 1 / x as qh + ql (ql from the division's exact
@@ -182,8 +195,11 @@ struct ExpandConstantIntegralPower : OpRewritePattern<math::PowFOp> {
     // subnormal number, nor underflows where it is huge.
     Value xh = x, xl;
     if (*n < 0) {
-      xh = arith::DivFOp::create(rewriter, loc, b.f(1.0), x);
-      xl = b.mul(b.fma(b.neg(xh), x, b.f(1.0)), xh);
+      Value one = b.f(1.0);
+      xh = arith::DivFOp::create(rewriter, loc, one, x);
+      Value minusXh = b.neg(xh);
+      Value residual = b.fma(minusXh, x, one);
+      xl = b.mul(residual, xh);
     }
     auto [rh, rl] = powerDoubleDouble(b, xh, xl, m);
     if (!rl) { // x^1
@@ -192,7 +208,9 @@ struct ExpandConstantIntegralPower : OpRewritePattern<math::PowFOp> {
     }
     // The low part is NaN where hi is infinite, and meaningless where hi
     // is zero or NaN: hi alone there.
-    rewriter.replaceOp(op, b.select(b.finiteNonzero(rh), b.add(rh, rl), rh));
+    Value sum = b.add(rh, rl);
+    Value regular = b.finiteNonzero(rh);
+    rewriter.replaceOp(op, b.select(regular, sum, rh));
     return success();
   }
 };

@@ -172,14 +172,17 @@ func.func @untouched(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) {
 
 // The NumPy op set: one math op where the math dialect has it, NumPy's
 // integer rules spelled out in arith (no floordivsi, no raw shifts, whose
-// out-of-range cases are undefined), predicates as compares.
+// out-of-range cases are undefined; int32 floor division as the floor of a
+// float64 product), predicates as compares.
 // CHECK-LABEL: func.func @numpy_ops
 // CHECK: math.sin
 // CHECK: math.atan2
 // CHECK: math.roundeven
 // CHECK: math.log1p
 // CHECK: arith.cmpf uno
-// CHECK: arith.remsi
+// CHECK: arith.sitofp %{{.*}} : i32 to f64
+// CHECK: math.floor
+// CHECK: arith.fptosi %{{.*}} : f64 to i32
 // CHECK: arith.select
 // CHECK: arith.cmpi uge
 // CHECK: arith.shli

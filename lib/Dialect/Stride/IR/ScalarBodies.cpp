@@ -307,6 +307,46 @@ Value mlir::stride::buildFloorDivMod(OpBuilder &b, Location loc, Value x,
     Value yIsMinusOne = cmpi(b, loc, arith::CmpIPredicate::eq, y, minusOne);
     Value special = arith::OrIOp::create(b, loc, yIsZero, yIsMinusOne);
     Value divisor = select(b, loc, special, one, y);
+    unsigned width = t.getIntOrFloatBitWidth();
+    if (width >= 8 && width <= 32) {
+      // floor(x u) in float64, u = 1 / divisor moved two ulps away from
+      // zero where the quotient is positive and toward zero where it is
+      // negative: x u then errs by less than |x / divisor| 2^-50 < 1 /
+      // |divisor| (|x| < 2^31), on the side that keeps it inside the
+      // floor's integer interval, exact quotients included. A
+      // multiplication (u is loop-invariant for a scalar divisor) where
+      // LLVM would split sdiv into one idiv per lane, and no remainder
+      // test to move the truncation to the floor.
+      Type f64 = b.getF64Type();
+      Type i64 = b.getI64Type();
+      Value xf = arith::SIToFPOp::create(b, loc, f64, x);
+      Value yf = arith::SIToFPOp::create(b, loc, f64, divisor);
+      Value unit = constantFloat(b, loc, f64, 1.0);
+      Value inverse = arith::DivFOp::create(b, loc, unit, yf);
+      Value bits = arith::BitcastOp::create(b, loc, i64, inverse);
+      Value two = constantInt(b, loc, i64, 2);
+      Value awayBits = arith::AddIOp::create(b, loc, bits, two);
+      Value towardBits = arith::SubIOp::create(b, loc, bits, two);
+      Value away = arith::BitcastOp::create(b, loc, f64, awayBits);
+      Value toward = arith::BitcastOp::create(b, loc, f64, towardBits);
+      Value xNegative = cmpi(b, loc, arith::CmpIPredicate::slt, x, zero);
+      Value divisorNegative =
+          cmpi(b, loc, arith::CmpIPredicate::slt, divisor, zero);
+      Value negative =
+          arith::XOrIOp::create(b, loc, xNegative, divisorNegative);
+      Value u = select(b, loc, negative, toward, away);
+      Value product = arith::MulFOp::create(b, loc, xf, u);
+      Value floored = math::FloorOp::create(b, loc, product);
+      Value q = arith::FPToSIOp::create(b, loc, t, floored);
+      if (quotient) {
+        Value negated = arith::SubIOp::create(b, loc, zero, x);
+        q = select(b, loc, yIsMinusOne, negated, q);
+        return select(b, loc, yIsZero, zero, q);
+      }
+      Value multiple = arith::MulIOp::create(b, loc, q, divisor);
+      Value r = arith::SubIOp::create(b, loc, x, multiple);
+      return select(b, loc, special, zero, r);
+    }
     Value q = arith::DivSIOp::create(b, loc, x, divisor);
     Value r = arith::RemSIOp::create(b, loc, x, divisor);
     // r != 0 and sign(r) != sign(y): floor is one below the truncation.

@@ -452,8 +452,8 @@ def _nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
 
 def _nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
             where=True):
-    x, mask = _nan_filled(a, 0)
-    if mask is None:
+    x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
+    if x.dtype.kind != "f":  # no NaN: np.std, with its out=
         return _std(a, axis, dtype, out, ddof, keepdims, where=where)
     return _expr.TABLE_FUNCTIONS["sqrt"](_nanvar(a, axis, dtype, out, ddof,
                                                  keepdims, where=where))

@@ -1110,8 +1110,12 @@ def _signature(args):
     extension (array_signature: the same fields packed in bytes), for a
     fraction of the cost."""
     key = _stride.array_signature(args if type(args) is tuple else tuple(args))
-    if key is not None:
-        return key
+    return _python_signature(args) if key is None else key
+
+
+def _python_signature(args):
+    """_signature's key of a call with an argument that is not an array of
+    one or more dims."""
     key = []
     for a in args:
         if isinstance(a, np.ndarray):
@@ -1179,7 +1183,7 @@ class _Plan:
 
                 def run_args(args):
                     out = alloc()
-                    kernel(args if len(args) == n else args[:n], (out,))
+                    kernel(args[:n], (out,))  # args itself when n is all
                     return out
                 return run_args
 
@@ -1631,9 +1635,9 @@ class JitFunction:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args):
-        # _signature's fast case inline: a frame less per small call.
+        # _signature inline: a frame less per small call.
         key = _stride.array_signature(args)
-        plan = self._plans.get(_signature(args) if key is None else key)
+        plan = self._plans.get(_python_signature(args) if key is None else key)
         if plan is None or plan.guards is not None:
             plan = self._find(args, plan)
         return plan.fast(args)

@@ -255,8 +255,9 @@ Value mlir::stride::buildFloatClass(OpBuilder &b, Location loc, Value x,
 
 // Integers, as NumPy 1.24: a divisor 0 gives 0 for both; a divisor -1 gives
 // the wrapped negation and 0 (sdiv/srem of the most negative value by -1 is
-// undefined in LLVM, so neither reaches the division). Otherwise the
-// truncating quotient and remainder are moved to the divisor's side.
+// undefined in LLVM, so neither reaches the division). Otherwise, up to 32
+// bits, the floor of a float64 product (below); wider, the truncating
+// quotient and remainder moved to the divisor's side.
 //
 // Floats, as NumPy's npy_divmod: mod = fmod(x, y), moved to the divisor's
 // sign; the quotient (x - mod) / y, less 1 when mod moved, rounded to the

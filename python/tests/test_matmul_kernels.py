@@ -92,6 +92,50 @@ def test_matrix_vector_row_blocks(dtype, threads):
         stride.set_threads(None)
 
 
+BROADCAST_BATCHES = {
+    # The vector is shared by every matrix of the stack: its loops hold
+    # two m (or n) loops, the outer one a batch loop of the stack alone.
+    "stack @ vector": (lambda s, x: s @ x[:45], (6, 37, 45)),
+    "vector @ stack": (lambda s, x: x[:37] @ s, (6, 37, 45)),
+    "transposed stack @ vector": (
+        lambda s, x: s.transpose(0, 2, 1) @ x[:37], (6, 37, 45)),
+    "strided stack @ vector": (lambda s, x: s[:, ::2] @ x[:180:2], (5, 17, 90)),
+    "4-d stack @ vector": (lambda s, x: s @ x[:9], (2, 3, 11, 9)),
+    "4-d vector @ stack": (lambda s, x: x[:11] @ s, (2, 3, 11, 9)),
+    "stack @ matrix": (
+        lambda s, x: s @ x[:45 * 13].reshape(45, 13), (4, 37, 45)),
+    "matrix @ stack": (
+        lambda s, x: x[:29 * 37].reshape(29, 37) @ s, (4, 37, 45)),
+    # A unit batch dim both operands broadcast gets no loop.
+    "unit batch": (
+        lambda s, x: s[:, None] @ x[:45 * 13].reshape(45, 13), (4, 37, 45)),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("name", sorted(BROADCAST_BATCHES))
+def test_products_broadcast_over_a_stack(name, dtype, threads):
+    fn, shape = BROADCAST_BATCHES[name]
+    s, x = rand(shape, dtype), rand(29 * 37, dtype, 1)
+    stride.set_threads(threads)
+    try:
+        got = stride.jit(fn)(s, x)
+    finally:
+        stride.set_threads(None)
+    want = fn(s.astype(np.float64), x.astype(np.float64))
+    assert got.shape == want.shape and got.dtype == dtype
+    np.testing.assert_allclose(got, want, rtol=0,
+                               atol=TOL[dtype] * np.sqrt(45) * 4)
+
+
+def test_stack_times_vector_is_tiled_as_matrix_vector():
+    """X @ v for a stack X reads each matrix in row blocks, as A @ x."""
+    s, x = rand((8, 64, 32), np.float64), rand(32, np.float64, 1)
+    text = str(stride.explain(stride.jit(lambda s, x: s @ x), s, x))
+    assert "matrix-vector product whose matrix is contiguous along k" in text
+
+
 FUSED_MATVEC = {
     "scaled": lambda a, b, x: 1.5 * a @ x,
     "axpby": lambda a, b, x: 1.5 * a @ x + 0.5 * b @ x,

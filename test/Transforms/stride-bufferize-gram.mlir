@@ -92,15 +92,15 @@ func.func @gram_batch(%x: tensor<2x4x3xf32>) -> tensor<2x4x4xf32> {
 
 // einsum("ij,kj->ik", x, x) and tensordot reach the product through
 // identity permutations and reshapes that add a leading unit dim: still the
-// same matrices, so still symmetric.
+// same matrices, so still symmetric. The unit batch dim gets no loop.
 // CHECK-LABEL: func.func @gram_einsum
-// CHECK: sizes: [1, 2, 3], strides: [0, 3, 1]
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
-// CHECK: sizes: [1, 4, 3], strides: [0, 3, 1]
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
-// CHECK: sizes: [1, 6, 3], strides: [0, 3, 1]
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
-// CHECK-COUNT-2: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK: sizes: [2, 3], strides: [3, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK: sizes: [4, 3], strides: [3, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK: sizes: [6, 3], strides: [3, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-COUNT-2: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
 func.func @gram_einsum(%x: tensor<6x3xf32>) -> tensor<6x6xf32> {
   %0 = stride.permute %x [0, 1] : tensor<6x3xf32> -> tensor<6x3xf32>
   %1 = stride.reshape %0 [1, 6, 3] : tensor<6x3xf32> -> tensor<1x6x3xf32>

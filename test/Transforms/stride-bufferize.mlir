@@ -404,6 +404,21 @@ func.func @matmul_vector(%a: tensor<2x3x4xf32>, %v: tensor<4xf32>) -> tensor<2x3
 
 // -----
 
+// A batch dim of size 1 (`x[:, None] @ w`) gets no loop: the loops are
+// (batch, m, k, n) for the batch of 2 alone, and the rhs, broadcast along
+// that batch only, has one stride-0 dim.
+// CHECK-LABEL: func.func @matmul_unit_batch
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [2, 3, 4], strides: [12, 4, 1]
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [2, 4, 5], strides: [0, 5, 1]
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [2, 3, 5], strides: [15, 5, 1]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+func.func @matmul_unit_batch(%a: tensor<2x1x3x4xf32>, %w: tensor<4x5xf32>) -> tensor<2x1x3x5xf32> {
+  %0 = stride.matmul %a, %w : tensor<2x1x3x4xf32>, tensor<4x5xf32> -> tensor<2x1x3x5xf32>
+  return %0 : tensor<2x1x3x5xf32>
+}
+
+// -----
+
 // A reversed destination: a loop that appears only mirrored is walked
 // backwards, so every loop is a plain index somewhere.
 // CHECK-DAG: #[[PLAIN:.*]] = affine_map<(d0, d1) -> (d0, d1)>

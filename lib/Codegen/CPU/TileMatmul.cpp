@@ -55,7 +55,11 @@ struct MatmulLoops {
 };
 
 /// The loops of `op` when it is a floating-point (batched) matrix product on
-/// buffers with exactly one m, n and k loop.
+/// buffers with one k loop and at least one m and one n loop. Of several m
+/// (or n) loops -- an operand broadcast along a batch dim it lacks, as the
+/// vector of `X @ v` for a stack of matrices X -- the one last in the
+/// output is m (n), the others are batch loops: they index the output and
+/// one operand and are tiled by 1 like the batch loops of both.
 std::optional<MatmulLoops> matchMatmul(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
@@ -65,13 +69,28 @@ std::optional<MatmulLoops> matchMatmul(linalg::LinalgOp op) {
 
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.size() != 1)
+    return std::nullopt;
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto lastInOutput = [&](ArrayRef<unsigned> candidates) {
+    std::optional<unsigned> last;
+    for (AffineExpr result : output.getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(result))
+        if (llvm::is_contained(candidates, dim.getPosition()))
+          last = dim.getPosition();
+    return last;
+  };
+  std::optional<unsigned> m = lastInOutput(dims->m), n = lastInOutput(dims->n);
+  if (!m || !n)
     return std::nullopt;
   MatmulLoops loops;
   loops.batch.assign(dims->batch.begin(), dims->batch.end());
-  loops.m = dims->m.front();
-  loops.n = dims->n.front();
+  for (unsigned loop : llvm::concat<const unsigned>(dims->m, dims->n))
+    if (loop != *m && loop != *n)
+      loops.batch.push_back(loop);
+  llvm::sort(loops.batch);
+  loops.m = *m;
+  loops.n = *n;
   loops.k = dims->k.front();
   return loops;
 }

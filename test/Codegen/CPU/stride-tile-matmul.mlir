@@ -112,6 +112,30 @@ func.func @matvec_rows(%a: memref<403x500xf64>, %x: memref<500x1xf64>, %c: memre
 
 // -----
 
+#bmk = affine_map<(b, m, k, n) -> (b, m, k)>
+#kn = affine_map<(b, m, k, n) -> (k, n)>
+#bmn = affine_map<(b, m, k, n) -> (b, m, n)>
+
+// A stack of matrices times one vector (`X @ v`): the vector has no batch
+// dim, so the stack's loop b is a second m loop. The one last in the
+// output (m) takes the row blocks of A @ x and b is a batch loop, tiled by 1.
+// CHECK-LABEL: func.func @stack_matvec_rows
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64)
+// CHECK: return
+func.func @stack_matvec_rows(%a: memref<6x64x300xf64>, %x: memref<300x1xf64>, %c: memref<6x64x1xf64>) {
+  linalg.generic {indexing_maps = [#bmk, #kn, #bmn], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %x : memref<6x64x300xf64>, memref<300x1xf64>) outs(%c : memref<6x64x1xf64>) {
+  ^bb0(%p: f64, %q: f64, %r: f64):
+    %m = arith.mulf %p, %q : f64
+    %s = arith.addf %r, %m : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
 #mk = affine_map<(m, k, n) -> (m, k)>
 #kn = affine_map<(m, k, n) -> (k, n)>
 #mn = affine_map<(m, k, n) -> (m, n)>

@@ -233,18 +233,18 @@ LogicalResult KernelBuilder::emitMatmul(
   IndexMath math(b, loc);
   StridedMetadata l = getStridedMetadata(b, loc, lhs);
   StridedMetadata r = getStridedMetadata(b, loc, rhs);
-  int64_t batch = info.batch.size();
+  int64_t batchRank = info.batch.size();
   int64_t lr = lhsType.getRank(), rr = rhsType.getRank();
 
   // Result sizes: batch dims broadcast; then m and n unless promoted.
   SmallVector<OpFoldResult> batchSizes;
-  for (int64_t j = 0; j < batch; ++j) {
+  for (int64_t j = 0; j < batchRank; ++j) {
     if (!ShapedType::isDynamic(info.batch[j])) {
       batchSizes.push_back(math.constant(info.batch[j]));
       continue;
     }
     OpFoldResult size = math.constant(1);
-    int64_t lb = lr - 2 - (batch - j), rb = rr - 2 - (batch - j);
+    int64_t lb = lr - 2 - (batchRank - j), rb = rr - 2 - (batchRank - j);
     if (lb >= 0)
       size = math.selectIfOne(l.sizes[lb], size, l.sizes[lb]);
     if (rb >= 0)
@@ -262,17 +262,27 @@ LogicalResult KernelBuilder::emitMatmul(
   Value dest = makeDest(resultSizes);
   StridedMetadata o = getStridedMetadata(b, loc, dest);
 
+  // The batch dims of static size 1 get no loop: a unit loop that both
+  // operands broadcast (`x[:, None] @ w`) would give the rhs two stride-0
+  // unit dims, whose tiles stride-tile-matmul cannot type, and the product
+  // would stay an untiled loop nest.
+  SmallVector<int64_t> batchLoops;
+  for (int64_t j = 0; j < batchRank; ++j)
+    if (!isConstantIntValue(batchSizes[j], 1))
+      batchLoops.push_back(j);
+  int64_t batch = batchLoops.size();
+
   // Loops batch..., m, k, n: n innermost walks the rhs and the output rows
   // contiguously, so the inner loop vectorizes (k innermost would be a
   // strided dot product).
   unsigned mLoop = batch, kLoop = batch + 1, nLoop = batch + 2;
   auto batchDims = [&](const StridedMetadata &meta, int64_t rank,
                        SmallVectorImpl<ViewDim> &dims) {
-    for (int64_t j = 0; j < batch; ++j) {
-      int64_t own = rank - 2 - (batch - j);
+    for (auto [loop, j] : llvm::enumerate(batchLoops)) {
+      int64_t own = rank - 2 - (batchRank - j);
       OpFoldResult stride =
           own >= 0 ? broadcastStride(math, meta, own) : math.constant(0);
-      dims.push_back({batchSizes[j], stride, static_cast<unsigned>(j)});
+      dims.push_back({batchSizes[j], stride, static_cast<unsigned>(loop)});
     }
   };
   SmallVector<ViewDim> lhsDims, rhsDims, outDims;
@@ -292,9 +302,10 @@ LogicalResult KernelBuilder::emitMatmul(
     rhsDims.push_back({k, r.strides[rr - 2], kLoop});
     rhsDims.push_back({n, r.strides[rr - 1], nLoop});
   }
-  for (int64_t j = 0; j < batch; ++j)
-    outDims.push_back({batchSizes[j], o.strides[j], static_cast<unsigned>(j)});
-  int64_t next = batch;
+  for (auto [loop, j] : llvm::enumerate(batchLoops))
+    outDims.push_back(
+        {batchSizes[j], o.strides[j], static_cast<unsigned>(loop)});
+  int64_t next = batchRank;
   outDims.push_back({m, info.lhsIsVector ? math.constant(0) : o.strides[next++],
                      mLoop});
   outDims.push_back({n, info.rhsIsVector ? math.constant(0) : o.strides[next++],

@@ -220,8 +220,9 @@ def test_bool_power_shifts_and_floor_divide_give_numpys_int8():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_integer_division_through_float64_is_exact(threads):
     """int64 and int32 floor division, remainder, fmod and divmod by an
-    array or a scalar divide through float64 in vector lanes (exact below
-    2^53, idiv for the lanes beyond): against NumPy at the edges, |x| near
+    array or a scalar divide through float64 in vector lanes (one division
+    below 2^53; beyond, a float64 estimate and two integer corrections):
+    against NumPy at the edges, |x| near
     and past 2^53, the extremes, divisors 0, -1, 1, large and negative, in
     long arrays so that the loops vectorize."""
     rng = np.random.default_rng(31)

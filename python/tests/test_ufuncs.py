@@ -268,6 +268,30 @@ def test_integer_division_through_float64_is_exact(threads):
                         stride.jit(fn, threads=threads)(x), fn(x))
 
 
+def test_narrow_integer_floor_division_through_float32_is_exact():
+    """int8 and int16 floor division and remainder take the floor of a
+    float32 product: every int8 pair, and every int16 dividend against
+    small, large and extreme divisors (arrays and trace constants)."""
+    f = stride.jit(lambda a, b: (a // b, a % b))
+    v8 = np.arange(-128, 128, dtype=np.int8)
+    v16 = np.arange(-32768, 32768, dtype=np.int16)
+    divisors = [*range(-40, 41), 181, 255, 256, 4097, 32767, -32768, -32767]
+    cases = [(np.repeat(v8, 256), np.tile(v8, 256))]
+    cases += [(v16, np.full(v16.size, y, np.int16)) for y in divisors]
+    for x, y in cases:
+        with np.errstate(divide="ignore", over="ignore"):
+            got, want = f(x, y), (x // y, x % y)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w)
+    for k in (7, -7, 255, -32768):
+        g = stride.jit(lambda a: (a // k, a % k))
+        with np.errstate(over="ignore"):
+            got = g(v16)
+        np.testing.assert_array_equal(got[0], v16 // k)
+        np.testing.assert_array_equal(got[1], v16 % k)
+
+
 def test_float_power_zero_is_ones_like():
     """NumPy 1.24's ndarray ** 0 of a float array is ones_like (number.c's
     fast_scalar_power): a 0-d float32 array stays float32 (the ufunc power

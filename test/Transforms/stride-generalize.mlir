@@ -204,3 +204,20 @@ func.func @numpy_ops(%x: tensor<5xf64>, %i: tensor<5xi32>, %b: tensor<5xi1>) {
   %9 = stride.clip %i, %i, %i : tensor<5xi32>, tensor<5xi32>, tensor<5xi32> -> tensor<5xi32>
   return
 }
+
+// -----
+
+// int16 (and int8) floor division and remainder take the floor of a float32
+// product, twice the lanes of float64's; int64 keeps the truncating division
+// moved to the floor.
+// CHECK-LABEL: func.func @narrow_floor_division
+// CHECK: arith.sitofp %{{.*}} : i16 to f32
+// CHECK: math.floor %{{.*}} : f32
+// CHECK: arith.fptosi %{{.*}} : f32 to i16
+// CHECK: arith.divsi %{{.*}} : i64
+// CHECK: arith.remsi %{{.*}} : i64
+func.func @narrow_floor_division(%s: tensor<5xi16>, %l: tensor<5xi64>) {
+  %0 = stride.remainder %s, %s : tensor<5xi16>, tensor<5xi16> -> tensor<5xi16>
+  %1 = stride.floor_divide %l, %l : tensor<5xi64>, tensor<5xi64> -> tensor<5xi64>
+  return
+}

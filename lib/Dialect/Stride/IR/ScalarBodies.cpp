@@ -256,8 +256,8 @@ Value mlir::stride::buildFloatClass(OpBuilder &b, Location loc, Value x,
 // Integers, as NumPy 1.24: a divisor 0 gives 0 for both; a divisor -1 gives
 // the wrapped negation and 0 (sdiv/srem of the most negative value by -1 is
 // undefined in LLVM, so neither reaches the division). Otherwise, up to 32
-// bits, the floor of a float64 product (below); wider, the truncating
-// quotient and remainder moved to the divisor's side.
+// bits, the floor of a float32 (up to 16 bits) or float64 product (below);
+// wider, the truncating quotient and remainder moved to the divisor's side.
 //
 // Floats, as NumPy's npy_divmod: mod = fmod(x, y), moved to the divisor's
 // sign; the quotient (x - mod) / y, less 1 when mod moved, rounded to the
@@ -317,19 +317,23 @@ Value mlir::stride::buildFloorDivMod(OpBuilder &b, Location loc, Value x,
       // floor's integer interval, exact quotients included. A
       // multiplication (u is loop-invariant for a scalar divisor) where
       // LLVM would split sdiv into one idiv per lane, and no remainder
-      // test to move the truncation to the floor.
-      Type f64 = b.getF64Type();
-      Type i64 = b.getI64Type();
-      Value xf = arith::SIToFPOp::create(b, loc, f64, x);
-      Value yf = arith::SIToFPOp::create(b, loc, f64, divisor);
-      Value unit = constantFloat(b, loc, f64, 1.0);
+      // test to move the truncation to the floor. int8 and int16 take
+      // float32, twice the lanes a vector: u's 1.5 to 2.5 ulps and the
+      // product's rounding err by less than |x / divisor| 3 2^-23, below
+      // 1 / |divisor| for |x| < 2^21.
+      bool narrow = width <= 16;
+      Type ft = narrow ? Type(b.getF32Type()) : Type(b.getF64Type());
+      Type it = narrow ? b.getI32Type() : b.getI64Type();
+      Value xf = arith::SIToFPOp::create(b, loc, ft, x);
+      Value yf = arith::SIToFPOp::create(b, loc, ft, divisor);
+      Value unit = constantFloat(b, loc, ft, 1.0);
       Value inverse = arith::DivFOp::create(b, loc, unit, yf);
-      Value bits = arith::BitcastOp::create(b, loc, i64, inverse);
-      Value two = constantInt(b, loc, i64, 2);
+      Value bits = arith::BitcastOp::create(b, loc, it, inverse);
+      Value two = constantInt(b, loc, it, 2);
       Value awayBits = arith::AddIOp::create(b, loc, bits, two);
       Value towardBits = arith::SubIOp::create(b, loc, bits, two);
-      Value away = arith::BitcastOp::create(b, loc, f64, awayBits);
-      Value toward = arith::BitcastOp::create(b, loc, f64, towardBits);
+      Value away = arith::BitcastOp::create(b, loc, ft, awayBits);
+      Value toward = arith::BitcastOp::create(b, loc, ft, towardBits);
       Value xNegative = cmpi(b, loc, arith::CmpIPredicate::slt, x, zero);
       Value divisorNegative =
           cmpi(b, loc, arith::CmpIPredicate::slt, divisor, zero);

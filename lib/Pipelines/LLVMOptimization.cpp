@@ -112,6 +112,8 @@ struct OwnDivision {
 constexpr OwnDivision kOwnDivisions[] = {
     {"stride_vm_sdiv_i64", "stride_vm_sdiv_i64x8", 8},
     {"stride_vm_sdiv_i64", "stride_vm_sdiv_i64x4", 4},
+    {"stride_vm_udiv_u64", "stride_vm_udiv_u64x8", 8},
+    {"stride_vm_udiv_u64", "stride_vm_udiv_u64x4", 4},
     {"stride_vm_sdiv_i32", "stride_vm_sdiv_i32x16", 16},
     {"stride_vm_sdiv_i32", "stride_vm_sdiv_i32x8", 8}};
 
@@ -189,10 +191,11 @@ std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
   return mappings;
 }
 
-/// Rewrites each `sdiv` and `srem` of i64 or i32 inside a loop, by a
-/// divisor that is not a constant (the backend strength-reduces an int32
-/// constant or a power of two faster), into a call of its `stride_vm_sdiv_*`
-/// twin, which the loop vectorizer maps to the float64 variants of
+/// Rewrites each `sdiv` and `srem` of i64 or i32, and `udiv` and `urem` of
+/// i64, inside a loop, by a divisor that is not a constant (the backend
+/// strength-reduces an int32 constant or a power of two faster), into a
+/// call of its `stride_vm_sdiv_*` (`stride_vm_udiv_u64`) twin, which the
+/// loop vectorizer maps to the float64 variants of
 /// IntegerDivision.inc instead of one idiv per lane: `srem x, y` becomes `x -
 /// sdiv(x, y) * y`, sharing the call with the block's `sdiv x, y` (NumPy's
 /// floor division computes both). Runs at the vectorizer's start; the calls
@@ -207,15 +210,22 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
       if (!loops.getLoopFor(&block))
         continue;
       llvm::DenseMap<std::pair<llvm::Value *, llvm::Value *>, llvm::Value *>
-          quotients;
+          quotients, unsignedQuotients;
       for (llvm::Instruction &inst : llvm::make_early_inc_range(block)) {
         auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
-        if (!op || (op->getOpcode() != llvm::Instruction::SDiv &&
-                    op->getOpcode() != llvm::Instruction::SRem))
+        if (!op)
+          continue;
+        llvm::Instruction::BinaryOps opcode = op->getOpcode();
+        bool isUnsigned = opcode == llvm::Instruction::UDiv ||
+                          opcode == llvm::Instruction::URem;
+        bool isDivision = opcode == llvm::Instruction::SDiv ||
+                          opcode == llvm::Instruction::UDiv;
+        if (!isUnsigned && opcode != llvm::Instruction::SDiv &&
+            opcode != llvm::Instruction::SRem)
           continue;
         llvm::Type *type = op->getType();
         llvm::Value *x = op->getOperand(0), *y = op->getOperand(1);
-        if (!(type->isIntegerTy(64) || type->isIntegerTy(32)))
+        if (!(type->isIntegerTy(64) || (type->isIntegerTy(32) && !isUnsigned)))
           continue;
         // The backend's multiply-high sequence for a constant is faster for
         // int32 (a // 7 of 1M: 0.16 ms against 0.38), and shifts are for a
@@ -228,10 +238,11 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
             continue;
         }
         llvm::IRBuilder<> b(op);
-        llvm::Value *&q = quotients[{x, y}];
+        llvm::Value *&q = (isUnsigned ? unsignedQuotients : quotients)[{x, y}];
         if (!q) {
-          llvm::StringRef name = type->isIntegerTy(64) ? "stride_vm_sdiv_i64"
-                                                       : "stride_vm_sdiv_i32";
+          llvm::StringRef name = isUnsigned              ? "stride_vm_udiv_u64"
+                                 : type->isIntegerTy(64) ? "stride_vm_sdiv_i64"
+                                                         : "stride_vm_sdiv_i32";
           llvm::Function *callee = module.getFunction(name);
           if (!callee) {
             callee = llvm::Function::Create(
@@ -244,9 +255,8 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
           // Before the first of the pair, so that the other can use it.
           q = b.CreateCall(callee, {x, y});
         }
-        llvm::Value *result = op->getOpcode() == llvm::Instruction::SDiv
-                                  ? q
-                                  : b.CreateSub(x, b.CreateMul(q, y));
+        llvm::Value *result =
+            isDivision ? q : b.CreateSub(x, b.CreateMul(q, y));
         op->replaceAllUsesWith(result);
         op->eraseFromParent();
         changed = true;

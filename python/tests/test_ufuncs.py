@@ -292,6 +292,51 @@ def test_narrow_integer_floor_division_through_float32_is_exact():
         np.testing.assert_array_equal(got[1], v16 % k)
 
 
+def test_unsigned_division_in_float_lanes_is_exact():
+    """Unsigned floor division and remainder: uint8 and uint16 through a
+    float32 product, uint32 through float64, uint64 through float64 with
+    integer corrections beyond 2^53 (divisors near 2^62, 2^63 and 2^64
+    included): every uint8 pair, every uint16 dividend, random uint32 and
+    uint64 against NumPy, arrays and trace constants."""
+    rng = np.random.default_rng(41)
+    f = stride.jit(lambda a, b: (a // b, a % b))
+    v8 = np.arange(256, dtype=np.uint8)
+    v16 = np.arange(65536, dtype=np.uint16)
+    cases = [(np.repeat(v8, 256), np.tile(v8, 256))]
+    cases += [(v16, np.full(v16.size, y, np.uint16))
+              for y in (*range(0, 40), 181, 4097, 32767, 32768, 65535)]
+    top = 2**64 - 1
+    special = np.array([1, 2, 3, 7, 2**32 - 1, 2**53 - 1, 2**53, 2**53 + 1,
+                        2**62 - 1, 2**62, 2**63 - 1, 2**63, 2**63 + 1,
+                        0x5555555555555555, 0x5555555555555556, top - 1,
+                        top], dtype=np.uint64)
+    n = 4099
+    for dtype, spread in ((np.uint32, rng.integers(0, 32, n)),
+                          (np.uint64, rng.integers(0, 64, n))):
+        info = np.iinfo(dtype)
+        a = rng.integers(0, info.max, n, dtype=dtype, endpoint=True)
+        b = rng.integers(0, info.max, n, dtype=dtype, endpoint=True)
+        cases.append((a, b >> spread.astype(dtype)))
+        cases.append((a, b))
+    grid_a = np.repeat(special, special.size)
+    grid_b = np.tile(special, special.size)
+    cases.append((np.tile(grid_a, 16), np.tile(grid_b, 16)))
+    cases.append((rng.integers(0, top, n, dtype=np.uint64, endpoint=True),
+                  rng.choice(special, n)))
+    for x, y in cases:
+        with np.errstate(divide="ignore"):
+            got, want = f(x, y), (x // y, x % y)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w)
+    x = cases[-1][0]
+    for k in (7, 2**63 + 1, top):
+        g = stride.jit(lambda a: (a // np.uint64(k), a % np.uint64(k)))
+        got = g(x)
+        np.testing.assert_array_equal(got[0], x // np.uint64(k))
+        np.testing.assert_array_equal(got[1], x % np.uint64(k))
+
+
 def test_float_power_zero_is_ones_like():
     """NumPy 1.24's ndarray ** 0 of a float array is ones_like (number.c's
     fast_scalar_power): a 0-d float32 array stays float32 (the ufunc power

@@ -610,7 +610,8 @@ func.func @no_stride_ops(%x: tensor<1xi64>) -> tensor<3xi64> {
 // -----
 
 // Unsigned integers become signless bits of the same width everywhere: the
-// body's unsigned division keeps its meaning (divui), its casts between ui8
+// body's unsigned division keeps its meaning (unsigned conversions to and
+// from the float32 whose floor is the quotient), its casts between ui8
 // and i8 are gone, both arguments are marked `stride.unsigned` for the
 // drivers, and the reduction of ui16 elements compares without a sign.
 // CHECK-LABEL: func.func @unsigned
@@ -618,7 +619,8 @@ func.func @no_stride_ops(%x: tensor<1xi64>) -> tensor<3xi64> {
 // CHECK-NOT: ui8
 // CHECK-NOT: ui16
 // CHECK-NOT: unrealized_conversion_cast
-// CHECK: arith.divui
+// CHECK: arith.uitofp %{{.*}} : i8 to f32
+// CHECK: arith.fptoui %{{.*}} : f32 to i8
 // CHECK: arith.maxui
 // CHECK: return
 func.func @unsigned(%a: tensor<4xui8>, %c: tensor<3xui16>) -> (tensor<4xui8>, tensor<ui16>) {

@@ -39,4 +39,7 @@
 // maps them to the vector variants; a loop's scalar remainder inlines them
 // back into one sdiv.
 int64_t stride_vm_sdiv_i64(int64_t x, int64_t y) { return x / y; }
+int64_t stride_vm_udiv_u64(int64_t x, int64_t y) {
+  return (int64_t)((uint64_t)x / (uint64_t)y);
+}
 int32_t stride_vm_sdiv_i32(int32_t x, int32_t y) { return x / y; }

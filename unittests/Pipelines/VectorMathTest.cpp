@@ -66,6 +66,47 @@ exit:
 }
 )ll";
 
+/// y[i] = tanh(x[i]) on float64, whose loop gets two interleaved copies,
+/// and z[i] = exp(x[i]), whose loop keeps the vectorizer's choice.
+constexpr const char *kTanhLoop = R"ll(
+declare double @tanh(double)
+declare double @exp(double)
+
+define void @tanh_loop(ptr noalias %x, ptr noalias %y) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px
+  %t = call double @tanh(double %vx)
+  %py = getelementptr double, ptr %y, i64 %i
+  store double %t, ptr %py
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 4096
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+define void @exp_loop(ptr noalias %x, ptr noalias %z) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %px = getelementptr double, ptr %x, i64 %i
+  %vx = load double, ptr %px
+  %e = call double @exp(double %vx)
+  %pz = getelementptr double, ptr %z, i64 %i
+  store double %e, ptr %pz
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 4096
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+)ll";
+
 /// q[i] = x[i] / y[i] and r[i] = x[i] % y[i] on int64, as NumPy's floor
 /// division emits them (the divisor kept away from 0 and -1 before).
 constexpr const char *kDivisions = R"ll(
@@ -166,6 +207,32 @@ TEST(VectorMath, Avx512HostsInlineStridesVariants) {
   EXPECT_FALSE(calls(ir, "vv_pow")) << ir;
   EXPECT_TRUE(calls(ir, "@scalarAsinh8")) << ir;
   EXPECT_FALSE(calls(ir, "v_asinh")) << ir;
+}
+
+TEST(VectorMath, TanhLoopsInterleaveTwoCopies) {
+  if (!hasVectorMath())
+    GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  std::string ir = optimizeFor(
+      "znver4", "+avx,+avx2,+fma,+avx512f,+avx512dq,+avx512vl,+avx512bw",
+      kTanhLoop);
+  ASSERT_FALSE(ir.empty());
+  auto body = [&](const std::string &name) {
+    size_t start = ir.find("define void @" + name);
+    EXPECT_NE(start, std::string::npos) << ir;
+    return ir.substr(start, ir.find("\n}\n", start) - start);
+  };
+  auto count = [](const std::string &text, const std::string &what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos;
+         at = text.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  // float64 tanh divides once a vector ((d - 2) / d): one division per
+  // interleaved copy of 8 lanes.
+  EXPECT_EQ(count(body("tanh_loop"), "fdiv <8 x double>"), 2u) << ir;
+  // exp keeps more copies: its loop's stores of 8 lanes outnumber two.
+  EXPECT_GT(count(body("exp_loop"), "store <8 x double>"), 2u) << ir;
 }
 
 TEST(VectorMath, Avx2HostsInlineTheFourLaneVariants) {

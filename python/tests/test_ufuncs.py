@@ -270,9 +270,10 @@ def test_integer_division_through_float64_is_exact(threads):
 
 def test_narrow_integer_floor_division_through_float32_is_exact():
     """int8 and int16 floor division and remainder take the floor of a
-    float32 product: every int8 pair, and every int16 dividend against
-    small, large and extreme divisors (arrays and trace constants)."""
-    f = stride.jit(lambda a, b: (a // b, a % b))
+    float32 product, np.fmod its truncation: every int8 pair, and every
+    int16 dividend against small, large and extreme divisors (arrays and
+    trace constants)."""
+    f = stride.jit(lambda a, b: (a // b, a % b, np.fmod(a, b)))
     v8 = np.arange(-128, 128, dtype=np.int8)
     v16 = np.arange(-32768, 32768, dtype=np.int16)
     divisors = [*range(-40, 41), 181, 255, 256, 4097, 32767, -32768, -32767]
@@ -280,7 +281,7 @@ def test_narrow_integer_floor_division_through_float32_is_exact():
     cases += [(v16, np.full(v16.size, y, np.int16)) for y in divisors]
     for x, y in cases:
         with np.errstate(divide="ignore", over="ignore"):
-            got, want = f(x, y), (x // y, x % y)
+            got, want = f(x, y), (x // y, x % y, np.fmod(x, y))
         for g, w in zip(got, want):
             assert g.dtype == w.dtype
             np.testing.assert_array_equal(g, w)
@@ -297,9 +298,10 @@ def test_unsigned_division_in_float_lanes_is_exact():
     float32 product, uint32 through float64, uint64 through float64 with
     integer corrections beyond 2^53 (divisors near 2^62, 2^63 and 2^64
     included): every uint8 pair, every uint16 dividend, random uint32 and
-    uint64 against NumPy, arrays and trace constants."""
+    uint64 against NumPy, arrays and trace constants; np.fmod, the same
+    remainder, too."""
     rng = np.random.default_rng(41)
-    f = stride.jit(lambda a, b: (a // b, a % b))
+    f = stride.jit(lambda a, b: (a // b, a % b, np.fmod(a, b)))
     v8 = np.arange(256, dtype=np.uint8)
     v16 = np.arange(65536, dtype=np.uint16)
     cases = [(np.repeat(v8, 256), np.tile(v8, 256))]
@@ -325,7 +327,7 @@ def test_unsigned_division_in_float_lanes_is_exact():
                   rng.choice(special, n)))
     for x, y in cases:
         with np.errstate(divide="ignore"):
-            got, want = f(x, y), (x // y, x % y)
+            got, want = f(x, y), (x // y, x % y, np.fmod(x, y))
         for g, w in zip(got, want):
             assert g.dtype == w.dtype
             np.testing.assert_array_equal(g, w)

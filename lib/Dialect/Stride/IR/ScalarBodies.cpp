@@ -280,8 +280,39 @@ Value mlir::stride::buildFmod(OpBuilder &b, Location loc, Value x, Value y) {
                                    cmpi(b, loc, arith::CmpIPredicate::eq, y,
                                         constantInt(b, loc, signless, -1)));
   Value divisor = select(b, loc, special, one, y);
-  Value r = isUnsigned ? arith::RemUIOp::create(b, loc, x, divisor).getResult()
-                       : arith::RemSIOp::create(b, loc, x, divisor).getResult();
+  unsigned width = signless.getIntOrFloatBitWidth();
+  Value r;
+  if (width >= 8 && (width <= 16 || (isUnsigned && width == 32))) {
+    // x - trunc(x u) divisor, u = 1 / divisor moved two ulps away from
+    // zero, in float32 up to 16 bits and float64 for uint32 (as in
+    // buildFloorDivMod: |x u| errs upward by less than 1 / |divisor|, so
+    // its truncation is the quotient's): LLVM vectorizes neither srem nor
+    // urem of these widths, int32's and 64-bit ones map to IntegerDivision.inc.
+    bool narrow = width <= 16;
+    Type ft = narrow ? Type(b.getF32Type()) : Type(b.getF64Type());
+    Type it = narrow ? b.getI32Type() : b.getI64Type();
+    auto toFloat = [&](Value v) -> Value {
+      return isUnsigned ? arith::UIToFPOp::create(b, loc, ft, v).getResult()
+                        : arith::SIToFPOp::create(b, loc, ft, v).getResult();
+    };
+    Value inverse = arith::DivFOp::create(
+        b, loc, constantFloat(b, loc, ft, 1.0), toFloat(divisor));
+    Value bits = arith::AddIOp::create(
+        b, loc, arith::BitcastOp::create(b, loc, it, inverse),
+        constantInt(b, loc, it, 2));
+    Value product = arith::MulFOp::create(
+        b, loc, toFloat(x), arith::BitcastOp::create(b, loc, ft, bits));
+    Value truncated = math::TruncOp::create(b, loc, product);
+    Value q =
+        isUnsigned
+            ? arith::FPToUIOp::create(b, loc, signless, truncated).getResult()
+            : arith::FPToSIOp::create(b, loc, signless, truncated).getResult();
+    r = arith::SubIOp::create(b, loc, x,
+                              arith::MulIOp::create(b, loc, q, divisor));
+  } else {
+    r = isUnsigned ? arith::RemUIOp::create(b, loc, x, divisor).getResult()
+                   : arith::RemSIOp::create(b, loc, x, divisor).getResult();
+  }
   return fromSignless(b, loc, select(b, loc, special, zero, r), t);
 }
 

@@ -60,6 +60,11 @@ G = rng.random((1000, 1000))
 XL = rng.standard_normal((2000, 300))
 V = rng.standard_normal((500, 4000))
 NG = np.where(rng.random((1000, 1000)) < 0.01, np.nan, G)
+STACK = rng.standard_normal((64, 256, 256))
+SMALL_STACK = rng.standard_normal((1000, 32, 32))
+I64 = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, N)
+U8 = rng.integers(0, 256, N, dtype=np.uint8)
+I16 = rng.integers(-32768, 32768, N, dtype=np.int16)
 
 CASES = [
     ("great circle 1M f64", great_circle, tuple(lat)),
@@ -118,6 +123,20 @@ CASES = [
     ("nanmean of rows 1000^2", lambda G: np.nanmean(G, axis=1), (NG,)),
     ("nansum 1M f64", np.nansum, (NG.ravel(),)),
     ("a//7 1M i32", lambda a: a // 7, ((ia - (1 << 19)).astype(np.int32),)),
+    # One vector shared by a stack of matrices (NumPy: a gemv per matrix).
+    ("stack@v 64x256x256", lambda s, v: s @ v, (STACK, x2[:256])),
+    ("v@stack 64x256x256", lambda s, v: v @ s, (STACK, x2[:256])),
+    ("stack@v 1000x32x32", lambda s, v: s @ v, (SMALL_STACK, x2[:32])),
+    ("x[:,None]@W 4x128x256", lambda s, w: s[:4, None, :128] @ w,
+     (STACK, A2[:256, :128])),
+    # Integer division by kind of integer (NumPy: libdivide for a scalar
+    # divisor, one division an element for an array).
+    ("a//7 1M i64 full range", lambda a: a // 7, (I64,)),
+    ("a%b 1M i64 full range", lambda a, b: a % b, (I64, ib + 1)),
+    ("a//7 1M u8", lambda a: a // 7, (U8,)),
+    ("a//b 1M u8", lambda a, b: a // b, (U8, (U8 | 1)[::-1].copy())),
+    ("a//7 1M i16", lambda a: a // 7, (I16,)),
+    ("fmod 1M i16", np.fmod, (I16, (I16 | 1)[::-1].copy())),
 ]
 
 

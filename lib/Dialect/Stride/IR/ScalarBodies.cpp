@@ -32,6 +32,36 @@ Value select(OpBuilder &b, Location loc, Value c, Value t, Value f) {
 bool isUnsignedOrBool(Type t) {
   return t.isUnsignedInteger() || t.isInteger(1);
 }
+
+/// The float type in which integer division of `width`-bit integers runs
+/// (buildFloorDivMod): float32 up to 16 bits, float64 above.
+Type quotientFloatType(OpBuilder &b, unsigned width) {
+  return width <= 16 ? Type(b.getF32Type()) : Type(b.getF64Type());
+}
+
+/// The signless integer `v` in float type `ft`, read unsigned or signed.
+Value integerToFloat(OpBuilder &b, Location loc, Type ft, Value v,
+                     bool isUnsigned) {
+  return isUnsigned ? arith::UIToFPOp::create(b, loc, ft, v).getResult()
+                    : arith::SIToFPOp::create(b, loc, ft, v).getResult();
+}
+
+/// The float `f` moved by `ulps` units in the last place: away from zero
+/// for a positive count (its bits, as an integer, plus `ulps`).
+Value moveUlps(OpBuilder &b, Location loc, Value f, int64_t ulps) {
+  Type ft = f.getType();
+  Type it = b.getIntegerType(ft.getIntOrFloatBitWidth());
+  Value bits =
+      arith::AddIOp::create(b, loc, arith::BitcastOp::create(b, loc, it, f),
+                            constantInt(b, loc, it, ulps));
+  return arith::BitcastOp::create(b, loc, ft, bits);
+}
+
+/// 1 / `yf` rounded, in `yf`'s float type.
+Value reciprocal(OpBuilder &b, Location loc, Value yf) {
+  return arith::DivFOp::create(b, loc, constantFloat(b, loc, yf.getType(), 1.0),
+                               yf);
+}
 } // namespace
 
 Value mlir::stride::toSignless(OpBuilder &b, Location loc, Value x) {
@@ -288,20 +318,12 @@ Value mlir::stride::buildFmod(OpBuilder &b, Location loc, Value x, Value y) {
     // buildFloorDivMod: |x u| errs upward by less than 1 / |divisor|, so
     // its truncation is the quotient's): LLVM vectorizes neither srem nor
     // urem of these widths, int32's and 64-bit ones map to IntegerDivision.inc.
-    bool narrow = width <= 16;
-    Type ft = narrow ? Type(b.getF32Type()) : Type(b.getF64Type());
-    Type it = narrow ? b.getI32Type() : b.getI64Type();
-    auto toFloat = [&](Value v) -> Value {
-      return isUnsigned ? arith::UIToFPOp::create(b, loc, ft, v).getResult()
-                        : arith::SIToFPOp::create(b, loc, ft, v).getResult();
-    };
-    Value inverse = arith::DivFOp::create(
-        b, loc, constantFloat(b, loc, ft, 1.0), toFloat(divisor));
-    Value bits = arith::AddIOp::create(
-        b, loc, arith::BitcastOp::create(b, loc, it, inverse),
-        constantInt(b, loc, it, 2));
+    Type ft = quotientFloatType(b, width);
+    Value u = moveUlps(
+        b, loc,
+        reciprocal(b, loc, integerToFloat(b, loc, ft, divisor, isUnsigned)), 2);
     Value product = arith::MulFOp::create(
-        b, loc, toFloat(x), arith::BitcastOp::create(b, loc, ft, bits));
+        b, loc, integerToFloat(b, loc, ft, x, isUnsigned), u);
     Value truncated = math::TruncOp::create(b, loc, product);
     Value q =
         isUnsigned
@@ -334,18 +356,12 @@ Value mlir::stride::buildFloorDivMod(OpBuilder &b, Location loc, Value x,
       // bits and float64 for 32, as for signed integers below (x u errs
       // upward by less than 1 / divisor): one idiv a lane otherwise
       // (a // 7 of 1M uint8: 1 ms, NumPy's libdivide 0.02).
-      bool narrow = width <= 16;
-      Type ft = narrow ? Type(b.getF32Type()) : Type(b.getF64Type());
-      Type it = narrow ? b.getI32Type() : b.getI64Type();
-      Value xf = arith::UIToFPOp::create(b, loc, ft, x);
-      Value yf = arith::UIToFPOp::create(b, loc, ft, divisor);
-      Value inverse =
-          arith::DivFOp::create(b, loc, constantFloat(b, loc, ft, 1.0), yf);
-      Value bits = arith::AddIOp::create(
-          b, loc, arith::BitcastOp::create(b, loc, it, inverse),
-          constantInt(b, loc, it, 2));
-      Value u = arith::BitcastOp::create(b, loc, ft, bits);
-      Value product = arith::MulFOp::create(b, loc, xf, u);
+      Type ft = quotientFloatType(b, width);
+      Value u = moveUlps(
+          b, loc, reciprocal(b, loc, integerToFloat(b, loc, ft, divisor, true)),
+          2);
+      Value product =
+          arith::MulFOp::create(b, loc, integerToFloat(b, loc, ft, x, true), u);
       Value q = arith::FPToUIOp::create(b, loc, x.getType(),
                                         math::FloorOp::create(b, loc, product));
       r = quotient ? q
@@ -379,19 +395,12 @@ Value mlir::stride::buildFloorDivMod(OpBuilder &b, Location loc, Value x,
       // float32, twice the lanes a vector: u's 1.5 to 2.5 ulps and the
       // product's rounding err by less than |x / divisor| 3 2^-23, below
       // 1 / |divisor| for |x| < 2^21.
-      bool narrow = width <= 16;
-      Type ft = narrow ? Type(b.getF32Type()) : Type(b.getF64Type());
-      Type it = narrow ? b.getI32Type() : b.getI64Type();
-      Value xf = arith::SIToFPOp::create(b, loc, ft, x);
-      Value yf = arith::SIToFPOp::create(b, loc, ft, divisor);
-      Value unit = constantFloat(b, loc, ft, 1.0);
-      Value inverse = arith::DivFOp::create(b, loc, unit, yf);
-      Value bits = arith::BitcastOp::create(b, loc, it, inverse);
-      Value two = constantInt(b, loc, it, 2);
-      Value awayBits = arith::AddIOp::create(b, loc, bits, two);
-      Value towardBits = arith::SubIOp::create(b, loc, bits, two);
-      Value away = arith::BitcastOp::create(b, loc, ft, awayBits);
-      Value toward = arith::BitcastOp::create(b, loc, ft, towardBits);
+      Type ft = quotientFloatType(b, width);
+      Value xf = integerToFloat(b, loc, ft, x, false);
+      Value inverse =
+          reciprocal(b, loc, integerToFloat(b, loc, ft, divisor, false));
+      Value away = moveUlps(b, loc, inverse, 2);
+      Value toward = moveUlps(b, loc, inverse, -2);
       Value xNegative = cmpi(b, loc, arith::CmpIPredicate::slt, x, zero);
       Value divisorNegative =
           cmpi(b, loc, arith::CmpIPredicate::slt, divisor, zero);

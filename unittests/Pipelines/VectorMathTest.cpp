@@ -286,13 +286,34 @@ TEST(VectorMath, Avx512HostsDivideIntegersThroughFloat64) {
   EXPECT_EQ(ir.find("@stride_vm_"), std::string::npos) << ir;
 }
 
+TEST(VectorMath, Avx512HostsDivideUnsignedIntegersThroughFloat64) {
+  if (!hasVectorMath())
+    GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  // kDivisions with uint64's udiv and urem.
+  std::string loops = kDivisions;
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"sdiv", "udiv"}, {"srem", "urem"}})
+    loops.replace(loops.find(from), from.size(), to);
+  std::string ir = optimizeFor(
+      "znver4", "+avx,+avx2,+fma,+avx512f,+avx512dq,+avx512vl,+avx512bw",
+      loops.c_str());
+  ASSERT_FALSE(ir.empty());
+  EXPECT_NE(ir.find("fdiv <8 x double>"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("uitofp <8 x i64>"), std::string::npos) << ir;
+  size_t body = ir.find("define void @divisions");
+  ASSERT_NE(body, std::string::npos) << ir;
+  std::string loop = ir.substr(body, ir.find("\n}\n", body) - body);
+  EXPECT_EQ(loop.find("= udiv"), std::string::npos) << ir;
+  EXPECT_EQ(loop.find("= urem"), std::string::npos) << ir;
+}
+
 TEST(VectorMath, Avx2HostsKeepIntegerDivision) {
   if (!hasVectorMath())
     GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
   // AVX2 has no int64 <-> float64 conversions.
   std::string ir = optimizeFor("haswell", "+avx,+avx2,+fma", kDivisions);
   ASSERT_FALSE(ir.empty());
-  EXPECT_EQ(ir.find("@scalarSdiv"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("@stride_vm_"), std::string::npos) << ir;
   EXPECT_EQ(ir.find("fdiv"), std::string::npos) << ir;
   EXPECT_NE(ir.find("sdiv"), std::string::npos) << ir;
 }

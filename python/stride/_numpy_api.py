@@ -710,7 +710,19 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     result = fn(*inputs)
     if out is None:
         return result
-    (target,) = out  # NumPy passes out= as a tuple, one per ufunc output
+    # NumPy passes out= as a tuple, one per ufunc output (None: a new
+    # array); divmod has two.
+    results = result if isinstance(result, tuple) else (result,)
+    if len(out) != len(results):
+        raise ValueError(f"numpy.{name}: out= needs {len(results)} arrays, "
+                         f"got {len(out)}" + user_line())
+    written = tuple(r if t is None else _write_cast(name, r, t, inputs)
+                    for r, t in zip(results, out))
+    return written if isinstance(result, tuple) else written[0]
+
+
+def _write_cast(name, result, target, inputs):
+    """One ufunc output written into its out= target."""
     if (isinstance(target, (np.ndarray, _expr.Expr))
             and result.dtype != target.dtype):
         # NumPy picks the loop from the inputs and casts its result into

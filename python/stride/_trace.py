@@ -65,16 +65,27 @@ def write_out(result, target, inputs=()):
             _run.materialize(result, out=_torch.to_numpy(target, "out"))
             return target
         return _run.materialize(result, out=target)
-    if type(target) is not _expr.Local and not trace.is_memory(target):
+    permuted = (type(target) is _expr.Snapshot and target.kind == "permute"
+                and id(target) in trace.snapshots)
+    if (type(target) is not _expr.Local and not trace.is_memory(target)
+            and not permuted):
         raise TypeError("writing into an array inside a @stride.jit function "
                         "(out=, np.copyto) is only supported for the "
-                        "function's array arguments, arrays it makes and "
-                        "views of them" + _user_line())
+                        "function's array arguments, arrays it makes, and "
+                        "basic-indexing views and transposes of them"
+                        + _user_line())
     root = _expr.as_root(result)
     if root.shape != target.shape or root.dtype != target.dtype:
         raise ValueError(f"out= argument has dtype {target.dtype} and shape "
                          f"{target.shape}, the result {root.dtype} "
                          f"{root.shape}")
+    if permuted:
+        # A transpose of memory (out=o.T): the result, permuted back, is
+        # written into the memory the view shows.
+        source = trace.snapshots[id(target)][0]
+        inverse = tuple(int(i) for i in np.argsort(target.attr))
+        write_out(_expr.transpose(root, inverse), source, inputs)
+        return target
     trace.write(target, Ellipsis, root, "out=", _user_line())
     return target
 

@@ -186,6 +186,51 @@ def test_copyto_and_out_into_a_local_array():
         stride.jit(narrowing)(np.ones(3))
 
 
+def test_out_into_transposes_of_memory():
+    """out= a transpose (o.T, a permuted or sliced-then-transposed view of
+    an argument or of a local array) writes the result, permuted back, into
+    the memory the view shows; reads through the view see it."""
+    def ufunc_into_t(x, o):
+        np.add(x, 1, out=o.T)
+        return o.T * 2
+
+    def sliced_then_t(x, o):
+        np.multiply(x, 3, out=o[:, ::2].T)
+
+    def matmul_into_t(s, v, o):
+        np.matmul(s, v, out=o[:, 1:].T)
+
+    def permuted_3d(x, o):
+        np.negative(x, out=o.transpose(2, 0, 1))
+
+    def local_t(x):
+        out = np.zeros((x.shape[1], x.shape[0]))
+        np.sqrt(x, out=out.T)
+        return out
+
+    def divmod_into_t(x, q, r):
+        np.divmod(x, 3, out=(q.T, r.T))
+
+    x = np.arange(12.0).reshape(3, 4)
+    _same_as_numpy(ufunc_into_t, (x, np.zeros((4, 3))))
+    _same_as_numpy(sliced_then_t, (x, np.zeros((4, 6))))
+    s = np.arange(60.0).reshape(3, 4, 5)
+    _same_as_numpy(matmul_into_t, (s, np.ones(5), np.zeros((4, 4))))
+    _same_as_numpy(permuted_3d, (np.arange(24.0).reshape(2, 3, 4),
+                                 np.zeros((3, 4, 2))))
+    _same_as_numpy(local_t, (x,), (x[::-1],))
+    i = np.arange(-6, 6).reshape(3, 4)
+    _same_as_numpy(divmod_into_t, (i, np.zeros((4, 3), int),
+                                   np.zeros((4, 3), int)))
+
+    def into_closed_over_t(x):
+        np.add(x, 1, out=closed.T)
+
+    closed = np.zeros((4, 3))
+    with pytest.raises(TypeError, match="basic-indexing views and transposes"):
+        stride.jit(into_closed_over_t)(x)
+
+
 def test_outside_a_trace_expressions_still_materialize():
     a = np.arange(3.0)
     np.testing.assert_array_equal(np.asarray(stride.lazy(a) + 1), a + 1)

@@ -250,12 +250,23 @@ class Expr:
             return HOOKS.make_local(op)
         return _elementwise("copy", (op,), op.dtype, op.dtype)
 
-    def astype(self, dtype):
+    def astype(self, dtype, order="K", casting="unsafe", subok=True,
+               copy=True):
         """A lazy cast (stride.cast: floats to integers truncate, anything to
-        bool tests nonzero), like ndarray.astype with casting='unsafe'."""
+        bool tests nonzero), like ndarray.astype: `casting` is checked as
+        NumPy checks it, and inside @stride.jit a cast to the same dtype
+        with copy=True is a new array (writing it leaves the original
+        alone). `order` and `subok` change no value."""
         dtype = _dtypes.check(dtype, "astype target")
+        if casting != "unsafe" and not np.can_cast(self.dtype, dtype,
+                                                   casting):
+            raise TypeError(f"Cannot cast array data from {self.dtype!r} to "
+                            f"{dtype!r} according to the rule {casting!r}"
+                            + user_line())
         op = _operand(self)  # memory: its contents now
         if dtype == self.dtype:
+            if copy and HOOKS.current_trace() is not None:
+                return self.copy(order if order in ("C", "F") else "K")
             return self
         return Op("cast", (op,), (op.dtype,), dtype, self.shape)
 

@@ -560,6 +560,15 @@ def _size(a, axis=None):
     return int(np.prod(shape)) if axis is None else shape[axis]
 
 
+def _clip(a, a_min, a_max, out=None):
+    """np.clip, with out= written as the clip ufunc's (NumPy's
+    np.clip(x, lo, hi, out=x) clamps in place)."""
+    result = _expr.clip(a, a_min, a_max)
+    if out is None:
+        return result
+    return _write_cast("clip", result, out, (a, a_min, a_max))
+
+
 KEYWORD_FUNCTIONS = {"shape": lambda a: _expr.operand(a).shape,
             "ndim": lambda a: len(_expr.operand(a).shape), "size": _size,
             "triu": _triangle(True), "tril": _triangle(False),
@@ -572,7 +581,7 @@ KEYWORD_FUNCTIONS = {"shape": lambda a: _expr.operand(a).shape,
             "atleast_2d": _atleast(2), "atleast_3d": _atleast(3),
             "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,
-            "copy": _copy, "cov": _cov}
+            "copy": _copy, "cov": _cov, "clip": _clip}
 KEYWORD_FUNCTIONS.update(_numpy_derived.FUNCTIONS)
 
 

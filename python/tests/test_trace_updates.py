@@ -231,6 +231,41 @@ def test_out_into_transposes_of_memory():
         stride.jit(into_closed_over_t)(x)
 
 
+def test_astype_to_the_same_dtype_copies():
+    """Found: x.astype(x.dtype) returned x itself, so y = x.astype(...);
+    y += 1 wrote the argument (a silent wrong answer). NumPy copies unless
+    copy=False; casting= is checked as NumPy checks it."""
+    def write_copy(x):
+        y = x.astype(np.float64)
+        y += 1
+        y[0] = 100
+        return x * 1, y
+
+    def no_copy(x):
+        y = x.astype(np.float64, copy=False)
+        return y * 2
+
+    x = np.arange(4.0)
+    _same_as_numpy(write_copy, (x,), (x[::-1],))
+    _same_as_numpy(no_copy, (x,))
+    with pytest.raises(TypeError, match="Cannot cast array data from "
+                       r"dtype\('float64'\) to dtype\('int32'\) according to "
+                       "the rule 'safe'"):
+        stride.jit(lambda x: x.astype(np.int32, casting="safe"))(x)
+
+
+def test_clip_out_clamps_in_place():
+    def clamp(x):
+        np.clip(x, -1.0, 1.0, out=x)
+
+    def clamp_into(x, o):
+        return np.clip(x, 0, None, out=o[::2])
+
+    x = np.linspace(-3, 3, 8)
+    _same_as_numpy(clamp, (x,))
+    _same_as_numpy(clamp_into, (x, np.zeros(16)))
+
+
 def test_outside_a_trace_expressions_still_materialize():
     a = np.arange(3.0)
     np.testing.assert_array_equal(np.asarray(stride.lazy(a) + 1), a + 1)

@@ -14,7 +14,15 @@ def _binary(kind):
 
 
 def _positive(x):
-    return x if isinstance(x, _expr.Expr) else _expr.lazy(np.asarray(x))
+    """np.positive (+x): a new array in NumPy, so inside @stride.jit a
+    value (an elementwise copy), never the memory itself, which a later
+    `y += 1` would write."""
+    if not isinstance(x, _expr.Expr):
+        return _expr.lazy(np.asarray(x))
+    if _in_trace():
+        op = _expr.operand(x)
+        return _expr.Op("copy", (op,), (op.dtype,), op.dtype, op.shape)
+    return x
 
 
 # ufunc.__name__ -> a function of the ufunc's inputs returning an Expr: every
@@ -162,7 +170,9 @@ def _atleast(ndim):
     full = slice(None)
 
     def grow(a):
-        o = _expr.as_root(a)
+        # NumPy returns the array itself or a view of it: inside @stride.jit
+        # writes through the result reach the memory.
+        o = a if isinstance(a, _expr.Expr) else _expr.as_root(a)
         rank = len(o.shape)
         if rank >= ndim:
             return o

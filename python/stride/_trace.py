@@ -579,6 +579,19 @@ def _from_sequence(a, dtype, numpy_array):
         result.astype(expected.dtype)
 
 
+def _argument_layout(a):
+    """A NumPy array with the layout `a` has in NumPy, when `a` is an
+    argument (or a basic view of one) or a transpose of one; else None."""
+    trace = current()
+    if type(a) is _expr.Leaf and trace.is_memory(a):
+        return a.array
+    if (type(a) is _expr.Snapshot and a.kind == "permute"
+            and id(a) in trace.snapshots):
+        source = _argument_layout(trace.snapshots[id(a)][0])
+        return None if source is None else np.transpose(source, a.attr)
+    return None
+
+
 def _conversions():
     """np.asarray, np.asanyarray, np.array, np.ascontiguousarray and
     np.asfortranarray while a trace runs: of a lazy value, what NumPy gives
@@ -627,6 +640,13 @@ def _conversions():
                 return original[name](a, dtype, **kwargs)
             if not a.shape:  # NumPy gives at least one dim
                 a = _expr.reshape(a, (1,))
+            # An argument (or a view of one) already in that order and
+            # dtype is NumPy's result itself: writes through it reach it.
+            flag = "C_CONTIGUOUS" if order == "C" else "F_CONTIGUOUS"
+            layout = _argument_layout(a)
+            if (layout is not None and layout.flags[flag]
+                    and (dtype is None or np.dtype(dtype) == a.dtype)):
+                return a
             return _laid_out(a, dtype, order)
         return fn
 

@@ -254,6 +254,39 @@ def test_astype_to_the_same_dtype_copies():
         stride.jit(lambda x: x.astype(np.int32, casting="safe"))(x)
 
 
+def test_copies_and_views_as_numpy_makes_them():
+    """Found: +x was x itself (y = +x; y += 1 wrote x), np.atleast_2d and
+    np.ascontiguousarray of an argument already so were copies (writes
+    through them missed x). NumPy's +x is a new array; the other two give
+    the array itself (or a view), so writes reach it."""
+    def f(x):
+        y = +x
+        y += 1
+        z = np.atleast_2d(x[0])
+        z[0, 0] = 50
+        w = np.ascontiguousarray(x)
+        w[1, 1] = 70
+        v = np.ascontiguousarray(x.T)   # a copy: x.T is not C-ordered
+        v[0, 0] = -1
+        u = np.asfortranarray(x)        # a copy
+        u[2, 2] = 90
+        return x * 1, y, v, u
+
+    x = np.arange(12.0).reshape(3, 4)
+    _same_as_numpy(f, (x,), (x[::-1],))
+
+    # For a Fortran-ordered x, x.T is C-ordered: NumPy's result is that
+    # view, which a trace cannot write through. A clear error, not a copy
+    # that would miss x.
+    def write_view(x):
+        v = np.ascontiguousarray(x.T)
+        v[0, 0] = -1
+
+    with pytest.raises(TypeError, match="assigning into the result of "
+                       "permute"):
+        stride.jit(write_view)(np.asfortranarray(x))
+
+
 def test_clip_out_clamps_in_place():
     def clamp(x):
         np.clip(x, -1.0, 1.0, out=x)

@@ -1579,6 +1579,29 @@ def _shares_input(target, inputs):
                if isinstance(a, np.ndarray))
 
 
+def _numpy_scalar(r, trace):
+    """Whether NumPy gives the returned value `r` as a NumPy scalar, not a
+    0-d array: a computed 0-d value (a reduction, an op of 0-d values, an
+    element x[i]); arrays the function made or was given stay arrays."""
+    t = type(r)
+    if t is _expr.Op:
+        return r.shape == ()
+    return t is _expr.Leaf and r.shape == () and trace.is_value(r)
+
+
+def _as_numpy_scalars(run, positions, single):
+    """`run`, whose 0-d results at `positions` come back as NumPy scalars
+    (np.float64, np.int64, np.bool_: what x.sum() gives in NumPy), which
+    format, hash and compare as Python numbers."""
+    if single:
+        return lambda args: run(args)[()]
+
+    def run_scalars(args):
+        return tuple(v[()] if i in positions else v
+                     for i, v in enumerate(run(args)))
+    return run_scalars
+
+
 def _with_returned(outputs, consts, own, args):
     """The kernel's results with the values returned as they are put back
     in their places: trace-time constants (i, value) and arguments the
@@ -1738,6 +1761,8 @@ class JitFunction:
                 results, single = [], False
             # Reading what it returns comes after every write.
             trace.returning = True
+            scalars = frozenset(i for i, r in enumerate(results)
+                                if _numpy_scalar(r, trace))
             # Python values made from trace-time constants (shapes, ints,
             # strings) come back as they are; arrays are kernel results.
             consts = [(i, r) for i, r in enumerate(results) if not _is_array(r)]
@@ -1748,6 +1773,7 @@ class JitFunction:
                    for pos in [_argument_position(r, leaves, args)]
                    if pos is not None]
             owned = {i for i, _ in own}
+            scalars -= owned
             results = [r for i, r in enumerate(results)
                        if _is_array(r) and i not in owned]
             # Arrays the function made and returns whole keep their memory
@@ -1833,6 +1859,8 @@ class JitFunction:
         plan.views = kernel.views
         plan.stage_inputs = kernel.stage_inputs
         plan.fast = plan.fast_run()
+        if scalars and not plan.torch:  # PyTorch gives 0-d tensors
+            plan.fast = _as_numpy_scalars(plan.fast, scalars, single)
         return plan
 
     def _kernel(self, roots, keys, trace, produced):

@@ -355,3 +355,30 @@ def test_arrays_from_lists_of_lazy_values():
     jit_like_numpy(fn, [(x,), (x[::-1] * 3,)], rtol=1e-6)
     with pytest.raises(ValueError, match="inhomogeneous"):
         stride.jit(lambda x: np.array([x[0], x[1, :2]]))(x)
+
+
+def test_zero_d_results_are_numpy_scalars():
+    """Found: x.sum() came back as a 0-d ndarray, which f"{r:.3f}", hash()
+    and isinstance(r, float) refuse or deny; NumPy gives a NumPy scalar
+    for computed 0-d values. Arrays the function was given or made stay
+    arrays, and torch tensors give 0-d tensors as PyTorch does."""
+    x = np.arange(6.0)
+    fns = [lambda x: x.sum(), lambda x: x[2], lambda x: x.sum() * 2,
+           lambda x: x.argmax(), lambda x: (x > 2).any(),
+           lambda x: (x.sum(), x * 2, x.max())]
+    for fn in fns:
+        got, want = stride.jit(fn)(x), fn(x)
+        for g, w in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            assert type(g) is type(w) and g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w)
+    r = stride.jit(lambda x: x.mean())(x)
+    assert f"{r:.3f}" == "2.500" and isinstance(r, float) and hash(r)
+    zero_d = np.asarray(3.0)
+    assert type(stride.jit(lambda z: z)(zero_d)) is np.ndarray
+    made = stride.jit(lambda x: np.zeros(()) + 0)(x)
+    assert type(made) is type(np.zeros(()) + 0)
+    if torch is not None:
+        t = stride.jit(lambda x: x.sum())(torch.arange(6.0))
+        assert isinstance(t, torch.Tensor) and t.shape == () and t == 15
+

@@ -323,8 +323,33 @@ class Expr:
             decimals=0 if ndigits is None else ndigits))
 
     # ndarray's methods and attributes of real arrays.
-    def clip(self, min=None, max=None):
+    def clip(self, min=None, max=None, out=None):
+        if out is not None:
+            return HOOKS.array_function(np.clip, (self, min, max),
+                                        dict(out=out))
         return clip(self, min, max)
+
+    def sort(self, axis=-1, kind=None, order=None):
+        """In place, as ndarray.sort: inside @stride.jit, memory gets
+        np.sort's result (NumPy's own, between kernels)."""
+        if HOOKS.current_trace() is None:
+            return HOOKS.materialize(self).sort(axis, kind, order)
+        self[...] = HOOKS.array_function(np.sort, (self,), dict(
+            axis=axis, kind=kind, order=order))
+
+    def itemset(self, *args):
+        """ndarray.itemset(index, value), or itemset(value) of one element:
+        an item assignment, memory of a @stride.jit trace only."""
+        if HOOKS.current_trace() is None:
+            return HOOKS.materialize(self).itemset(*args)
+        if len(args) == 1:
+            if int(np.prod(self.shape)) != 1:
+                raise ValueError("can only convert an array of size 1 to a "
+                                 "Python scalar" + user_line())
+            self[...] = args[0]
+            return
+        key = args[0] if len(args) == 2 else args[:-1]
+        self[key] = args[-1]
 
     def conj(self):
         return HOOKS.array_ufunc(np.conjugate, "__call__", (self,), {})

@@ -655,6 +655,17 @@ def _host_call(func, name, args, kwargs):
     """Inside a trace, NumPy's own `func` run between kernels (_host), or
     None where it cannot be (in a fori_loop body, with out=)."""
     trace = _expr.HOOKS.current_trace()
+    out = kwargs.get("out")
+    if out is not None and isinstance(out, (np.ndarray, _expr.Expr)):
+        # NumPy's result written into out= (np.cumsum(x, out=y)), cast to
+        # its dtype as NumPy casts.
+        rest = {k: v for k, v in kwargs.items() if k != "out"}
+        result = _host.call(func, name, args, rest, bool(trace.loops))
+        if result is None or isinstance(result, tuple):
+            return None
+        if result.dtype != out.dtype:
+            result = result.astype(out.dtype)
+        return _expr.HOOKS.write_out(result, out, args)
     return _host.call(func, name, args, kwargs, bool(trace.loops))
 
 

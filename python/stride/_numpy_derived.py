@@ -149,7 +149,11 @@ def around(a, decimals=0, out=None):
     rint(x / 10**-d) * 10**-d); integers with d >= 0 unchanged, with d < 0
     rounded half to even in float64."""
     if out is not None:
-        raise _unsupported("around", "with out=")
+        # Written into out= as NumPy does (cast to its dtype).
+        result = _expr.as_root(around(a, decimals))
+        if result.dtype != out.dtype:
+            result = result.astype(out.dtype)
+        return _expr.HOOKS.write_out(result, out, (a,))
     x = _root(a)
     rint = _expr.TABLE_FUNCTIONS["rint"]
     if x.dtype.kind in "iub":

@@ -44,16 +44,16 @@ def test_truth_value_is_an_error():
 
 def test_unsupported_numpy_functions_name_themselves_and_the_line():
     """Inside a trace a NumPy function Stride does not build lazily, where
-    NumPy cannot run it between kernels (in a fori_loop body, with out=;
-    elsewhere it does: test_host_calls.py), is a TypeError naming it as
+    NumPy cannot run it between kernels (in a fori_loop body; elsewhere it
+    does, with out= too: test_host_calls.py), is a TypeError naming it as
     the user wrote it, and the line."""
     # Anchored: the message ends with the user's line, which holds the
     # lambda and so the pattern's text too.
     loop = lambda f: (lambda x: stride.fori_loop(0, 2, lambda i, v: f(v), x))  # noqa: E731
     cases = [
         (loop(lambda v: np.sort(v)), r"^numpy\.sort is not supported.*test_errors.py:\d+: \(loop\(lambda v: np.sort"),
-        (lambda x: np.cumsum(x, out=x), r"^numpy\.cumsum is not supported.*test_errors.py"),
-        (lambda x: np.add.accumulate(x, out=x), r"^numpy\.add\.accumulate is not supported"),
+        (loop(lambda v: np.cumsum(v, out=v)), r"^numpy\.cumsum is not supported.*test_errors.py"),
+        (loop(lambda v: np.add.accumulate(v, out=v)), r"^numpy\.add\.accumulate is not supported"),
         (loop(lambda v: np.add(v, v, dtype=np.float64)), r"^numpy\.add is not supported [^(]*with keyword arguments dtype"),
         (loop(lambda v: np.max(v, where=v > 0, initial=0) + v), r"^numpy\.max is not supported [^(]*keyword arguments where"),
         (loop(lambda v: np.amax(v, where=v > 0, initial=0) + v), r"^numpy\.amax is not supported"),

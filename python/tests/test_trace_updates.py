@@ -287,6 +287,37 @@ def test_copies_and_views_as_numpy_makes_them():
         stride.jit(write_view)(np.asfortranarray(x))
 
 
+def test_in_place_methods_and_out_of_numpys_functions():
+    """ndarray.sort, itemset, clip(out=), round(out=) and NumPy's functions
+    run between kernels with out= (np.cumsum(x, out=y)) write as NumPy
+    does (they were refused)."""
+    def sort_rows(x):
+        x.sort()
+        return x[:, 0] * 1
+
+    def sort_local(x):
+        y = x.copy()
+        y.sort(axis=0)
+        return y
+
+    def methods(x):
+        x.clip(-1, 1, out=x)
+        x.itemset((0, 1), 9.0)
+        y = np.empty_like(x)
+        x.round(1, out=y)
+        return y
+
+    def cumsum_into(x):
+        y = np.zeros_like(x)
+        np.cumsum(x, axis=1, out=y)
+        return y
+
+    x = np.array([[3.5, -1.25, 2.0, -0.5], [0.75, 1.55, -2.25, 4.0],
+                  [-3.0, 0.5, 1.0, -1.5]])
+    for fn in (sort_rows, sort_local, methods, cumsum_into):
+        _same_as_numpy(fn, (x,), (x[::-1],))
+
+
 def test_clip_out_clamps_in_place():
     def clamp(x):
         np.clip(x, -1.0, 1.0, out=x)

@@ -658,14 +658,12 @@ def _host_call(func, name, args, kwargs):
     out = kwargs.get("out")
     if out is not None and isinstance(out, (np.ndarray, _expr.Expr)):
         # NumPy's result written into out= (np.cumsum(x, out=y)), cast to
-        # its dtype as NumPy casts.
+        # its dtype as a ufunc's out= is.
         rest = {k: v for k, v in kwargs.items() if k != "out"}
         result = _host.call(func, name, args, rest, bool(trace.loops))
         if result is None or isinstance(result, tuple):
             return None
-        if result.dtype != out.dtype:
-            result = result.astype(out.dtype)
-        return _expr.HOOKS.write_out(result, out, args)
+        return _write_cast(name, result, out, args)
     return _host.call(func, name, args, kwargs, bool(trace.loops))
 
 

@@ -66,20 +66,18 @@ exit:
 }
 )ll";
 
-/// y[i] = tanh(x[i]) on float64, whose loop gets two interleaved copies,
-/// and z[i] = exp(x[i]), whose loop keeps the vectorizer's choice.
-constexpr const char *kTanhLoop = R"ll(
-declare double @tanh(double)
-declare double @exp(double)
-
-define void @tanh_loop(ptr noalias %x, ptr noalias %y) {
+/// A function @<callee>_loop computing y[i] = callee(x[i]) on float64.
+std::string unaryLoop(const std::string &callee) {
+  return "declare double @" + callee + "(double)\n" + "define void @" + callee +
+         R"ll(_loop(ptr noalias %x, ptr noalias %y) {
 entry:
   br label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %next, %loop ]
   %px = getelementptr double, ptr %x, i64 %i
   %vx = load double, ptr %px
-  %t = call double @tanh(double %vx)
+  %t = call double @)ll" +
+         callee + R"ll((double %vx)
   %py = getelementptr double, ptr %y, i64 %i
   store double %t, ptr %py
   %next = add i64 %i, 1
@@ -88,24 +86,8 @@ loop:
 exit:
   ret void
 }
-
-define void @exp_loop(ptr noalias %x, ptr noalias %z) {
-entry:
-  br label %loop
-loop:
-  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
-  %px = getelementptr double, ptr %x, i64 %i
-  %vx = load double, ptr %px
-  %e = call double @exp(double %vx)
-  %pz = getelementptr double, ptr %z, i64 %i
-  store double %e, ptr %pz
-  %next = add i64 %i, 1
-  %done = icmp eq i64 %next, 4096
-  br i1 %done, label %exit, label %loop
-exit:
-  ret void
-}
 )ll";
+}
 
 /// q[i] = x[i] / y[i] and r[i] = x[i] % y[i] on int64, as NumPy's floor
 /// division emits them (the divisor kept away from 0 and -1 before).
@@ -212,9 +194,12 @@ TEST(VectorMath, Avx512HostsInlineStridesVariants) {
 TEST(VectorMath, TanhLoopsInterleaveTwoCopies) {
   if (!hasVectorMath())
     GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  // tanh's loop gets two interleaved copies; exp's keeps the vectorizer's
+  // choice.
+  std::string loops = unaryLoop("tanh") + unaryLoop("exp");
   std::string ir = optimizeFor(
       "znver4", "+avx,+avx2,+fma,+avx512f,+avx512dq,+avx512vl,+avx512bw",
-      kTanhLoop);
+      loops.c_str());
   ASSERT_FALSE(ir.empty());
   auto body = [&](const std::string &name) {
     size_t start = ir.find("define void @" + name);

@@ -194,8 +194,8 @@ class Expr:
     def squeeze(self, axis=None):
         return squeeze(self, axis)
 
-    def ravel(self):
-        return reshape(self, (-1,))
+    def ravel(self, order="C"):
+        return ravel(self, order)
 
     # ndarray's reduction methods, as numpy.var(x, ...) and numpy.std; sum,
     # prod, mean, max, min, argmax, argmin, any and all are set below the
@@ -213,10 +213,7 @@ class Expr:
         return HOOKS.array_function(np.dot, (self, b), dict(out=out))
 
     def flatten(self, order="C"):
-        if order != "C":
-            raise TypeError("ndarray.flatten: only order='C' is supported"
-                            + user_line())
-        return reshape(self, (-1,)).copy()
+        return ravel(self, order).copy()
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
         return HOOKS.array_function(np.diagonal, (self,), dict(
@@ -868,6 +865,12 @@ def _weak_key(v):
     return (type(v), getattr(v, "dtype", None), _dtypes.value_class(v))
 
 
+def result_type(values, name):
+    """NumPy 1.24's result type of `values` (lazy arrays and scalars, those
+    of 0-d values promoted by value), as op `name`'s operands."""
+    return _promote(operands(values, name))
+
+
 def _promote(ops):
     if len(ops) == 2:  # the common case, without generators
         a, b = ops
@@ -1325,13 +1328,41 @@ def swapaxes(a, axis1, axis2):
     return view("permute", a, tuple(perm), lambda v: np.swapaxes(v, a1, a2))
 
 
+def _index_order(a, order, what):
+    """'C' or 'F' for NumPy's `order` of reshape and ravel: 'A' and 'K'
+    read the layout of an array argument (Fortran-contiguous: 'F'); of a
+    computed value Stride decides the layout, so they are refused."""
+    if order in ("C", "F"):
+        return order
+    if order not in ("A", "K"):
+        raise ValueError(f"{what}: order must be one of 'C', 'F', 'A' or "
+                         f"'K' (got {order!r})")
+    if isinstance(a, np.ndarray):
+        a = lazy(a)
+    if type(a) is Leaf:
+        flags = a.array.flags
+        return "F" if flags.f_contiguous and not flags.c_contiguous else "C"
+    if type(a) is Local and not a.keys and a.mem.order in ("C", "F"):
+        return a.mem.order
+    if len(operand(a).shape) < 2:
+        return "C"
+    raise TypeError(f"{what} with order={order!r} of a computed value is not "
+                    "supported: its memory order is Stride's choice; give "
+                    "order='C' or 'F'" + user_line())
+
+
 def reshape(a, newshape, order="C"):
-    if order != "C":
-        raise TypeError("stride.reshape: only order='C' is supported"
-                        + user_line())
+    """numpy.reshape: order 'F' reads and writes the elements with the first
+    index fastest, which is the C-order reshape of the reversed axes."""
     target = (newshape,) if isinstance(newshape, (int, np.integer)) else \
         tuple(int(n) for n in newshape)
+    if _index_order(a, order, "reshape") == "F":
+        return transpose(reshape(transpose(a), target[::-1]))
     return view("reshape", a, target, lambda v: v.reshape(target))
+
+
+def ravel(a, order="C"):
+    return reshape(a, (-1,), _index_order(a, order, "ravel"))
 
 
 def squeeze(a, axis=None):
@@ -1448,6 +1479,11 @@ def index(x, key, positive_steps=False):
         op = view("unsqueeze", op, d, lambda v, d=d: np.expand_dims(v, d))
     if type(op) is Snapshot:
         HOOKS.on_index(op, x, whole_key)
+    elif op is x and not x.shape and not whole_key and \
+            HOOKS.current_trace() is not None:
+        # z[()] of a 0-d array: NumPy's scalar, a copy of it now.
+        (value,) = operands((x,), "index")
+        op = Op("copy", (value,), (value.dtype,), value.dtype, ())
     return op
 
 

@@ -54,8 +54,8 @@ def _dot(a, b, out=None):
     return _expr.matmul(a, b)
 
 
-def _ravel(x):
-    return _expr.reshape(x, (-1,))
+def _ravel(x, order="C"):
+    return _expr.ravel(x, order)
 
 
 def _cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
@@ -580,6 +580,7 @@ def _clip(a, a_min, a_max, out=None):
 
 
 KEYWORD_FUNCTIONS = {"shape": lambda a: _expr.operand(a).shape,
+            "reshape": _expr.reshape, "ravel": _ravel,
             "ndim": lambda a: len(_expr.operand(a).shape), "size": _size,
             "triu": _triangle(True), "tril": _triangle(False),
             "diag": _diag, "trace": _trace_of, "dot": _dot, "outer": _outer, "concatenate": _concatenate,
@@ -826,11 +827,10 @@ def _norm(x, ord=None, axis=None, keepdims=False):
         # 1: the largest column sum of |v|; inf: the largest row sum.
         summed, kept = (row, col) if ord in (1, -1) else (col, row)
         sums = _expr.reduce("sum", a, (summed,), True)
-        result = _expr.reduce("amax" if ord in (1, inf) else "amin", sums,
-                              (kept,), True)
-        if not keepdims:
-            result = _expr.squeeze(result, axes)
-        return result
+        # Over both axes (sums has one element along `summed`), so that
+        # the 2-D norm is a computed 0-d value: NumPy's scalar.
+        return _expr.reduce("amax" if ord in (1, inf) else "amin", sums,
+                            axes, keepdims)
     raise _unsupported("numpy.linalg.norm",
                        f" with ord={ord!r} of a matrix (an SVD)")
 

@@ -577,6 +577,31 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     return close
 
 
+def select(condlist, choicelist, default=0):
+    """np.select: the choice of the first true condition, else `default`,
+    in the result type of every choice and the default (NumPy 1.24's, value-
+    based for scalars): nested wheres, the last condition innermost."""
+    condlist, choicelist = list(condlist), list(choicelist)
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of "
+                         "conditions")
+    if not condlist:
+        raise ValueError("select with an empty condition list is not "
+                         "possible")
+    conds = _expr.operands(condlist, "select")
+    for i, c in enumerate(conds):
+        if c.dtype != np.bool_:
+            raise TypeError(f"invalid entry {i} in condlist: should be "
+                            "boolean ndarray")
+    dtype = _expr.result_type(choicelist + [default], "select")
+    result = _root(default).astype(dtype) if isinstance(
+        default, _expr.Expr) else _expr.lazy(np.asarray(default, dtype))
+    for cond, choice in zip(condlist[::-1], choicelist[::-1]):
+        result = _expr.where(cond, _pair(choice, result)[0].astype(dtype),
+                             result)
+    return result
+
+
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     """np.meshgrid: each 1-D input along its own axis (the first two
     swapped for 'xy'), broadcast to the common shape unless sparse, copied
@@ -615,4 +640,5 @@ FUNCTIONS = {"diff": diff, "roll": roll, "moveaxis": moveaxis, "ptp": ptp,
              "repeat": repeat, "tile": tile, "einsum": einsum,
              "tensordot": tensordot, "inner": inner, "vdot": vdot,
              "diagonal": diagonal, "sinc": sinc, "isclose": isclose,
-             "real": _real_part, "meshgrid": meshgrid, "kron": kron}
+             "real": _real_part, "meshgrid": meshgrid, "kron": kron,
+             "select": select}

@@ -190,8 +190,17 @@ def on_index(node, source, key):
     """`node` (a Snapshot) is source[key], basic indexing: an augmented
     assignment to it writes source[key] (see inplace)."""
     trace = current()
-    if id(node) in trace.snapshots:
-        trace.index_keys[id(node)] = (source, key)
+    if id(node) not in trace.snapshots:
+        return
+    if len(key) == len(source.shape) and all(
+            isinstance(k, (int, np.integer)) for k in key):
+        # NumPy's element is a scalar, a copy of what the memory holds now:
+        # a value that later writes of the memory do not change and that
+        # `e += 1` rebinds, not a view.
+        node.__class__ = _expr.Op
+        del trace.snapshots[id(node)]
+        return
+    trace.index_keys[id(node)] = (source, key)
 
 
 def on_snapshot(node, source):
@@ -809,10 +818,14 @@ class _Trace:
                 # Nothing was written since it was made, or not its source:
                 # an intermediate nothing wrote into (it would be Written).
                 return x
-            spec = self.spec_of(source) if type(source) is _expr.Leaf \
-                else None
-            if spec is not None and spec[0] not in self.mems:
-                return x  # an argument nothing has written
+            root = source
+            while type(root) is _expr.Snapshot:  # a view of a view
+                root = self.snapshots[id(root)][0]
+            spec = self.spec_of(root) if type(root) is _expr.Leaf else None
+            if spec is not None and not any(
+                    w is not None and w[0] == spec[0]
+                    for w, _, _ in self.writes[seen:]):
+                return x  # an argument nothing has written since
 
             if x.kind == "reshape":
                 raise TypeError(
@@ -925,6 +938,10 @@ class _Trace:
         the same elements in the same order."""
         if type(value) is not _expr.Local and not self.is_memory(value):
             return False
+        if type(value) is _expr.Leaf and self.spec_of(value)[0] not in \
+                self.mems:
+            return False  # an argument not written yet: not mem (and
+            # asking _memory would make its Memory, a write to later views)
         vmem, vkeys = self._memory(value)
         return vmem is mem and _region(mem.shape, vkeys) == \
             _region(mem.shape, keys)
@@ -1584,9 +1601,18 @@ def _numpy_scalar(r, trace):
     0-d array: a computed 0-d value (a reduction, an op of 0-d values, an
     element x[i]); arrays the function made or was given stay arrays."""
     t = type(r)
+    if t not in (_expr.Op, _expr.Snapshot, _expr.Leaf) or r.shape != ():
+        return False
     if t is _expr.Op:
-        return r.shape == ()
-    return t is _expr.Leaf and r.shape == () and trace.is_value(r)
+        return True
+    if t is _expr.Snapshot:
+        # A view (x.sum().T, a reshape) of a computed 0-d value, which
+        # NumPy has as a scalar, whose views are scalars too; a 0-d view of
+        # an array stays an array.
+        while type(r) is _expr.Snapshot:
+            r = trace.snapshots[id(r)][0]
+        return type(r) is _expr.Op and r.shape == ()
+    return t is _expr.Leaf and trace.is_value(r)
 
 
 def _as_numpy_scalars(run, positions, single):

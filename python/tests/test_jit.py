@@ -373,6 +373,21 @@ def test_zero_d_results_are_numpy_scalars():
                         want if isinstance(want, tuple) else (want,)):
             assert type(g) is type(w) and g.dtype == w.dtype
             np.testing.assert_array_equal(g, w)
+    # Views of a computed 0-d value are NumPy scalars too (np.inner and
+    # np.einsum end in one, and the matrix 1-norm did); 0-d views of arrays
+    # stay arrays.
+    m = x.reshape(2, 3)
+    fns = [lambda x: np.sum(x).T, lambda x: x.sum().reshape(()),
+           lambda x: np.inner(x, x), lambda x: np.einsum("i,i", x, x),
+           lambda m: np.linalg.norm(m, 1), lambda m: np.linalg.norm(m, np.inf),
+           lambda m: np.corrcoef(m)[0, 1],
+           lambda x: x.sum(keepdims=True).reshape(()),
+           lambda x: (x * 2)[1:2].reshape(())]
+    for fn in fns:
+        arg = m if fn.__code__.co_varnames[0] == "m" else x
+        got, want = stride.jit(fn)(arg), fn(arg)
+        assert type(got) is type(want), fn
+        np.testing.assert_allclose(got, want, rtol=1e-12)
     r = stride.jit(lambda x: x.mean())(x)
     assert f"{r:.3f}" == "2.500" and isinstance(r, float) and hash(r)
     zero_d = np.asarray(3.0)

@@ -143,6 +143,15 @@ CASES = {
     "fmod int": (lambda x: np.fmod(x, 4) + np.fmod(x, 0), I),
     "meshgrid xy": (lambda x, y: np.meshgrid(x, y)[0] * np.meshgrid(x, y)[1], V, rand(3, seed=11)),
     "meshgrid ij sparse": (lambda x, y: np.meshgrid(x, y, indexing="ij", sparse=True)[1] + 0, V, rand(3, seed=11)),
+    "select": (lambda x: np.select([x < -1, x > 1], [x * 2, x * 3], default=0.5), A),
+    "select int8 scalar choice": (lambda x: np.select([x < -1, x > 1], [x, 3]), I.astype(np.int8)),
+    "select promotes by the default": (lambda x: np.select([x < 0], [x], default=2.5), I),
+    "select broadcast": (lambda x: np.select([x[:, :1] < 0, x > 1], [x[0], -x]), A),
+    "reshape order F": (lambda x: x.reshape((5, 6), order="F") + 1, A),
+    "reshape order F -1": (lambda x: np.reshape(x * 2, (-1, 2, 3), order="F"), A),
+    "ravel and flatten order F": (lambda x: x.ravel("F") + x.T.flatten(order="F"), S),
+    "ravel order A of Fortran": (lambda x: np.ravel(x, order="A"), np.asfortranarray(A)),
+    "reshape order A of C": (lambda x: x.reshape(3, 10, order="A"), A),
 }
 
 
@@ -213,3 +222,9 @@ def test_refusals_name_what_is_missing():
         stride.jit(lambda x: np.where(x > 0))(A)
     with pytest.raises(TypeError, match="numpy.add.at"):
         stride.jit(lambda x: np.add.at(x, [0], 1.0))(A)
+    with pytest.raises(TypeError, match="invalid entry 1 in condlist"):
+        stride.jit(lambda x: np.select([x > 0, x], [x, x]))(A)
+    with pytest.raises(ValueError, match="same length"):
+        stride.jit(lambda x: np.select([x > 0], [x, x]))(A)
+    with pytest.raises(TypeError, match="order='A' of a computed value"):
+        stride.jit(lambda x: (x + 1).ravel("A"))(A)

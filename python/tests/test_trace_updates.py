@@ -472,6 +472,47 @@ def test_scalar_arguments_and_elements_are_rebound():
     _same_as_numpy(fn, (np.arange(3.0), 2), (np.ones(3), 5))
 
 
+def test_elements_of_memory_are_copies_made_when_read():
+    """Found: an element of an array the function made or wrote (c[1],
+    z[1, 1], z[()] of a 0-d array) was a view, so a later write of the
+    array changed it, and `e += 1` wrote the array. NumPy's element is a
+    scalar copy of what the memory holds when it is read."""
+    def written(a):
+        c = a * 2
+        e = c[1]
+        c[1] = 7
+        return e, c[1], a[1]
+
+    def made(a):
+        z = np.zeros((3, 3))
+        z[1, 1] = a[0]
+        e = z[1, 1]
+        z += 1
+        f = z[0][2]
+        z[0, 2] = 9
+        return e + 1, f, z
+
+    def rebound(a):
+        c = a * 2
+        e = c[1]
+        e += 1
+        c[2] += 1
+        return c, e
+
+    def zero_d(a):
+        z = np.zeros(())
+        z[()] = a[0]
+        e, v = z[()], z[...]
+        z[...] = 5
+        return e, v + 0, z
+
+    for fn in (written, made, rebound, zero_d):
+        _same_as_numpy(fn, (np.arange(1.0, 6.0),), (np.ones(5),))
+        got = stride.jit(fn)(np.arange(1.0, 6.0))
+        for g, w in zip(got, fn(np.arange(1.0, 6.0))):
+            assert type(g) is type(w)
+
+
 def test_torch_argument_is_written():
     if torch is None:
         pytest.skip("needs torch")
@@ -551,6 +592,16 @@ def test_reading_a_reshape_after_a_write_is_refused():
     with pytest.raises(TypeError, match=r"result of reshape of an array after "
                        r"a write.*" + _line(reshaped, "return r + 0")):
         stride.jit(reshaped)(np.ones((2, 3)))
+
+    # Found: a write into other memory (the new array of x.copy()) refused
+    # reading a reshape of a view of x, which that write cannot change.
+    def other_memory(x):
+        r = x.T.reshape(-1)
+        c = x.ravel().copy()
+        c[0] = 5
+        return r + c, x.reshape(-1).T + x.T.copy().ravel()
+
+    _same_as_numpy(other_memory, (np.arange(6.0).reshape(2, 3),))
 
 
 def test_overlapping_arguments_are_checked_per_call():

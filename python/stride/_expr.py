@@ -143,6 +143,8 @@ class Expr:
                 and self.shape != ():
             return HOOKS.setitem(self, key, value)  # NumPy's results are arrays
         if type(self) is Snapshot:
+            if self.kind == "permute" and HOOKS.current_trace() is not None:
+                return HOOKS.setitem(self, key, value)  # writes the array
             raise TypeError(f"assigning into the result of {self.kind} (a "
                             "view of an array) is not supported inside "
                             "@stride.jit; assign into the array with basic "
@@ -382,17 +384,21 @@ def _reduction_method(kind):
     and mean's take dtype= too."""
     # Positional arguments in ndarray's order; out= goes through NumPy's
     # function (numpy.sum(self, ..., out=out)), which casts into it.
+    # where= and initial= (where the method takes them) go through NumPy's
+    # function too.
     if kind in ("sum", "prod", "mean"):
-        def method(self, axis=None, dtype=None, out=None, keepdims=False):
-            if out is not None:
+        def method(self, axis=None, dtype=None, out=None, keepdims=False,
+                   **masks):
+            if out is not None or masks:
                 return HOOKS.array_function(REDUCTIONS[kind][0], (self,), dict(
-                    axis=axis, dtype=dtype, out=out, keepdims=keepdims))
+                    axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                    **masks))
             return reduce(kind, self, axis, keepdims, dtype)
     else:
-        def method(self, axis=None, out=None, keepdims=False):
-            if out is not None:
+        def method(self, axis=None, out=None, keepdims=False, **masks):
+            if out is not None or masks:
                 return HOOKS.array_function(REDUCTIONS[kind][0], (self,), dict(
-                    axis=axis, out=out, keepdims=keepdims))
+                    axis=axis, out=out, keepdims=keepdims, **masks))
             return reduce(kind, self, axis, keepdims)
     return method
 

@@ -280,25 +280,69 @@ def _accumulator(a, dtype, out):
     return np.promote_types(_out_dtype("sum", out), x.dtype)
 
 
+def _where_mask(name, a, where):
+    """where= of a reduction as a lazy bool array broadcast to a's shape
+    (NumPy casts it to bool by the 'safe' rule: only booleans)."""
+    x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
+    if isinstance(where, (list, tuple)):
+        where = np.asarray(where)
+    (m,) = _expr.operands((where,), name)
+    if isinstance(m, _expr.Scalar):  # NumPy takes any scalar's truth
+        m = _expr.lazy(np.asarray(where).astype(np.bool_))
+    elif m.dtype != np.bool_:
+        raise TypeError(f"Cannot cast array data from dtype('{m.dtype}') to "
+                        "dtype('bool') according to the rule 'safe'")
+    return x, _expr.broadcast_to(m, x.shape)
+
+
+def _masked_operand(name, a, where, fill):
+    """a with the elements where= leaves out replaced by `fill` (the
+    reduction's identity), so that the plain reduction skips them."""
+    if where is True:
+        return a
+    x, m = _where_mask(name, a, where)
+    return _expr.where(m, x, _expr.lazy(np.asarray(fill, x.dtype)))
+
+
+def _with_initial(kind, total, initial):
+    """NumPy's initial= is one more operand of every sum or product, cast
+    to the result's dtype."""
+    if initial is None:
+        return total
+    init = _expr.lazy(np.asarray(initial, total.dtype))
+    return total + init if kind == "sum" else total * init
+
+
 # NumPy's reductions with their own signatures (np.max is amax): the
-# arguments Stride takes (axis, keepdims, dtype, out) and where= and
-# initial= refused by name.
+# arguments Stride takes (axis, keepdims, dtype, out, where, initial).
+# where= replaces the elements it leaves out by the reduction's identity
+# (or by initial=, which max and min need then, as in NumPy).
 def _sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
          where=True):
-    _no_out("sum", None, where, initial)
-    return _into("sum", _expr.reduce("sum", a, axis, keepdims,
-                                     _accumulator(a, dtype, out)), out, a)
+    x = _masked_operand("sum", a, where, 0)
+    total = _expr.reduce("sum", x, axis, keepdims, _accumulator(a, dtype, out))
+    return _into("sum", _with_initial("sum", total, initial), out, a)
 
 
 def _prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
           where=True):
-    _no_out("prod", None, where, initial)
-    return _into("prod", _expr.reduce("prod", a, axis, keepdims,
-                                      _accumulator(a, dtype, out)), out, a)
+    x = _masked_operand("prod", a, where, 1)
+    total = _expr.reduce("prod", x, axis, keepdims,
+                         _accumulator(a, dtype, out))
+    return _into("prod", _with_initial("prod", total, initial), out, a)
 
 
 def _mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    _no_out("mean", None, where)
+    if where is not True:
+        # NumPy's _mean: the sum under the mask over the mask's count, in
+        # the sum's dtype (float64 for integers).
+        x, m = _where_mask("mean", a, where)
+        if dtype is None and x.dtype.kind in "biu":
+            dtype = np.float64
+        total = _expr.reduce("sum", _masked_operand("mean", x, m, 0), axis,
+                             keepdims, _accumulator(x, dtype, out))
+        count = _expr.reduce("sum", m.astype(np.int64), axis, keepdims)
+        return _into("mean", (total / count).astype(total.dtype), out, a)
     if out is None:
         return _expr.reduce("mean", a, axis, keepdims, dtype)
     # NumPy's _mean with out=: the sum (integers in float64) goes into
@@ -320,7 +364,13 @@ def _count(x, axis):
 
 def _extreme(kind):
     def fn(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-        _no_out(kind, None, where)
+        if where is not True:
+            if initial is None:
+                raise ValueError(
+                    f"reduction operation '{_NUMPY_UFUNC[kind]}' does not "
+                    "have an identity, so to use a where mask one has to "
+                    "specify 'initial'")
+            a = _masked_operand(kind, a, where, initial)
         if initial is not None:
             # NumPy's initial= is one more element of every reduction.
             x = _expr.as_root(a) if not isinstance(a, _expr.Expr) else a
@@ -348,9 +398,12 @@ def _argument(kind):
 
 def _test(kind):
     def fn(a, axis=None, out=None, keepdims=False, *, where=True):
-        _no_out(kind, None, where)
-        return _into(kind, _expr.reduce(kind, a, axis, keepdims), out, a)
+        x = _masked_operand(kind, a, where, 0 if kind == "any" else 1)
+        return _into(kind, _expr.reduce(kind, x, axis, keepdims), out, a)
     return fn
+
+
+_NUMPY_UFUNC = {"amax": "maximum", "amin": "minimum"}
 
 
 def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
@@ -510,17 +563,69 @@ def _copyto(dst, src, casting="same_kind", where=True):
     """np.copyto into memory a trace tracks (an argument, an array the
     function made, a view of either): dst[...] = src after NumPy's casting
     check. Into a NumPy array it materializes src (refused in a trace)."""
-    if where is not True:
-        raise _unsupported("copyto", " with keyword argument where")
     if isinstance(dst, np.ndarray):
-        return np.copyto(dst, np.asarray(src), casting=casting)
+        return np.copyto(dst, np.asarray(src), casting=casting, where=where)
     s = _expr.operand(src)
     dtype = s.dtype if isinstance(s, _expr.Expr) else \
         np.result_type(s.value)
     if not np.can_cast(dtype, dst.dtype, casting):
         raise TypeError(f"Cannot cast array data from {dtype!r} to "
                         f"{dst.dtype!r} according to the rule {casting!r}")
+    if where is not True:
+        # dst keeps its elements where the mask is false.
+        _, mask = _where_mask("copyto", dst, where)
+        src = _expr.where(mask, src, dst)
     dst[...] = src
+
+
+def _putmask(a, mask, values):
+    """np.putmask: a[...] = where(mask, values, a), for values of a's size
+    or one value (NumPy repeats a shorter values array along a's flat
+    order, which is refused here)."""
+    x = _expr.operand(a)
+    (m, v) = _expr.operands((mask, values), "putmask")
+    if m.shape != x.shape and int(np.prod(m.shape)) != int(np.prod(x.shape)):
+        raise ValueError("putmask: mask and data must be the same size")
+    v_size = 1 if isinstance(v, _expr.Scalar) else int(np.prod(v.shape))
+    if v_size not in (1, int(np.prod(x.shape))):
+        raise _unsupported("putmask", " with values repeated along the "
+                                      "array (values of another size)")
+    m = _expr.reshape(m, x.shape).astype(np.bool_)
+    v = values if isinstance(v, _expr.Scalar) else \
+        _expr.reshape(v, x.shape if v_size > 1 else ())
+    a[...] = _expr.where(m, v, a)
+
+
+def _fill_diagonal(a, val, wrap=False):
+    """np.fill_diagonal: NumPy's flat positions 0, n + 1, 2 (n + 1), ...
+    (a mask made at trace time from the constant shape), set to val; a
+    constant val array is laid along them as NumPy repeats it."""
+    x = _expr.operand(a)
+    if len(x.shape) < 2:
+        raise ValueError("array must be at least 2-d")
+    if len(x.shape) == 2:
+        step = x.shape[1] + 1
+        end = None if wrap else x.shape[1] * x.shape[1]
+    else:
+        if len(set(x.shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step, end = 1 + int(np.cumprod(x.shape[:-1]).sum()), None
+    mask = np.zeros(x.shape, np.bool_)
+    mask.flat[:end:step] = True
+    v = _expr.operand(val)
+    if isinstance(v, _expr.Expr) and int(np.prod(v.shape)) != 1:
+        raise _unsupported("fill_diagonal", " with a computed array of values "
+                                            "(give one value or a constant "
+                                            "array)")
+    if isinstance(val, (list, tuple, np.ndarray)) and np.size(val) != 1:
+        laid = np.zeros(x.shape, np.asarray(val).dtype)
+        laid.flat[:end:step] = np.asarray(val)
+        v = _expr.lazy(laid)
+    elif isinstance(v, _expr.Expr):
+        v = _expr.reshape(v, ())
+    else:
+        v = val
+    a[...] = _expr.where(mask, v, a)
 
 
 def _triangle(upper):
@@ -590,7 +695,8 @@ KEYWORD_FUNCTIONS = {"shape": lambda a: _expr.operand(a).shape,
             "dstack": _stacking("dstack", 3, lambda p: 2),
             "column_stack": _column_stack, "atleast_1d": _atleast(1),
             "atleast_2d": _atleast(2), "atleast_3d": _atleast(3),
-            "copyto": _copyto, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
+            "copyto": _copyto, "putmask": _putmask,
+            "fill_diagonal": _fill_diagonal, "zeros_like": _like(np.zeros), "ones_like": _like(np.ones),
             "empty_like": _like(np.zeros), "full_like": _full_like,
             "copy": _copy, "cov": _cov, "clip": _clip}
 KEYWORD_FUNCTIONS.update(_numpy_derived.FUNCTIONS)

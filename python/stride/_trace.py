@@ -111,6 +111,14 @@ def inplace(symbol, target, other):
             return value
         setitem(source, key, value)
         return target
+    if t is _expr.Snapshot and target.kind == "permute" and \
+            id(target) in trace.snapshots:
+        # x.T += v: NumPy's view writes x.
+        value = _expr.inplace_value(symbol, target, other)
+        if value is NotImplemented:
+            return value
+        setitem(target, Ellipsis, value)
+        return target
     if t is _expr.Snapshot:
         raise TypeError(f"augmented assignment ({symbol}) on the result of "
                         f"{target.kind} (a view of an array) is not supported "
@@ -145,6 +153,11 @@ def setitem(target, key, value):
     the function, an intermediate result, or a view of one of these)."""
     trace = current()
     line = _user_line()
+    if type(target) is _expr.Snapshot and target.kind == "permute" and \
+            id(target) in trace.snapshots and not _expr.advanced_key(key) \
+            and not _masked.is_mask(key):
+        _set_through_permute(trace, target, key, value)
+        return
     if type(target) is _expr.Snapshot:
         raise TypeError(f"assigning into the result of {target.kind} (a view "
                         "of an array) is not supported inside @stride.jit; "
@@ -167,6 +180,37 @@ def setitem(target, key, value):
                             "stride.fori_loop body" + line)
         key, value = Ellipsis, new
     trace.write(target, key, value, "item assignment", line)
+
+
+def _set_through_permute(trace, target, key, value):
+    """t[key] = value for t a transpose of memory (x.T[0] = v, x.T += 1):
+    NumPy's view writes x, so this is x[key'] = value' with key' the key
+    of each of t's dims put at the dim of x it shows and value' the value,
+    broadcast to t[key]'s shape, with its dims in x's order."""
+    source = trace.snapshots[id(target)][0]
+    perm = target.attr
+    nd = len(perm)
+    key = _expr.basic_key(key, "a transpose")
+    if any(k is None for k in key):
+        raise TypeError("assigning into a transpose with np.newaxis in the "
+                        "key is not supported inside @stride.jit; assign "
+                        "into the array itself" + _user_line())
+    shape = _expr.stand_in(target.shape)[key].shape  # NumPy's IndexError
+    if Ellipsis in key:
+        at = key.index(Ellipsis)
+        key = key[:at] + (slice(None),) * (nd - len(key) + 1) + key[at + 1:]
+    key = key + (slice(None),) * (nd - len(key))
+    source_key = [None] * nd
+    for i, k in enumerate(key):
+        source_key[perm[i]] = k
+    kept = [i for i, k in enumerate(key) if isinstance(k, slice)]
+    v = _expr.operand(value)
+    if isinstance(v, _expr.Expr):
+        # Dim j of source[source_key] is the kept dim of t whose source dim
+        # is the j-th smallest.
+        order = tuple(int(j) for j in np.argsort([perm[i] for i in kept]))
+        value = _expr.transpose(_expr.broadcast_to(v, shape), order)
+    setitem(source, tuple(source_key), value)
 
 
 def resolve(x):

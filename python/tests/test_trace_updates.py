@@ -276,15 +276,13 @@ def test_copies_and_views_as_numpy_makes_them():
     _same_as_numpy(f, (x,), (x[::-1],))
 
     # For a Fortran-ordered x, x.T is C-ordered: NumPy's result is that
-    # view, which a trace cannot write through. A clear error, not a copy
-    # that would miss x.
+    # view, and writing it writes x (it was refused, not a copy that would
+    # miss x).
     def write_view(x):
         v = np.ascontiguousarray(x.T)
         v[0, 0] = -1
 
-    with pytest.raises(TypeError, match="assigning into the result of "
-                       "permute"):
-        stride.jit(write_view)(np.asfortranarray(x))
+    _same_as_numpy(write_view, (np.asfortranarray(x),))
 
 
 def test_in_place_methods_and_out_of_numpys_functions():
@@ -316,6 +314,46 @@ def test_in_place_methods_and_out_of_numpys_functions():
                   [-3.0, 0.5, 1.0, -1.5]])
     for fn in (sort_rows, sort_local, methods, cumsum_into):
         _same_as_numpy(fn, (x,), (x[::-1],))
+
+
+def test_masked_writes_copyto_putmask_fill_diagonal():
+    """np.copyto(where=), np.putmask and np.fill_diagonal write memory as
+    NumPy does (they were refused): the array keeps its elements where the
+    mask is false; fill_diagonal's positions are NumPy's flat ones (wrap
+    included), a constant array of values laid along them."""
+    def copyto(a):
+        np.copyto(a, 0.0, where=a < 0)
+        z = np.zeros_like(a)
+        np.copyto(z, a[::-1] * 2, where=a > 0.5)
+        np.copyto(a[1:], a[0], where=np.array([True, False] * 3))
+        return z
+
+    def putmask(a):
+        np.putmask(a, a > 0.8, a ** 2)
+        z = a.copy()
+        np.putmask(z, z > 0.5, -1)
+        return z
+
+    def fill_diagonal(a):
+        np.fill_diagonal(a, 0)
+        tall, wide = np.zeros((7, 3)), np.ones((3, 7), np.int32)
+        np.fill_diagonal(tall, a[0, 1], wrap=True)
+        np.fill_diagonal(wide, 2.7)
+        cube = np.zeros((3, 3, 3))
+        np.fill_diagonal(cube, a[1, 0])
+        np.fill_diagonal(a[1:, 1:], [1.0, 2.0])
+        return tall, wide, cube
+
+    for fn in (copyto, putmask, fill_diagonal):
+        _same_as_numpy(fn, (np.random.rand(5, 6) - 0.2,),
+                       (np.random.rand(5, 6),))
+    with pytest.raises(ValueError, match="All dimensions of input must be "
+                       "of equal length"):
+        stride.jit(lambda a: np.fill_diagonal(a.reshape(2, 3, 1), 0))(
+            np.ones((2, 3)))
+    with pytest.raises(TypeError, match="fill_diagonal is not supported .*"
+                       "computed array of values"):
+        stride.jit(lambda a: np.fill_diagonal(a, a[0]))(np.ones((3, 3)))
 
 
 def test_clip_out_clamps_in_place():
@@ -853,9 +891,12 @@ def test_loop_over_a_copied_column_of_a_written_argument():
     jit_like_numpy(fn, [(np.random.rand(40, 7).astype(np.float32)[:, ::-2],)])
 
 
-def test_writes_through_views_of_intermediates_are_refused():
-    """NumPy writes through a transpose or broadcast into the array it
-    views; the trace cannot, so it refuses (it wrote a copy, silently)."""
+def test_writes_through_transposes_write_the_array():
+    """NumPy writes through a transpose into the array it views (x.T[0] = v
+    sets x's column 0); these were refused. Now the key and the value are
+    put in the array's dim order, for arguments, arrays the function made,
+    intermediates, n-d permutations, augmented assignments and views of
+    the transpose."""
     def item(x):
         t = x * 2
         t.T[0] = 1.0
@@ -867,12 +908,38 @@ def test_writes_through_views_of_intermediates_are_refused():
         tt += 1.0
         return t
 
+    def argument(x):
+        x.T[1:3, ::2] = x[::2, 1:3].T * 2
+        x.T[:, 2] *= 3
+        x.T[..., 0] = 7
+        x.T.T[1] = -1
+
+    def made(x):
+        z = np.zeros((2, 3, 4))
+        t = z.transpose(2, 0, 1)
+        t[1] = x[:2, :3]
+        t[:, 1, ::2] += 5
+        m = np.moveaxis(z, 0, -1)
+        m[0, 1] = x[0, :2]
+        return z, t.max()
+
+    for fn in (item, augmented, argument, made):
+        _same_as_numpy(fn, (np.random.rand(5, 6),), (np.random.rand(5, 6),))
+
+
+def test_writes_through_other_views_of_intermediates_are_refused():
+    """NumPy writes through a flip into the array it views; the trace
+    cannot, so it refuses (it wrote a copy, silently, once)."""
+    def flipped(x):
+        t = x * 2
+        np.flip(t)[0] = 1.0
+        return t
+
     with pytest.raises(TypeError, match="assigning into the result of "
-                       "permute .*t.T\\[0\\] = 1.0"):
-        stride.jit(item)(np.random.rand(3, 3))
-    with pytest.raises(TypeError, match="augmented assignment \\(\\+=\\) on "
-                       "the result of permute"):
-        stride.jit(augmented)(np.random.rand(3, 3))
+                       "flip .*np.flip\\(t\\)\\[0\\] = 1.0"):
+        stride.jit(flipped)(np.random.rand(3, 3))
+    with pytest.raises(TypeError, match="with np.newaxis in the key"):
+        stride.jit(lambda x: x.T.__setitem__((None, 0), 1.0))(np.ones((2, 2)))
 
 
 # -- written arguments: returned as themselves, written by the kernel --------

@@ -23,6 +23,8 @@ class _Hooks:
     refuse_conversion = inplace = on_view = setitem = resolve = None
     write_out = local_view = make_local = on_snapshot = laid_out = None
     on_index = select = host_method = host_index = None
+    zero_d_array = None  # (node, source): a 0-d result NumPy has as an array
+    is_numpy_scalar = None  # node: a value NumPy has as a NumPy scalar
     host_methods = frozenset()  # _masked.select: a[mask]
 
     @staticmethod
@@ -264,10 +266,15 @@ class Expr:
                             + user_line())
         op = _operand(self)  # memory: its contents now
         if dtype == self.dtype:
-            if copy and HOOKS.current_trace() is not None:
+            if copy and HOOKS.current_trace() is not None and \
+                    not HOOKS.is_numpy_scalar(self):
+                # (A NumPy scalar's astype is the scalar: nothing writes it.)
                 return self.copy(order if order in ("C", "F") else "K")
             return self
-        return Op("cast", (op,), (op.dtype,), dtype, self.shape)
+        result = Op("cast", (op,), (op.dtype,), dtype, self.shape)
+        if not self.shape and HOOKS.current_trace() is not None:
+            HOOKS.zero_d_array(result, self)  # an array's astype: an array
+        return result
 
     def __repr__(self):
         return (f"<stride.{type(self).__name__} {self.describe()} "
@@ -923,7 +930,17 @@ _COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 
 def _by_table(row, ops):
     """The op of table row `row` on `ops`, with NumPy's dtypes."""
-    in_dtype, dtype = row.resolve(_promote(ops))
+    promoted = _promote(ops)
+    if len(ops) == 2 and type(ops[0]) is not Scalar and \
+            type(ops[1]) is not Scalar and ops[0].dtype != ops[1].dtype and \
+            bool(ops[0].shape) == bool(ops[1].shape):
+        # Arrays (or 0-d values only: no value-based casting) of two
+        # dtypes: NumPy's loop for the pair, which may lie below their
+        # promotion's.
+        in_dtype, dtype = row.resolve_each((ops[0].dtype, ops[1].dtype),
+                                           promoted)
+    else:
+        in_dtype, dtype = row.resolve(promoted)
     return _elementwise(row.mnemonic, ops, in_dtype, dtype)
 
 
@@ -1198,6 +1215,11 @@ def reduce(kind, x, axis=None, keepdims=False, dtype=None):
         dtype = np.float64
     ndim = len(op.shape)
     argument = kind in ("argmax", "argmin")
+    if argument and op.dtype == BOOL and HOOKS.current_trace() is not None:
+        # NumPy's argmax of bools is the first True (policy torch refuses
+        # it for lazy expressions, as PyTorch does): the index of the
+        # first 1 in uint8.
+        op = Op("cast", (op,), (BOOL,), np.dtype(np.uint8), op.shape)
     if argument and axis is not None and not isinstance(
             axis, (int, np.integer)):
         raise TypeError(f"numpy.{kind}: axis must be an integer or None, "

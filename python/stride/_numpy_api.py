@@ -222,7 +222,10 @@ def _where(condition, *xy):
                         "indices of true elements) is not supported on lazy "
                         "stride expressions: its length depends on the "
                         "values; give np.where(condition, x, y)" + user_line())
-    return _expr.where(condition, *xy)
+    result = _expr.where(condition, *xy)
+    if not result.shape and _in_trace():
+        _expr.HOOKS.zero_d_array(result, None)  # NumPy's is an array
+    return result
 
 
 # numpy function __name__ -> a function taking the same positional arguments.

@@ -92,16 +92,35 @@ class OpRow:
             raise TypeError(str(loop))
         return loop
 
+    def resolve_each(self, dtypes, promoted):
+        """resolve() for operands of different array dtypes: NumPy searches
+        its loops with each operand's own dtype, so arctan2 of int8 and
+        uint8 runs the float16 loop (both cast safely), not the loop of
+        their promotion (int16: float32). Loops that read their operands
+        in different types keep the promoted dtype's loop."""
+        loop = self._loops.get(dtypes)
+        if loop is None:
+            loop = self._loops[dtypes] = self._resolve(dtypes)
+            if not isinstance(loop, Exception) and loop[0] is None:
+                loop = self._loops[dtypes] = self.resolve(promoted)
+        if isinstance(loop, Exception):
+            raise TypeError(str(loop))
+        return loop
+
     def _resolve(self, dtype):
         name = self.names[0]
         if self.dtype_ufunc is None:
             return TypeError(f"stride.{name} has no NumPy ufunc to take its "
                              "dtypes from; it is reached only through IR")
+        each = dtype if isinstance(dtype, tuple) else (dtype,) * self.arity
+        if isinstance(dtype, tuple):
+            dtype = ", ".join(str(d) for d in dtype)
         try:
-            loop = self.dtype_ufunc.resolve_dtypes(
-                (dtype,) * self.arity + (None,))
+            loop = self.dtype_ufunc.resolve_dtypes(each + (None,))
         except TypeError as e:  # NumPy's own refusal (bool subtract, ...)
             return TypeError(f"stride.{name}: {e}")
+        if len(set(loop[:-1])) != 1:
+            return None, None  # operands read in different types
         operand, result = loop[0], loop[-1]
         for d in (operand, result):
             if d not in _dtypes.MLIR_TYPES:

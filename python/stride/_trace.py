@@ -230,6 +230,17 @@ def local_view(local, key):
     return _expr.Local(local.mem, local.keys + (raw,), shape, local.dtype)
 
 
+def zero_d_array(node, source):
+    """`node` is a 0-d result NumPy gives as a 0-d array, not a scalar:
+    np.where's, or (source given) x.astype of a 0-d array x."""
+    trace = current()
+    if source is None or id(source) in trace.zero_d_arrays or (
+            type(source) is _expr.Local) or (
+            type(source) is _expr.Leaf and trace.is_memory(source)):
+        trace.zero_d_arrays.add(id(node))
+        trace.keep.append(node)
+
+
 def on_index(node, source, key):
     """`node` (a Snapshot) is source[key], basic indexing: an augmented
     assignment to it writes source[key] (see inplace)."""
@@ -750,6 +761,7 @@ class _Trace:
         self.roots = {}       # argument position -> its Leaf
         self.views = {}       # id(Leaf) -> (argument position, index keys)
         self.values = set()   # ids of scalar arguments and elements x[i]
+        self.zero_d_arrays = set()  # ids of 0-d results NumPy has as arrays
         self.by_position = {}  # position -> its Leaves that show its memory
         self.mems = {}        # argument position -> Memory, once written
         self.writes = []      # (spec or None, construct, line), program order
@@ -1648,7 +1660,7 @@ def _numpy_scalar(r, trace):
     if t not in (_expr.Op, _expr.Snapshot, _expr.Leaf) or r.shape != ():
         return False
     if t is _expr.Op:
-        return True
+        return id(r) not in trace.zero_d_arrays
     if t is _expr.Snapshot:
         # A view (x.sum().T, a reshape) of a computed 0-d value, which
         # NumPy has as a scalar, whose views are scalars too; a 0-d view of
@@ -2206,6 +2218,8 @@ _expr.HOOKS.make_local = make_local
 _expr.HOOKS.laid_out = _laid_out
 _expr.HOOKS.on_snapshot = on_snapshot
 _expr.HOOKS.on_index = on_index
+_expr.HOOKS.zero_d_array = zero_d_array
+_expr.HOOKS.is_numpy_scalar = lambda node: _numpy_scalar(node, current())
 _expr.HOOKS.is_mask = staticmethod(_masked.is_mask)
 _expr.HOOKS.select = staticmethod(_masked.select)
 _expr.HOOKS.write_out = write_out

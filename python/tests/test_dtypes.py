@@ -153,3 +153,47 @@ def test_unsupported_scalars():
         x + np.float16(1)
     with pytest.raises(TypeError):
         x + 1j
+
+
+def test_mixed_dtype_loops_are_numpys_own():
+    """Found: arctan2, hypot and copysign of int8 and uint16 arrays gave
+    float64 (the loop of their promotion, int32) where NumPy runs the
+    float32 loop, which takes both safely; int8 with uint8 is NumPy's
+    float16 loop, refused by name. Every pair of dtypes, arrays and 0-d,
+    against NumPy's result dtype."""
+    dtypes = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+              np.uint16, np.uint32, np.uint64, np.float32, np.float64]
+    for f in (np.arctan2, np.hypot, np.copysign, np.add, np.true_divide,
+              np.power, np.fmod, np.logaddexp):
+        jitted = stride.jit(lambda x, y: f(x, y))
+        for d1, d2 in itertools.product(dtypes, dtypes):
+            for shape in ((2,), ()):
+                a, b = np.ones(shape, d1), np.ones(shape, d2)
+                try:
+                    want = f(a, b).dtype
+                except TypeError:
+                    continue
+                if want == np.float16:
+                    with pytest.raises(TypeError, match="float16"):
+                        jitted(a, b)
+                    continue
+                assert np.asarray(jitted(a, b)).dtype == want, (f, d1, d2)
+
+
+def test_zero_d_results_numpy_gives_as_arrays():
+    """np.where and astype of a 0-d array give 0-d arrays in NumPy (a
+    ufunc or a reduction of one gives a scalar); argmax of bools is
+    NumPy's first True (it did not compile: policy torch's refusal)."""
+    for dtype in (np.bool_, np.int8, np.uint32, np.float32, np.float64):
+        x = np.array(1, dtype)
+        fns = [lambda x: np.where(x > 0, x, 0), lambda x: x.astype(np.float32),
+               lambda x: x.sum().astype(np.int64), lambda x: np.exp(x * 1.0),
+               lambda x: x.argmax(), lambda x: np.argmin(x)]
+        for fn in fns:
+            want, got = fn(x), stride.jit(fn)(x)
+            assert type(got) is type(want) and got.dtype == want.dtype
+            assert got == want
+    for b in (np.array([False, True, True]), np.zeros(4, bool),
+              np.eye(3, dtype=bool)[::-1]):
+        for fn in (lambda b: b.argmax(), lambda b: np.argmin(b, axis=0)):
+            np.testing.assert_array_equal(stride.jit(fn)(b), fn(b))

@@ -700,7 +700,7 @@ def test_where_and_initial_of_reductions():
         (lambda a: np.sum(a > 0, where=a < 5, axis=1), a),
         (lambda a: np.prod(a, where=a > 2, axis=1), a),
         (lambda a: a.prod(where=a != 0, initial=2), i),
-        (lambda a: np.mean(a, where=a > 2, axis=1), i),
+        (lambda a: np.mean(a, where=a > -2, axis=1), i),
         (lambda a: np.mean(a, where=a > -3), a.astype(np.float32)),
         (lambda a: a.mean(where=[[True], [False], [True]], axis=0,
                           keepdims=True), a),

@@ -5,6 +5,7 @@ allocate the results, call the kernel (which releases the GIL)."""
 import bisect
 import copy
 import functools
+import inspect
 import linecache
 import os
 import sys
@@ -1767,16 +1768,53 @@ class JitFunction:
         self.fn, self.policy, self.threads = fn, policy, threads
         self.cache = cache
         self._plans = {}
+        self._keyword_variants = {}  # (positions, names) -> JitFunction
         self._lock = threading.Lock()
         functools.update_wrapper(self, fn)
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            return self._call_with_keywords(args, kwargs)
         # _signature inline: a frame less per small call.
         key = _stride.array_signature(args)
+        if key is None and current() is not None:
+            # Called by another @stride.jit function as it is traced (its
+            # values are lazy): part of that trace, as a Python call.
+            return self.fn(*args)
         plan = self._plans.get(_python_signature(args) if key is None else key)
         if plan is None or plan.guards is not None:
             plan = self._find(args, plan)
         return plan.fast(args)
+
+    def _call_with_keywords(self, args, kwargs):
+        """A call with keyword arguments: those the signature binds to
+        positions are passed so; keyword-only ones (and **kwargs) make a
+        function of their own taking them after the positional ones, one
+        per set of names, so that every value is a traced argument."""
+        if current() is not None:
+            return self.fn(*args, **kwargs)
+        try:
+            bound = inspect.signature(self.fn).bind(*args, **kwargs)
+        except ValueError:  # no signature (a builtin): keywords as given
+            bound = None
+        if bound is not None and not bound.kwargs:
+            return self(*bound.args)
+        pos, kw = (args, kwargs) if bound is None else \
+            (bound.args, bound.kwargs)
+        names = tuple(kw)
+        variant = self._keyword_variants.get((len(pos), names))
+        if variant is None:
+            fn, n = self.fn, len(pos)
+
+            def by_keywords(*flat):
+                return fn(*flat[:n], **dict(zip(names, flat[n:])))
+            by_keywords.__name__ = getattr(fn, "__name__", "function")
+            by_keywords.__qualname__ = getattr(fn, "__qualname__",
+                                               by_keywords.__name__)
+            variant = JitFunction(by_keywords, self.policy, self.threads,
+                                  self.cache)
+            self._keyword_variants[(len(pos), names)] = variant
+        return variant(*pos, *kw.values())
 
     def kernel_text(self, args):
         """The IR and argument layouts of the kernel a call with `args`

@@ -398,3 +398,36 @@ def test_zero_d_results_are_numpy_scalars():
         t = stride.jit(lambda x: x.sum())(torch.arange(6.0))
         assert isinstance(t, torch.Tensor) and t.shape == () and t == 15
 
+
+
+def test_jit_functions_call_each_other_and_take_keywords():
+    """Found: a @stride.jit function called by another as it is traced was
+    a TypeError (its arguments were lazy values), and keyword arguments
+    were refused. The callee is now part of the caller's trace, and
+    keywords bind as Python binds them (keyword-only ones too)."""
+    def affine(x, scale=2.0, *, shift=1):
+        return x * scale + shift
+
+    def stats(x):
+        return x.sum(axis=0), x.max()
+
+    def make_caller(affine, stats):
+        def caller(x):
+            y = affine(x) + affine(x, scale=3.0, shift=-1)
+            s, m = stats(y)
+            acc = np.zeros_like(x)
+            for k in range(3):
+                acc += affine(x, float(k))
+            return y - s / m, acc
+        return caller
+
+    jitted = stride.jit(affine)
+    x = np.random.default_rng(0).random((4, 5))
+    got = stride.jit(make_caller(jitted, stride.jit(stats)))(x)
+    for g, w in zip(got, make_caller(affine, stats)(x)):
+        np.testing.assert_allclose(g, w, rtol=1e-12)
+    np.testing.assert_allclose(jitted(x, shift=5), x * 2 + 5, rtol=1e-12)
+    np.testing.assert_allclose(jitted(x=x, scale=0.5), x * 0.5 + 1,
+                               rtol=1e-12)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bad'"):
+        jitted(x, bad=1)

@@ -102,13 +102,20 @@ def _ufunc_outer(fn, a, b):
     return fn(a, b)
 
 
+def _part(a):
+    """A part of a join as a lazy array: lists ([0.0], [x[0], 1.0]) are
+    arrays as np.array (the trace's, for lazy elements) makes them."""
+    return a if isinstance(a, _expr.Expr) else _expr.as_root(
+        np.array(a) if isinstance(a, (list, tuple)) else a)
+
+
 def _concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     """np.concatenate of a few arrays: each is inserted into a new array of
     the promoted dtype (tensor.insert_slice), so the parts are computed into
     place by one kernel."""
     if out is not None:
         raise _unsupported("concatenate", " with keyword argument out")
-    ops = [_expr.as_root(a) for a in arrays]
+    ops = [_part(a) for a in arrays]
     if not ops:
         raise ValueError("need at least one array to concatenate")
     ndim = len(ops[0].shape)
@@ -153,7 +160,7 @@ def _concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
 
 
 def _stack(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
-    ops = [_expr.as_root(a) for a in arrays]
+    ops = [_part(a) for a in arrays]
     if not ops:
         raise ValueError("need at least one array to stack")
     if any(o.shape != ops[0].shape for o in ops):
@@ -172,7 +179,7 @@ def _atleast(ndim):
     def grow(a):
         # NumPy returns the array itself or a view of it: inside @stride.jit
         # writes through the result reach the memory.
-        o = a if isinstance(a, _expr.Expr) else _expr.as_root(a)
+        o = _part(a)
         rank = len(o.shape)
         if rank >= ndim:
             return o
@@ -209,7 +216,7 @@ def _column_stack(tup):
     """np.column_stack: 1-d (and 0-d) parts become columns (N, 1)."""
     parts = []
     for a in tup:
-        o = _expr.as_root(a)
+        o = _part(a)
         if len(o.shape) < 2:
             o = _expr.reshape(o, (int(np.prod(o.shape)), 1))
         parts.append(o)

@@ -152,6 +152,10 @@ CASES = {
     "ravel and flatten order F": (lambda x: x.ravel("F") + x.T.flatten(order="F"), S),
     "ravel order A of Fortran": (lambda x: np.ravel(x, order="A"), np.asfortranarray(A)),
     "reshape order A of C": (lambda x: x.reshape(3, 10, order="A"), A),
+    "concatenate with lists": (lambda x: np.concatenate(([0.0], np.cumsum(x), [x[0], 1]))
+                               + np.hstack(([1.0] * 4, x[1:])), V),
+    "stack with lists": (lambda x: np.stack(([0.0] * 5, x)) + np.vstack(([1] * 5, x))
+                         + np.column_stack(([2] * 5, x)).T, V),
 }
 
 

@@ -928,8 +928,42 @@ def _elementwise(kind, ops, in_dtype, dtype, attr=None, in_dtypes=None):
 _COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
 
 
+_SCALAR_LOOPS = {}
+
+
+def _scalar_loop_dtype(row, ops):
+    """The result dtype NumPy 1.24 gives `row`'s ufunc of an array and a
+    weak operand (a Python or NumPy scalar, a 0-d value), asked of NumPy
+    on a one-element stand-in with the weak operand's value (its class
+    decides it: most ufuncs search their loops casting the scalar by value,
+    so floor_divide of uint8 by 1000 runs the int16 loop where promotion
+    says uint16); None where NumPy refuses or the value is unknown."""
+    i = 0 if type(ops[0]) is Scalar or ops[0].shape == () else 1
+    value = _weak_value(ops[i])
+    if value is None:
+        return None
+    try:
+        key = (row.mnemonic, i, ops[1 - i].dtype, _weak_key(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    dtype = _SCALAR_LOOPS.get(key, False)
+    if dtype is False:
+        args = [None, None]
+        args[i], args[1 - i] = value, np.ones(1, ops[1 - i].dtype)
+        try:
+            with np.errstate(all="ignore"):
+                result = row.dtype_ufunc(*args)
+            dtype = (result[0] if isinstance(result, tuple) else result).dtype
+        except (TypeError, ValueError, OverflowError):
+            dtype = None
+        _SCALAR_LOOPS[key] = dtype
+    return dtype
+
+
 def _by_table(row, ops):
     """The op of table row `row` on `ops`, with NumPy's dtypes."""
+    if row.mnemonic == "pow" and len(ops) == 2:
+        _negative_integer_power(ops)
     promoted = _promote(ops)
     if len(ops) == 2 and type(ops[0]) is not Scalar and \
             type(ops[1]) is not Scalar and ops[0].dtype != ops[1].dtype and \
@@ -941,7 +975,27 @@ def _by_table(row, ops):
                                            promoted)
     else:
         in_dtype, dtype = row.resolve(promoted)
+        if len(ops) == 2 and (type(ops[0]) is Scalar or not ops[0].shape) \
+                != (type(ops[1]) is Scalar or not ops[1].shape) and \
+                row.result == "same" and row.dtype_ufunc is not None:
+            numpy_dtype = _scalar_loop_dtype(row, ops)
+            if numpy_dtype is not None and numpy_dtype != dtype:
+                in_dtype, dtype = row.resolve(numpy_dtype)
     return _elementwise(row.mnemonic, ops, in_dtype, dtype)
+
+
+def _negative_integer_power(ops):
+    """NumPy's refusal of an integer power with a negative scalar exponent
+    (it checks when it computes; an array exponent's values are not known
+    here)."""
+    e = ops[1]
+    if isinstance(e, Scalar):
+        negative = not isinstance(e.value, (bool, np.bool_)) and e.value < 0
+    else:  # a 0-d argument (np.int8(-3)): its value as traced
+        negative = type(e) is Leaf and e.shape == () and \
+            e.dtype.kind == "i" and e.array < 0
+    if negative and _promote(ops).kind in "iu":
+        raise ValueError("Integers to negative integer powers are not allowed.")
 
 
 def binary(kind, ops):
@@ -950,13 +1004,6 @@ def binary(kind, ops):
         return _matmul(ops)
     if kind in _COMPARISONS:
         return _elementwise("cmp", ops, _promote(ops), BOOL, attr=kind)
-    if kind == "pow":
-        e = ops[1]
-        if (isinstance(e, Scalar) and not isinstance(e.value, bool)
-                and e.value < 0 and _promote(ops).kind in "iu"):
-            # NumPy refuses this when it computes; an array exponent is not
-            # checked (its values are not known here).
-            raise ValueError("Integers to negative integer powers are not allowed.")
     return _by_table(_table.OPS[kind], ops)
 
 

@@ -197,3 +197,33 @@ def test_zero_d_results_numpy_gives_as_arrays():
               np.eye(3, dtype=bool)[::-1]):
         for fn in (lambda b: b.argmax(), lambda b: np.argmin(b, axis=0)):
             np.testing.assert_array_equal(stride.jit(fn)(b), fn(b))
+
+
+def test_loops_numpy_finds_for_an_array_and_a_scalar():
+    """Found: ufuncs that search their loops casting the scalar by value
+    (floor_divide, remainder, fmod, power, shifts, bitwise ops, arctan2,
+    hypot, copysign) gave the dtype of promotion: uint8 // 1000 was uint16
+    where NumPy runs the int16 loop, and arctan2 of uint16 and -3 float64
+    where NumPy gives float32. np.power of integers by a negative scalar
+    (np.power(a, -3), np.int8(-3)) gave numbers where NumPy raises."""
+    dtypes = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+              np.uint16, np.uint32, np.uint64, np.float32, np.float64]
+    scalars = [-1, 1000, 2**31, 1.5, np.float32(2.5), np.int8(-3),
+               np.array(-3)]
+    for f in (np.floor_divide, np.fmod, np.arctan2, np.left_shift, np.power,
+              np.minimum):
+        for d, s in itertools.product(dtypes, scalars):
+            a = np.array([1, 2, 3]).astype(d)
+            for fn in (lambda a, s: f(a, s), lambda a, s: f(s, a)):
+                with np.errstate(all="ignore"):
+                    try:
+                        want = fn(a, s).dtype
+                    except (TypeError, ValueError) as e:
+                        with pytest.raises(type(e)):
+                            stride.jit(fn)(a, s)
+                        continue
+                    if want == np.float16:
+                        with pytest.raises(TypeError, match="float16"):
+                            stride.jit(fn)(a, s)
+                        continue
+                    assert stride.jit(fn)(a, s).dtype == want, (f, d, s)

@@ -138,6 +138,36 @@ public:
         offsets, sizes, strides));
   }
 
+  /// base[..., i, ...] at `axis` (rank-reduced), `index` a 0-d i64 tensor
+  /// computed in the kernel (a stride.fori_loop body's i + 1): a
+  /// tensor.extract_slice with a dynamic offset. `base` has a static type;
+  /// the caller proved the index in bounds (and non-negative) when it
+  /// traced it.
+  int extractAt(int base, int64_t axis, int index) {
+    auto type = staticType(base, "extract_at");
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    rowOf(type, axis, index, offsets, sizes, strides);
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + axis);
+    return handle(tensor::ExtractSliceOp::create(
+        builder, loc, RankedTensorType::get(shape, type.getElementType()),
+        valueOf(base), offsets, sizes, strides));
+  }
+
+  /// `base` with base[..., i, ...] = value at `axis` (value cast to the
+  /// rank-reduced row type), as extractAt.
+  int insertAt(int value, int base, int64_t axis, int index) {
+    auto type = staticType(base, "insert_at");
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    rowOf(type, axis, index, offsets, sizes, strides);
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + axis);
+    Value row = castValue(valueOf(value),
+                          RankedTensorType::get(shape, type.getElementType()));
+    return handle(tensor::InsertSliceOp::create(
+        builder, loc, row, valueOf(base), offsets, sizes, strides));
+  }
+
   /// Opens `scf.for lower..upper step 1` carrying `inits` cast to `specs`;
   /// the insertion point moves into its body. Returns the index as a 0-d
   /// i64 tensor, then the carried values.
@@ -277,6 +307,35 @@ private:
   MLIRContext context;
   OpBuilder builder;
   Location loc;
+  RankedTensorType staticType(int base, const char *what) {
+    auto type = dyn_cast<RankedTensorType>(valueOf(base).getType());
+    if (!type || !type.hasStaticShape())
+      throw py::value_error(std::string(what) +
+                            " needs a base of a static type");
+    return type;
+  }
+
+  /// The offsets, sizes and strides of row `index` (a 0-d i64 tensor) of
+  /// `type` along `axis`.
+  void rowOf(RankedTensorType type, int64_t axis, int index,
+             SmallVectorImpl<OpFoldResult> &offsets,
+             SmallVectorImpl<OpFoldResult> &sizes,
+             SmallVectorImpl<OpFoldResult> &strides) {
+    if (axis < 0 || axis >= type.getRank())
+      throw py::value_error("axis " + std::to_string(axis) +
+                            " is out of range for the base's rank");
+    Value i =
+        tensor::ExtractOp::create(builder, loc, valueOf(index), ValueRange{});
+    Value at =
+        arith::IndexCastOp::create(builder, loc, builder.getIndexType(), i);
+    for (auto [d, n] : llvm::enumerate(type.getShape())) {
+      offsets.push_back(int64_t(d) == axis ? OpFoldResult(at)
+                                           : builder.getIndexAttr(0));
+      sizes.push_back(builder.getIndexAttr(int64_t(d) == axis ? 1 : n));
+      strides.push_back(builder.getIndexAttr(1));
+    }
+  }
+
   OwningOpRef<ModuleOp> module;
   func::FuncOp func;
   std::vector<Value> values;
@@ -303,6 +362,10 @@ void ::stride::python::bindIRBuilder(py::module_ &m) {
       .def("insert_slice", &PyIRBuilder::insertSlice, py::arg("value"),
            py::arg("base"), py::arg("offsets"), py::arg("sizes"),
            py::arg("strides"))
+      .def("extract_at", &PyIRBuilder::extractAt, py::arg("base"),
+           py::arg("axis"), py::arg("index"))
+      .def("insert_at", &PyIRBuilder::insertAt, py::arg("value"),
+           py::arg("base"), py::arg("axis"), py::arg("index"))
       .def("begin_loop", &PyIRBuilder::beginLoop, py::arg("lower"),
            py::arg("upper"), py::arg("inits"), py::arg("types"))
       .def("end_loop", &PyIRBuilder::endLoop, py::arg("yields"))

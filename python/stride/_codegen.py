@@ -151,6 +151,18 @@ class _Builder:
             self._loop(node, ins)
             return
         handles = [h for h, _ in ins]
+        if node.kind in ("dynindex", "dyninsert"):
+            # A row at a computed index (_dynamic_index): the base as its
+            # static type, the row sliced out or inserted at the index.
+            handles[0] = self.ir.cast(handles[0], _static(node.operands[0]))
+            handles[-1] = self.ir.cast(handles[-1], ("i64", (), None))
+            if node.kind == "dynindex":
+                res = self.ir.extract_at(handles[0], node.attr, handles[1])
+            else:
+                res = self.ir.insert_at(handles[1], handles[0], node.attr,
+                                        handles[2])
+            self.values[id(node)] = (res, _static(node))
+            return res
         if node.kind == "copy":
             res = self.ir.copy(handles[0], type_)
         elif node.kind == "insert":

@@ -24,6 +24,7 @@ class _Hooks:
     write_out = local_view = make_local = on_snapshot = laid_out = None
     on_index = select = host_method = host_index = None
     zero_d_array = None  # (node, source): a 0-d result NumPy has as an array
+    dynamic_index = None  # (x, key): x[i] at a computed index i, or None
     is_numpy_scalar = None  # node: a value NumPy has as a NumPy scalar
     host_methods = frozenset()  # _masked.select: a[mask]
 
@@ -1488,7 +1489,8 @@ def _advanced_index(x, key):
     kernels inside a trace, else on the materialized values (as NumPy
     functions Stride does not build lazily are)."""
     if HOOKS.current_trace() is not None:
-        return HOOKS.host_index(x, key)
+        row = HOOKS.dynamic_index(x, key)
+        return HOOKS.host_index(x, key) if row is None else row
     key = tuple(HOOKS.materialize(k) if isinstance(k, Expr) else k
                 for k in (key if isinstance(key, tuple) else (key,)))
     return (x.array if type(x) is Leaf else HOOKS.materialize(x))[key]

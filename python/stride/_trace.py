@@ -13,7 +13,8 @@ import threading
 
 import numpy as np
 
-from . import (_codegen, _dtypes, _expr, _host, _masked, _numpy_api, _run,
+from . import (_codegen, _dtypes, _dynamic_index, _expr, _host, _masked,
+               _numpy_api, _run,
                _stride, _table, _torch)
 from ._cache import CACHE, compile_kernel
 from ._errors import user_line
@@ -112,6 +113,15 @@ def inplace(symbol, target, other):
             return value
         setitem(source, key, value)
         return target
+    if id(target) in trace.dynamic_rows:
+        # x[i] += v (or row = x[i]; row += v) at a computed index: NumPy's
+        # row is a view, so x is written; the name then shows its row.
+        source, key = trace.dynamic_rows[id(target)]
+        value = _expr.inplace_value(symbol, target, other)
+        if value is NotImplemented:
+            return value
+        setitem(source, key, value)
+        return source[key]
     if t is _expr.Snapshot and target.kind == "permute" and \
             id(target) in trace.snapshots:
         # x.T += v: NumPy's view writes x.
@@ -154,6 +164,16 @@ def setitem(target, key, value):
     the function, an intermediate result, or a view of one of these)."""
     trace = current()
     line = _user_line()
+    if isinstance(target, _expr.Op) and id(target) in trace.dynamic_rows:
+        raise TypeError("assigning into x[i] (a row at a computed index "
+                        "inside a stride.fori_loop body) is not supported; "
+                        "assign the row itself, x[i] = ..." + line)
+    if _dynamic_index.dynamic_position(key) is not None and \
+            not _masked.is_mask(key) and \
+            (trace.loops or _dynamic_index.bounded(key)):
+        trace.as_memory(target)
+        trace.write_at(target, key, value, line)
+        return
     if type(target) is _expr.Snapshot and target.kind == "permute" and \
             id(target) in trace.snapshots and not _expr.advanced_key(key) \
             and not _masked.is_mask(key):
@@ -352,7 +372,9 @@ def fori_loop(lower, upper, body, init):
             carry = body(i, carry)
         return carry
     roots = [_expr.as_root(x) for x in inits]
-    index = _expr.Op("loopindex", (), (), np.dtype(np.int64), ())
+    # attr: the index's range, which bounds x[i] (_dynamic_index).
+    index = _expr.Op("loopindex", (), (), np.dtype(np.int64), (),
+                     (lower, upper - 1))
     # Value-based promotion reads a Python int there: the largest index
     # stands for all of them (the bounds are in the signature).
     index._value = np.asarray(np.int64(max(abs(lower), abs(upper - 1))))
@@ -763,6 +785,8 @@ class _Trace:
         self.views = {}       # id(Leaf) -> (argument position, index keys)
         self.values = set()   # ids of scalar arguments and elements x[i]
         self.zero_d_arrays = set()  # ids of 0-d results NumPy has as arrays
+        # id(x[i]) -> (x, key): rows at a computed index (_dynamic_index)
+        self.dynamic_rows = {}
         self.by_position = {}  # position -> its Leaves that show its memory
         self.mems = {}        # argument position -> Memory, once written
         self.writes = []      # (spec or None, construct, line), program order
@@ -988,6 +1012,24 @@ class _Trace:
         mem.node = node
         if all(r != region for r, _ in mem.regions):
             mem.regions.append((region, keys))
+        self.keep.append(node)
+
+    def write_at(self, target, key, value, line):
+        """target[key] = value, the key holding a computed integer (a
+        stride.fori_loop body's x[i] = v): the memory's contents become a
+        dynamic insert of the row (see _dynamic_index)."""
+        mem, keys = self._memory(target)
+        if self.loops and id(mem) not in self.loops[-1]:
+            raise TypeError("a stride.fori_loop body can only write the "
+                            "arrays it carries (and arrays it makes); pass "
+                            "this array in the carry and return it" + line)
+        if keys:
+            raise TypeError("assigning at a computed index into a view of an "
+                            "array is not supported; index the array itself "
+                            "(x[i, 2:] = v becomes x[i] = ...)" + line)
+        node = _dynamic_index.write_node(mem.node, key, value, line)
+        self._written(mem, keys, "item assignment", line)
+        mem.node = node
         self.keep.append(node)
 
     def _same_region(self, value, mem, keys):
@@ -2257,6 +2299,23 @@ _expr.HOOKS.laid_out = _laid_out
 _expr.HOOKS.on_snapshot = on_snapshot
 _expr.HOOKS.on_index = on_index
 _expr.HOOKS.zero_d_array = zero_d_array
+
+
+def _dynamic_row(x, key):
+    """x[key] at a computed index (None: not such a key)."""
+    if _dynamic_index.dynamic_position(key) is None:
+        return None
+    trace = current()
+    if not trace.loops and not _dynamic_index.bounded(key):
+        return None  # x[x.argmax()]: NumPy's indexing between kernels
+    row = _dynamic_index.read(x, key)
+    if row.shape != ():
+        trace.dynamic_rows[id(row)] = (x, key)
+        trace.keep.append(row)
+    return row
+
+
+_expr.HOOKS.dynamic_index = _dynamic_row
 _expr.HOOKS.is_numpy_scalar = lambda node: _numpy_scalar(node, current())
 _expr.HOOKS.is_mask = staticmethod(_masked.is_mask)
 _expr.HOOKS.select = staticmethod(_masked.select)

@@ -51,3 +51,31 @@ def test_errors_name_what_is_wrong():
         b.end_loop([x])
     with pytest.raises(ValueError, match="needs a base of a static type"):
         b.insert_slice(x, x, [0], [1], [1])
+
+
+def test_rows_at_a_computed_index():
+    """extract_at / insert_at: row i of a static base at a dynamic offset
+    (the loop index), as stride.fori_loop bodies index by i; a dynamic
+    base or an axis past the rank is a ValueError naming it."""
+    b = _stride.IRBuilder("f")
+    x = b.argument(("f64", (None, None), None))
+    base = b.cast(x, ("f64", (4, 3), None))
+    index, carried = b.begin_loop(1, 4, [base], [("f64", (4, 3), None)])
+    before, = b.op("stride.sub", [index, b.op("stride.sign", [index],
+                                               [("i64", None, None)])[0]],
+                   [("i64", None, None)])
+    previous = b.extract_at(carried, 0, b.cast(before, ("i64", (), None)))
+    row, = b.op("stride.add", [previous, b.extract_at(carried, 0, index)],
+                [F64])
+    looped, = b.end_loop([b.insert_at(row, carried, 0, index)])
+    text = b.finish([looped], [F64])
+    a = np.random.rand(4, 3)
+    kernel = _stride.compile(text, "f", [(a.shape, (3, 1))])
+    out = [np.empty((4, 3))]
+    kernel([a], out)
+    np.testing.assert_allclose(out[0], np.cumsum(a, axis=0))
+    with pytest.raises(ValueError, match="extract_at needs a base of a "
+                       "static type"):
+        b.extract_at(x, 0, index)
+    with pytest.raises(ValueError, match="axis 2 is out of range"):
+        b.insert_at(row, base, 2, index)

@@ -1,8 +1,8 @@
 """The package's modules depend downward only, and no module reaches into
 another's private names (issue: no import circle). The layers, bottom up:
 the extension and errors, then dtypes, the op table and torch interop, then
-expressions, then NumPy functions composed of expressions and NumPy's own calls
-between kernels, then NumPy's API, codegen and the cache, then running, then
+expressions, then NumPy functions composed of expressions, NumPy's own calls
+between kernels and rows at computed indices (_dynamic_index), then NumPy's API, codegen and the cache, then running, then
 tracing and distributed functions, then explaining. Upper layers lend the expression layer what it calls upward
 through _expr.HOOKS."""
 import ast
@@ -16,7 +16,7 @@ LAYERS = [
     {"_dtypes", "_torch"},
     {"_table"},
     {"_expr"},
-    {"_numpy_derived", "_host"},
+    {"_numpy_derived", "_host", "_dynamic_index"},
     {"_numpy_api", "_codegen", "_cache", "_masked"},
     {"_run"},
     {"_trace", "_distributed"},

@@ -498,6 +498,101 @@ def test_fori_loop_errors():
         stride.jit(traced_bound)(rand(3), 2)
 
 
+def _loops_indexing_by_i(loop):
+    """Bodies that index by the loop index (x[i], x[i - 1], x[n - 1 - i],
+    x[:, j], x[i, (i + 1) % n], x[-i]) with `loop` as the loop."""
+    def prefix(x):
+        out = np.zeros_like(x)
+        out[0] = x[0]
+
+        def body(i, o):
+            o[i] = o[i - 1] + x[i]
+            return o
+        return loop(1, x.shape[0], body, out)
+
+    def columns(a):
+        def body(j, m):
+            m[:, j] += m[:, j - 1] * 0.5
+            return m
+        return loop(1, a.shape[1], body, a.copy())
+
+    def reverse_and_wrap(a):
+        n = a.shape[0]
+
+        def body(i, c):
+            m, s = c
+            m[i] = a[n - 1 - i] * 2
+            m[i, (i + 1) % n] = a[i, i] + m[i - 1, i]
+            return m, s + a[-i - 1].sum()
+        return loop(0, n, body, (np.zeros_like(a), np.zeros(())))
+
+    def trisolv(L, b):
+        def body(i, x):
+            x[i] = (b[i] - L[i] @ x) / L[i, i]
+            return x
+        return loop(0, b.shape[0], body, np.zeros_like(b))
+
+    def row_view(a):
+        def body(i, m):
+            r = m[i]
+            r += 1  # NumPy's row is a view: m is written
+            return m
+        return loop(0, a.shape[0], body, a.copy())
+    return prefix, columns, reverse_and_wrap, trisolv, row_view
+
+
+def test_fori_loop_bodies_index_by_the_loop_index():
+    """Found: x[i] in a stride.fori_loop body was a TypeError (only basic
+    indexing), so a loop could not read or write the row it is at. The
+    index is bounded when traced (from the loop's range) and the row is a
+    slice at a dynamic offset in the kernel."""
+    def python_loop(lower, upper, body, carry):
+        for i in range(lower, upper):
+            carry = body(i, carry)
+        return carry
+
+    square = rand(7, 7) + 7 * np.eye(7)
+    args = {"prefix": (rand(9),), "columns": (square,),
+            "reverse_and_wrap": (square,), "row_view": (square,),
+            "trisolv": (np.tril(square), rand(7))}
+    for fn, plain in zip(_loops_indexing_by_i(stride.fori_loop),
+                         _loops_indexing_by_i(python_loop)):
+        want = plain(*args[fn.__name__])
+        got = stride.jit(fn)(*args[fn.__name__])
+        for g, w in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            np.testing.assert_allclose(g, w, rtol=1e-12)
+
+
+def test_fori_loop_computed_indices_are_bounded_when_traced():
+    """An index whose range leaves the array is NumPy's IndexError when
+    the body is traced (never a read outside the buffer); one Stride
+    cannot bound (read from an array) and writes through a row are clear
+    errors."""
+    def past_the_end(x):
+        return stride.fori_loop(0, x.shape[0],
+                                lambda i, s: s + x[i + 1], np.zeros(()))
+
+    def read_index(x):
+        return stride.fori_loop(0, 3, lambda i, s: s + x[x.argmax()],
+                                np.zeros(()))
+
+    def through_row(a):
+        def body(i, m):
+            m[i][0] = 1.0
+            return m
+        return stride.fori_loop(0, 2, body, a.copy())
+
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis "
+                       "0 with size 5"):
+        stride.jit(past_the_end)(rand(5))
+    with pytest.raises(TypeError, match="indices Stride can bound"):
+        stride.jit(read_index)(rand(5))
+    with pytest.raises(TypeError, match=r"assigning into x\[i\] \(a row at a "
+                       "computed index"):
+        stride.jit(through_row)(rand(3, 3))
+
+
 # -- statistics and masks -------------------------------------------------------
 
 def correlation(M, float_n, data):

@@ -784,6 +784,36 @@ def _host_call(func, name, args, kwargs):
     return _host.call(func, name, args, kwargs, bool(trace.loops))
 
 
+class _WritesFirst:
+    """NumPy's `func` that writes its first argument in place (np.put,
+    np.place, np.put_along_axis, ufunc.at), run between kernels on a copy
+    of that argument's current contents: the copy it returns becomes the
+    memory's new contents."""
+
+    def __init__(self, func):
+        self.func = func
+        self.__name__ = getattr(func, "__name__", "at")
+
+    def __call__(self, target, *args, **kwargs):
+        result = np.array(target, copy=True)
+        self.func(result, *args, **kwargs)
+        return result
+
+
+_WRITES_FIRST = {"put": np.put, "place": np.place,
+                 "put_along_axis": np.put_along_axis}
+
+
+def _write_first(func, name, args, kwargs):
+    """func(target, ...) writing `target` (memory of the trace) as NumPy
+    does; False where NumPy cannot run between kernels here."""
+    new = _host_call(_WritesFirst(func), name, args, kwargs)
+    if new is None:
+        return False
+    args[0][...] = new
+    return True
+
+
 def _host_index(x, key):
     """x[key] with integer index arrays inside a trace: NumPy's advanced
     indexing (a copy) run between kernels."""
@@ -822,6 +852,9 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     lazy_form = fn is not None and (
         (method == "__call__" and set(kwargs) <= {"out"}) or
         (method == "outer" and not kwargs and len(inputs) == 2))
+    if method == "at" and _in_trace() and \
+            _write_first(ufunc.at, f"numpy.{name}.at", inputs, kwargs):
+        return None
     if method == "reduce" and _in_trace() or (
             method == "reduce" and any(isinstance(i, _expr.Expr)
                                        for i in inputs)):
@@ -959,6 +992,9 @@ def array_function(func, args, kwargs):
     module = getattr(func, "__module__", "")
     numpy_namespace = module == "numpy"
     fn = LINALG.get(name) if module == "numpy.linalg" else None
+    if numpy_namespace and name in _WRITES_FIRST and _in_trace() and \
+            _write_first(_WRITES_FIRST[name], qualified(func), args, kwargs):
+        return None
     if numpy_namespace:  # np.linalg.norm is not np.norm
         fn = REDUCTIONS.get(name) or KEYWORD_FUNCTIONS.get(name)
         if fn is None and (not kwargs) and name in FUNCTIONS:

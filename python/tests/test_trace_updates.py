@@ -356,6 +356,26 @@ def test_masked_writes_copyto_putmask_fill_diagonal():
         stride.jit(lambda a: np.fill_diagonal(a, a[0]))(np.ones((3, 3)))
 
 
+def test_numpys_functions_that_write_their_first_argument():
+    """np.add.at (unbuffered: repeated indices add twice), other ufuncs'
+    .at, np.put, np.place and np.put_along_axis write their first
+    argument as NumPy does (they were refused): NumPy runs between
+    kernels on a copy of its current contents, which then replaces them."""
+    def fn(x, idx):
+        np.add.at(x, idx, 1.0)
+        z = np.zeros(4)
+        np.add.at(z, (x[:3] > 0.5).astype(np.int64), x[:3])
+        np.maximum.at(x, [1, 1, 3], x[:3] * 2)
+        np.put(x, [0, 2], [9.0, -9.0])
+        np.place(x, x > 2, [7.0, 8.0])
+        m = x.reshape(2, 3) * 1
+        np.put_along_axis(m, np.argmax(m, 1)[:, None], 0.0, 1)
+        return z, m
+
+    _same_as_numpy(fn, (np.random.rand(6), np.array([0, 0, 4])),
+                   (np.random.rand(6), np.array([5, 1, 5])))
+
+
 def test_clip_out_clamps_in_place():
     def clamp(x):
         np.clip(x, -1.0, 1.0, out=x)

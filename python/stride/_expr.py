@@ -715,6 +715,9 @@ def _weak_value(o):
     return value
 
 
+weak_value = _weak_value  # for the layers above
+
+
 # NumPy 1.24's order of dtype kinds for value-based casting.
 _KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 

@@ -417,17 +417,16 @@ def ufunc_reduce(name, array, axis=0, dtype=None, out=None, keepdims=False,
 
 def _pair(x1, x2):
     """Two ufunc operands as lazy arrays: a Python or NumPy scalar becomes
-    a 0-d array of NumPy's value-based result type with the other."""
+    NumPy's 0-d array of it, which promotes by value."""
     lazy = [v if isinstance(v, _expr.Expr) else None for v in (x1, x2)]
-    arrays = [v for v in (x1, x2) if isinstance(v, _expr.Expr)]
     for i, v in enumerate((x1, x2)):
         if lazy[i] is None:
             if isinstance(v, np.ndarray) and v.ndim:
                 lazy[i] = _expr.lazy(v)
             else:
-                dtype = (np.result_type(arrays[0].dtype, v) if arrays
-                         else np.asarray(v).dtype)
-                lazy[i] = _expr.lazy(np.asarray(v, dtype))
+                # NumPy's own 0-d array of the scalar (a Python int is
+                # int64, 2**63 uint64): the ops promote it by its value.
+                lazy[i] = _expr.lazy(np.asarray(v))
     return lazy
 
 
@@ -455,12 +454,20 @@ def _logaddexp(base):
     return fn
 
 
+def _numpy_dtype(ufunc, *operands):
+    """The result dtype NumPy's `ufunc` gives lazy `operands`: stand-ins of
+    their dtypes, the 0-d ones with their values (NumPy 1.24 casts those by
+    value when an array is among the operands)."""
+    with np.errstate(all="ignore"):
+        return ufunc(*(np.zeros((1,) * len(v.shape), v.dtype) if v.shape
+                       else _expr.weak_value(v) for v in operands)).dtype
+
+
 def _result_float(ufunc, *operands):
     """The dtype NumPy's float-only `ufunc` gives these operands (their
     0-d values stand for them, as NumPy 1.24's promotion of 0-d operands
     reads values), or NumPy's TypeError where that is float16."""
-    dtype = ufunc(*(np.zeros((1,) * len(v.shape), v.dtype)
-                    for v in operands)).dtype
+    dtype = _numpy_dtype(ufunc, *operands)
     if dtype == np.float16:
         raise TypeError(f"numpy.{ufunc.__name__} of "
                         f"{', '.join(str(v.dtype) for v in operands)} operands "
@@ -503,6 +510,10 @@ def _nan_ignoring(kind):
     def fn(x1, x2):
         x, y = _pair(x1, x2)
         both = _expr.TABLE_FUNCTIONS[kind](x, y)
+        want = _numpy_dtype(np.fmax if kind == "maximum" else np.fmin, x, y)
+        if want != both.dtype:  # fmax searches its loops by value
+            x, y = x.astype(want), y.astype(want)
+            both = _expr.TABLE_FUNCTIONS[kind](x, y)
         if both.dtype.kind != "f":
             return both
         isnan = _expr.TABLE_FUNCTIONS["isnan"]

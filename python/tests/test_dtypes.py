@@ -202,16 +202,17 @@ def test_zero_d_results_numpy_gives_as_arrays():
 def test_loops_numpy_finds_for_an_array_and_a_scalar():
     """Found: ufuncs that search their loops casting the scalar by value
     (floor_divide, remainder, fmod, power, shifts, bitwise ops, arctan2,
-    hypot, copysign) gave the dtype of promotion: uint8 // 1000 was uint16
-    where NumPy runs the int16 loop, and arctan2 of uint16 and -3 float64
-    where NumPy gives float32. np.power of integers by a negative scalar
+    hypot, copysign, fmax, logaddexp) gave the dtype of promotion: uint8 //
+    1000 was uint16 where NumPy runs the int16 loop, arctan2 of uint16 and
+    -3 float64 where NumPy gives float32, fmax of float32 and 70000 float32
+    where NumPy gives float64. np.power of integers by a negative scalar
     (np.power(a, -3), np.int8(-3)) gave numbers where NumPy raises."""
     dtypes = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
               np.uint16, np.uint32, np.uint64, np.float32, np.float64]
     scalars = [-1, 1000, 2**31, 1.5, np.float32(2.5), np.int8(-3),
                np.array(-3)]
     for f in (np.floor_divide, np.fmod, np.arctan2, np.left_shift, np.power,
-              np.minimum):
+              np.minimum, np.fmax, np.logaddexp):
         for d, s in itertools.product(dtypes, scalars):
             a = np.array([1, 2, 3]).astype(d)
             for fn in (lambda a, s: f(a, s), lambda a, s: f(s, a)):

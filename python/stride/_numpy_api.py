@@ -849,6 +849,9 @@ def _numpy_fallback(call, args, kwargs):
 def array_ufunc(ufunc, method, inputs, kwargs):
     name = ufunc.__name__
     fn = UFUNCS.get(name)
+    if fn is not None and method == "__call__" and "where" in kwargs and \
+            set(kwargs) <= {"out", "where"} and ufunc.nout == 1:
+        return _masked_ufunc(name, fn, inputs, kwargs)
     lazy_form = fn is not None and (
         (method == "__call__" and set(kwargs) <= {"out"}) or
         (method == "outer" and not kwargs and len(inputs) == 2))
@@ -897,6 +900,28 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     written = tuple(r if t is None else _write_cast(name, r, t, inputs)
                     for r, t in zip(results, out))
     return written if isinstance(result, tuple) else written[0]
+
+
+def _masked_ufunc(name, fn, inputs, kwargs):
+    """ufunc(..., out=o, where=m): o keeps its elements where m is false
+    (np.divide(a, b, out=np.zeros_like(a), where=b != 0)); without out=,
+    where NumPy leaves them uninitialized, they are 0."""
+    where = kwargs["where"]
+    result = fn(*inputs)
+    if where is True:
+        mask = None
+    else:
+        _, mask = _where_mask(f"numpy.{name}", result, where)
+    out = kwargs.get("out")
+    target = out[0] if isinstance(out, tuple) else out
+    if target is None:
+        if mask is None:
+            return result
+        return _expr.where(mask, result, _expr.lazy(np.zeros((),
+                                                             result.dtype)))
+    if mask is not None:
+        result = _expr.where(mask, result, target)
+    return _write_cast(name, result, target, inputs)
 
 
 def _write_cast(name, result, target, inputs):

@@ -376,6 +376,24 @@ def test_numpys_functions_that_write_their_first_argument():
                    (np.random.rand(6), np.array([5, 1, 5])))
 
 
+def test_ufunc_where_keeps_out_elsewhere():
+    """ufunc(..., out=o, where=m), NumPy's guarded division idiom, was
+    refused: o keeps its elements where m is false; the result's cast into
+    o is NumPy's same_kind check."""
+    def fn(a, b):
+        q = np.divide(a, b, out=np.zeros_like(a), where=b != 0)
+        np.add(a, b, out=a, where=a > 2)
+        r = np.sqrt(a - 2.5, out=np.full(a.shape, -1.0), where=a > 2.5)
+        return q, r
+
+    _same_as_numpy(fn, (np.array([1.0, 2, 3, 4]), np.array([0.0, 2, 0, 4])),
+                   (np.random.rand(5) * 4, np.random.rand(5).round()))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'divide' output "
+                       "from dtype\\('float64'\\) to dtype\\('int64'\\)"):
+        stride.jit(lambda a: np.divide(a, 2, out=np.zeros(3, np.int64),
+                                       where=a > 0))(np.ones(3))
+
+
 def test_clip_out_clamps_in_place():
     def clamp(x):
         np.clip(x, -1.0, 1.0, out=x)

@@ -76,19 +76,24 @@ class _Slot:
 def _fill(x, values):
     if type(x) is _Slot:
         return values[x.i]
-    if isinstance(x, (list, tuple)) and any(type(v) is _Slot for v in x):
+    if isinstance(x, (list, tuple)) and _holds(x, _Slot):
         return type(x)(_fill(v, values) for v in x)
     return x
 
 
+def _holds(x, kind):
+    """Whether list or tuple `x` holds a `kind` at any depth."""
+    return any(isinstance(v, kind) or (isinstance(v, (list, tuple))
+                                       and _holds(v, kind)) for v in x)
+
+
 def _lift(x, operands):
-    """x with each lazy array (in lists and tuples too, one level) replaced
-    by a slot for a new operand."""
+    """x with each lazy array (in lists and tuples too, at any depth:
+    np.lexsort((a, b))) replaced by a slot for a new operand."""
     if isinstance(x, _expr.Expr):
         operands.append(x)
         return _Slot(len(operands) - 1)
-    if isinstance(x, (list, tuple)) and any(isinstance(v, _expr.Expr)
-                                            for v in x):
+    if isinstance(x, (list, tuple)) and _holds(x, _expr.Expr):
         return type(x)(_lift(v, operands) for v in x)
     return x
 

@@ -163,3 +163,12 @@ def test_explain_names_the_numpy_calls():
     assert re.search(r"decision: plan: numpy\.cumsum runs as NumPy's own "
                      r"function between kernels .*test_host_calls\.py:\d+: "
                      r"return np\.cumsum", text), text
+
+
+def test_lazy_arrays_nested_in_arguments():
+    """Found: np.lexsort((x, keys)) was refused: lazy arrays inside a tuple
+    inside the argument list were not handed to NumPy."""
+    keys = np.random.default_rng(0).integers(0, 5, 20)
+    x = np.random.default_rng(1).random(20)
+    fn = lambda k, v: v[np.lexsort((v * 2, k))] + 1  # noqa: E731
+    np.testing.assert_array_equal(stride.jit(fn)(keys, x), fn(keys, x))

@@ -966,9 +966,9 @@ def _scalar_loop_dtype(row, ops):
 
 def _by_table(row, ops):
     """The op of table row `row` on `ops`, with NumPy's dtypes."""
-    if row.mnemonic == "pow" and len(ops) == 2:
-        _negative_integer_power(ops)
     promoted = _promote(ops)
+    if row.mnemonic == "pow" and len(ops) == 2:
+        _negative_integer_power(ops, promoted)
     if len(ops) == 2 and type(ops[0]) is not Scalar and \
             type(ops[1]) is not Scalar and ops[0].dtype != ops[1].dtype and \
             bool(ops[0].shape) == bool(ops[1].shape):
@@ -988,7 +988,7 @@ def _by_table(row, ops):
     return _elementwise(row.mnemonic, ops, in_dtype, dtype)
 
 
-def _negative_integer_power(ops):
+def _negative_integer_power(ops, promoted):
     """NumPy's refusal of an integer power with a negative scalar exponent
     (it checks when it computes; an array exponent's values are not known
     here)."""
@@ -998,7 +998,7 @@ def _negative_integer_power(ops):
     else:  # a 0-d argument (np.int8(-3)): its value as traced
         negative = type(e) is Leaf and e.shape == () and \
             e.dtype.kind == "i" and e.array < 0
-    if negative and _promote(ops).kind in "iu":
+    if negative and promoted.kind in "iu":
         raise ValueError("Integers to negative integer powers are not allowed.")
 
 

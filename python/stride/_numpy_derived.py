@@ -509,11 +509,12 @@ def _nan_ignoring(kind):
     other one (both NaN: NaN)."""
     def fn(x1, x2):
         x, y = _pair(x1, x2)
-        both = _expr.TABLE_FUNCTIONS[kind](x, y)
+        # fmax searches its loops casting a scalar by value: its dtype,
+        # which may lie above maximum's.
         want = _numpy_dtype(np.fmax if kind == "maximum" else np.fmin, x, y)
-        if want != both.dtype:  # fmax searches its loops by value
+        if x.dtype != want and y.dtype != want:
             x, y = x.astype(want), y.astype(want)
-            both = _expr.TABLE_FUNCTIONS[kind](x, y)
+        both = _expr.TABLE_FUNCTIONS[kind](x, y)
         if both.dtype.kind != "f":
             return both
         isnan = _expr.TABLE_FUNCTIONS["isnan"]

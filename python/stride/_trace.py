@@ -104,32 +104,17 @@ def inplace(symbol, target, other):
     if trace.is_value(target) or (t is not _expr.Local and not trace.is_memory(target)
                                   and t is not _expr.Leaf and target.shape == ()):
         return NotImplemented  # a Python or NumPy scalar: `a = a + b`
-    if t is _expr.Snapshot and id(target) in trace.index_keys:
-        # x[key] += v of an intermediate or memory x: NumPy's view writes
-        # into x, and the view stays standing for x[key].
-        source, key = trace.index_keys[id(target)]
+    written = _written_through(trace, target)
+    if written is not None:
+        # A view NumPy writes through (x[key], a row x[i] at a computed
+        # index, x.T): the value is stored into what it shows, and the name
+        # stays standing for the view (a row is read again).
+        source, key = written
         value = _expr.inplace_value(symbol, target, other)
         if value is NotImplemented:
             return value
         setitem(source, key, value)
-        return target
-    if id(target) in trace.dynamic_rows:
-        # x[i] += v (or row = x[i]; row += v) at a computed index: NumPy's
-        # row is a view, so x is written; the name then shows its row.
-        source, key = trace.dynamic_rows[id(target)]
-        value = _expr.inplace_value(symbol, target, other)
-        if value is NotImplemented:
-            return value
-        setitem(source, key, value)
-        return source[key]
-    if t is _expr.Snapshot and target.kind == "permute" and \
-            id(target) in trace.snapshots:
-        # x.T += v: NumPy's view writes x.
-        value = _expr.inplace_value(symbol, target, other)
-        if value is NotImplemented:
-            return value
-        setitem(target, Ellipsis, value)
-        return target
+        return source[key] if id(target) in trace.dynamic_rows else target
     if t is _expr.Snapshot:
         raise TypeError(f"augmented assignment ({symbol}) on the result of "
                         f"{target.kind} (a view of an array) is not supported "
@@ -201,6 +186,18 @@ def setitem(target, key, value):
                             "stride.fori_loop body" + line)
         key, value = Ellipsis, new
     trace.write(target, key, value, "item assignment", line)
+
+
+def _written_through(trace, target):
+    """(memory object, key) that `target <op>= v` writes when `target` is a
+    view NumPy writes through, else None."""
+    if type(target) is _expr.Snapshot:
+        if id(target) in trace.index_keys:
+            return trace.index_keys[id(target)]
+        if target.kind == "permute" and id(target) in trace.snapshots:
+            return target, Ellipsis  # setitem of the transpose writes x
+        return None
+    return trace.dynamic_rows.get(id(target))
 
 
 def _set_through_permute(trace, target, key, value):

@@ -111,6 +111,8 @@ void buildCpuLoweringPipeline(OpPassManager &pm,
     pm.addPass(createStrideBlockTransposes());
   if (codegen)
     pm.addPass(createStrideVectorizeLanes());
+  if (codegen && options.splitMathChains)
+    pm.addPass(createStrideSplitMathChains());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));

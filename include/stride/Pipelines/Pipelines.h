@@ -104,6 +104,12 @@ struct StridePipelineOptions
                      "operands disagree on their contiguous dimension "
                      "(stride-block-transposes)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> splitMathChains{
+      *this, "split-math-chains",
+      llvm::cl::desc("target=cpu: run elementwise loops that chain "
+                     "transcendental functions in stages over blocks "
+                     "(stride-split-math-chains)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> expandMath{
       *this, "expand-math",
       llvm::cl::desc("target=cpu: evaluate float64 exp inline as a "

@@ -307,6 +307,63 @@ def StrideVectorizeLanes : Pass<"stride-vectorize-lanes"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StrideSplitMathChains : Pass<"stride-split-math-chains"> {
+  let summary = "Strip-mined fission of elementwise loops that chain transcendental functions";
+  let description = [{
+    An elementwise `linalg.generic` on buffers whose payload feeds one
+    transcendental function into another (`log1p(exp(x))`,
+    `arctan2(sqrt(a), sqrt(1 - a))` after `sin`s and `cos`s) is lowered to
+    loops here, and its innermost loop is split into stages that run over a
+    block of `block` elements each, one after the other, handing the values
+    that cross from one stage to a later one over in small stack buffers
+    (`memref.alloca` of `block` elements between `llvm.intr.stacksave` and
+    `llvm.intr.stackrestore`, so that a split loop inside another loop or a
+    thread's chunk takes the same stack at every iteration):
+
+    ```
+    for b in [lb, ub) step block:
+      for i in [b, min(b + block, ub)): t[i - b] = exp(x[i])
+      for i in [b, min(b + block, ub)): y[i] = log1p(t[i - b])
+    ```
+
+    Why: each vectorized function is a dependency chain of tens of vector
+    operations, and a loop that evaluates two of them back to back doubles
+    the chain while the core's out-of-order window stays the same, so fewer
+    iterations overlap. On the project's AMD EPYC (Zen 5) a fused
+    `log1p(exp(x))` over 2^20 f64 took 1.12-1.14 ms against 0.23 ms for
+    `exp` and 0.42 ms for `log1p` alone (interleave counts 1, 2 and 4
+    changed nothing); the stages over blocks of 128 to 1024 elements take
+    the sum of the two, and the buffers stay in L1.
+
+    Placement: an op's stage is the first one in which its operands are
+    available with at most one transcendental function on any path inside
+    that stage (a function whose operand already depends on one in its
+    stage moves to the next stage); other ops go to the stage of their
+    latest operand. Values that depend on no function (loads of the
+    operands, index arithmetic and what is computed from them alone) are
+    recomputed in every stage that uses them rather than buffered; every
+    store stays in the last stage, in its order, so loads and stores of an
+    in-place operand keep their order in each iteration. Only generics
+    whose loops are all parallel are split (the iterations of the innermost
+    loop are independent, so running them stage by stage is exact), whose
+    payload holds no region and whose crossing values are scalars; a
+    power with a constant exponent is not counted (stride-expand-powers
+    makes products of it). An innermost loop with a static trip count below
+    `min-trip` is left to `convert-linalg-to-loops`.
+  }];
+  let options = [
+    Option<"block", "block", "int64_t", /*default=*/"512",
+           "Elements per stage and block (the buffers hold this many)">,
+    Option<"minTrip", "min-trip", "int64_t", /*default=*/"64",
+           "Split only innermost loops of at least this many iterations "
+           "(or a dynamic count)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def StrideExpm1ToLibm : Pass<"stride-expm1-to-libm", "::mlir::ModuleOp"> {
   let summary = "Lower math.expm1 to calls of libm's expm1 and expm1f";
   let description = [{

@@ -40,6 +40,14 @@ LogicalResult blockTransposes(Operation *root,
 /// that could not be tiled or vectorized.
 LogicalResult vectorizeLanes(Operation *root);
 
+/// Lowers every elementwise linalg.generic on buffers under `root` whose
+/// payload chains transcendental functions to loops whose innermost loop
+/// runs in stages over blocks (see stride-split-math-chains). Fails, with
+/// an error, on an option out of range or a generic that could not be
+/// lowered.
+LogicalResult splitMathChains(Operation *root,
+                              const StrideSplitMathChainsOptions &options = {});
+
 /// `math.absi` of an n-D vector (n >= 2) as `x < 0 ? 0 - x : x`, which the
 /// LLVM lowering takes (it takes only scalars and 1-D vectors).
 void populateMatrixAbsIPatterns(RewritePatternSet &patterns);

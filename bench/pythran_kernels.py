@@ -49,6 +49,11 @@ def arctan2_64(y, x, out):
     out[:] = np.arctan2(y, x)
 
 
+# pythran export softplus_sin(float64[:], float64[:])
+def softplus_sin(x, out):
+    out[:] = np.sin(np.log1p(np.exp(x)))
+
+
 # pythran export haversine(float64[:], float64[:], float64[:], float64[:], float64[:])
 def haversine(lat1, lon1, lat2, lon2, out):
     a = (np.sin((lat2 - lat1) / 2) ** 2

@@ -147,7 +147,8 @@ void splitLoop(scf::ForOp loop, int64_t block) {
   DenseMap<Value, Value> buffers;
   for (auto &[v, usedIn] : crossing)
     buffers[v] =
-        memref::AllocaOp::create(b, loc, MemRefType::get({block}, v.getType()));
+        memref::AllocaOp::create(b, loc, MemRefType::get({block}, v.getType()),
+                                 ValueRange{}, b.getI64IntegerAttr(64));
   Value step = arith::ConstantIndexOp::create(b, loc, block);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto blocks = scf::ForOp::create(b, loc, loop.getLowerBound(),

@@ -10,7 +10,7 @@
 // CHECK-SAME:    (%[[X:.*]]: memref<?xf64>, %[[Y:.*]]: memref<?xf64>)
 // CHECK-NOT:     linalg.generic
 // CHECK:         %[[SP:.*]] = llvm.intr.stacksave : !llvm.ptr
-// CHECK:           %[[BUF:.*]] = memref.alloca() : memref<512xf64>
+// CHECK:           %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<512xf64>
 // CHECK:           %[[BLOCK:.*]] = arith.constant 512 : index
 // CHECK:           scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %[[BLOCK]] {
 // CHECK:             %[[NEXT:.*]] = arith.addi %[[B]], %[[BLOCK]]
@@ -32,7 +32,7 @@
 // CHECK:           }
 // CHECK:           llvm.intr.stackrestore %[[SP]]
 // B256-LABEL: func.func @log1p_of_exp
-// B256:         memref.alloca() : memref<256xf64>
+// B256:         memref.alloca() {alignment = 64 : i64} : memref<256xf64>
 func.func @log1p_of_exp(%x: memref<?xf64>, %y: memref<?xf64>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
       ins(%x : memref<?xf64>) outs(%y : memref<?xf64>) {
@@ -52,8 +52,8 @@ func.func @log1p_of_exp(%x: memref<?xf64>, %y: memref<?xf64>) {
 // loaded again in the last stage instead of crossing in a buffer.
 // CHECK-LABEL: func.func @three_stages
 // CHECK-SAME:    (%[[X:.*]]: memref<4096xf32>, %[[Y:.*]]: memref<4096xf32>)
-// CHECK:         %[[B0:.*]] = memref.alloca() : memref<512xf32>
-// CHECK:         %[[B1:.*]] = memref.alloca() : memref<512xf32>
+// CHECK:         %[[B0:.*]] = memref.alloca() {alignment = 64 : i64} : memref<512xf32>
+// CHECK:         %[[B1:.*]] = memref.alloca() {alignment = 64 : i64} : memref<512xf32>
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             math.cos
@@ -94,7 +94,7 @@ func.func @three_stages(%x: memref<4096xf32>, %y: memref<4096xf32>) {
 // CHECK-LABEL: func.func @two_dims
 // CHECK:         scf.for %[[I:.*]] =
 // CHECK:           llvm.intr.stacksave
-// CHECK:             %[[BUF:.*]] = memref.alloca() : memref<512xf64>
+// CHECK:             %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<512xf64>
 // CHECK-NOT:         memref.alloca()
 // CHECK:             scf.for
 // CHECK:               scf.for
@@ -127,7 +127,7 @@ func.func @two_dims(%a: memref<1000x300xf64>, %v: memref<1000xf64>,
 // in their order, and the exp crosses once for both.
 // CHECK-LABEL: func.func @two_results
 // CHECK-SAME:    (%[[X:.*]]: memref<2048xf64>, %[[Y:.*]]: memref<2048xf64>, %[[Z:.*]]: memref<2048xf64>)
-// CHECK:         %[[BUF:.*]] = memref.alloca() : memref<512xf64>
+// CHECK:         %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<512xf64>
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             math.exp

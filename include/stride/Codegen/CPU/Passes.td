@@ -316,7 +316,8 @@ def StrideSplitMathChains : Pass<"stride-split-math-chains"> {
     loops here, and its innermost loop is split into stages that run over a
     block of `block` elements each, one after the other, handing the values
     that cross from one stage to a later one over in small stack buffers
-    (`memref.alloca` of `block` elements between `llvm.intr.stacksave` and
+    (64-byte aligned `memref.alloca`s of `block` elements, between
+    `llvm.intr.stacksave` and
     `llvm.intr.stackrestore`, so that a split loop inside another loop or a
     thread's chunk takes the same stack at every iteration):
 
@@ -333,7 +334,13 @@ def StrideSplitMathChains : Pass<"stride-split-math-chains"> {
     `log1p(exp(x))` over 2^20 f64 took 1.12-1.14 ms against 0.23 ms for
     `exp` and 0.42 ms for `log1p` alone (interleave counts 1, 2 and 4
     changed nothing); the stages over blocks of 128 to 1024 elements take
-    the sum of the two, and the buffers stay in L1.
+    the sum of the two, and the buffers stay in L1. The stage loops carry
+    `llvm.loop.unroll.disable`: where the blocks divide the loop, LLVM
+    would otherwise unroll a stage whose trip count it proves constant and
+    let SROA put the buffer back into registers, chaining the functions
+    again. The buffers are 64-byte aligned: at 8 bytes every vector store
+    and load of them split across two cache lines (`sin(log1p(exp(x)))`:
+    1.17 ms against 0.97).
 
     Placement: an op's stage is the first one in which its operands are
     available with at most one transcendental function on any path inside

@@ -75,3 +75,13 @@ def test_lazy_expression_and_stride_run_agree():
     expr = np.log1p(np.exp(stride.lazy(x)))
     np.testing.assert_allclose(stride.materialize(expr), np.log1p(np.exp(x)),
                                rtol=1e-13)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_bool_and_integer_values_cross_stages(dtype):
+    # The compare of exp(x) and its cast to an integer are computed beside
+    # exp and read after log: i1 and i32 values cross in buffers.
+    x = np.random.default_rng(6).uniform(-2, 2, 2000).astype(dtype)
+    fn = lambda x: np.where(np.exp(x) > 1.5, np.log(np.exp(x) + 1), -1) \
+        + (np.exp(x) * 3).astype(np.int32) * np.sin(np.log(np.exp(x) + 2))
+    np.testing.assert_allclose(stride.jit(fn)(x), fn(x), rtol=2e-6 if dtype == np.float32 else 1e-13)

@@ -29,6 +29,7 @@ using namespace mlir;
 using namespace mlir::stride;
 
 namespace {
+constexpr int64_t kMaxBlock = 65536;
 
 /// Whether `op` is evaluated by a vector polynomial of tens of operations
 /// (one of the kernel optimizer's vector variants). A power with a constant
@@ -214,10 +215,12 @@ mlir::stride::splitMathChains(Operation *root,
   });
   IRRewriter rewriter(root->getContext());
   for (linalg::GenericOp op : chains) {
-    if (options.block < 1)
-      return op.emitError() << "cannot be split: stride-split-math-chains "
-                               "option block is "
-                            << options.block << ", it must be positive";
+    // The buffers are on the stack: a block of more than 64 Ki elements
+    // (512 KiB of f64 a buffer) would risk the thread's stack.
+    if (options.block < 1 || options.block > kMaxBlock)
+      return op.emitError()
+             << "cannot be split: stride-split-math-chains option block is "
+             << options.block << ", it must be between 1 and " << kMaxBlock;
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::LinalgLoops> loops =
         linalg::linalgOpToLoops(rewriter, op);

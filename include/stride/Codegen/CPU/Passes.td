@@ -360,7 +360,7 @@ def StrideSplitMathChains : Pass<"stride-split-math-chains"> {
   }];
   let options = [
     Option<"block", "block", "int64_t", /*default=*/"512",
-           "Elements per stage and block (the buffers hold this many)">,
+           "Elements per stage and block (the buffers hold this many; 1 to 65536)">,
     Option<"minTrip", "min-trip", "int64_t", /*default=*/"64",
            "Split only innermost loops of at least this many iterations "
            "(or a dynamic count)">,

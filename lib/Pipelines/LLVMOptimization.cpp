@@ -10,6 +10,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/DivisionByConstantInfo.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
@@ -192,6 +193,53 @@ std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
   return mappings;
 }
 
+/// The high 64 bits of the unsigned 128-bit product of `x` (i64) and the
+/// constant `m`, from 32-bit halves: each of the four products has factors
+/// below 2^32, which the loop vectorizer makes `vpmuludq`s, where LLVM's
+/// `mulhu` of i64 (an i128 product) has no vector instruction and stays
+/// one scalar multiply per lane.
+llvm::Value *mulhu64(llvm::IRBuilder<> &b, llvm::Value *x,
+                     const llvm::APInt &m) {
+  llvm::Type *t = x->getType();
+  auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(t, v); };
+  llvm::Value *low32 = constant(0xffffffffULL), *c32 = constant(32);
+  llvm::Value *xlo = b.CreateAnd(x, low32), *xhi = b.CreateLShr(x, c32);
+  llvm::Value *mlo = constant(m.getLoBits(32).getZExtValue());
+  llvm::Value *mhi = constant(m.lshr(32).getZExtValue());
+  llvm::Value *mid = b.CreateAdd(b.CreateMul(xhi, mlo),
+                                 b.CreateLShr(b.CreateMul(xlo, mlo), c32));
+  llvm::Value *mid2 =
+      b.CreateAdd(b.CreateMul(xlo, mhi), b.CreateAnd(mid, low32));
+  return b.CreateAdd(
+      b.CreateMul(xhi, mhi),
+      b.CreateAdd(b.CreateLShr(mid, c32), b.CreateLShr(mid2, c32)));
+}
+
+/// `sdiv x, d` for an i64 constant d (not 0 and |d| not a power of two) by
+/// a multiply-high with its magic number (Hacker's Delight 10-1, the
+/// constants of LLVM's own SelectionDAG expansion): the signed high product
+/// is the unsigned one less `m` where x < 0 and less `x` where m < 0.
+llvm::Value *sdivByConstant(llvm::IRBuilder<> &b, llvm::Value *x,
+                            const llvm::APInt &d) {
+  llvm::SignedDivisionByConstantInfo magic =
+      llvm::SignedDivisionByConstantInfo::get(d);
+  const llvm::APInt &m = magic.Magic;
+  llvm::Type *t = x->getType();
+  llvm::Value *sign = b.CreateAShr(x, llvm::ConstantInt::get(t, 63));
+  llvm::Value *q = b.CreateSub(mulhu64(b, x, m),
+                               b.CreateAnd(sign, llvm::ConstantInt::get(t, m)));
+  if (m.isNegative())
+    q = b.CreateSub(q, x);
+  if (d.isStrictlyPositive() && m.isNegative())
+    q = b.CreateAdd(q, x);
+  if (d.isNegative() && m.isStrictlyPositive())
+    q = b.CreateSub(q, x);
+  if (magic.ShiftAmount)
+    q = b.CreateAShr(q, llvm::ConstantInt::get(t, magic.ShiftAmount));
+  // Truncation toward zero: one more where the quotient is negative.
+  return b.CreateAdd(q, b.CreateLShr(q, llvm::ConstantInt::get(t, 63)));
+}
+
 /// Rewrites each `sdiv` and `srem` of i64 or i32, and `udiv` and `urem` of
 /// i64, inside a loop, by a divisor that is not a constant (the backend
 /// strength-reduces an int32 constant or a power of two faster), into a
@@ -200,7 +248,10 @@ std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
 /// IntegerDivision.inc instead of one idiv per lane: `srem x, y` becomes `x -
 /// sdiv(x, y) * y`, sharing the call with the block's `sdiv x, y` (NumPy's
 /// floor division computes both). Runs at the vectorizer's start; the calls
-/// left scalar are inlined back.
+/// left scalar are inlined back. A signed i64 constant divisor that is not
+/// a power of two takes its magic number's multiply-high instead, in 32-bit
+/// halves that vectorize (`a // 7` of 1M full-range int64: 0.74 ms through
+/// float64, see docs/performance.md for the figure now).
 struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
   llvm::PreservedAnalyses run(llvm::Function &function,
                               llvm::FunctionAnalysisManager &analyses) {
@@ -231,16 +282,23 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
         // The backend's multiply-high sequence for a constant is faster for
         // int32 (a // 7 of 1M: 0.16 ms against 0.38), and shifts are for a
         // power of two; int64's mulhi has no vector instruction (1.2 ms
-        // against 0.54 through float64).
+        // against 0.54 through float64), so an i64 constant takes mulhu64.
+        llvm::ConstantInt *k = nullptr;
         if (auto *c = llvm::dyn_cast<llvm::Constant>(y)) {
-          auto *k = llvm::dyn_cast<llvm::ConstantInt>(c);
-          if (!k || type->isIntegerTy(32) || k->getValue().abs().isPowerOf2() ||
-              k->isZero())
+          k = llvm::dyn_cast<llvm::ConstantInt>(c);
+          if (!k || type->isIntegerTy(32) || k->isZero() ||
+              (isUnsigned ? k->getValue().isPowerOf2()
+                          : k->getValue().abs().isPowerOf2()))
             continue;
         }
         llvm::IRBuilder<> b(op);
         llvm::Value *&q = (isUnsigned ? unsignedQuotients : quotients)[{x, y}];
-        if (!q) {
+        // Unsigned constants do not occur in Stride's IR (arith.constant is
+        // signless; a uint64 scalar is a kernel argument): those keep the
+        // call.
+        if (!q && k && !isUnsigned) {
+          q = sdivByConstant(b, x, k->getValue());
+        } else if (!q) {
           llvm::StringRef name = isUnsigned              ? "stride_vm_udiv_u64"
                                  : type->isIntegerTy(64) ? "stride_vm_sdiv_i64"
                                                          : "stride_vm_sdiv_i32";

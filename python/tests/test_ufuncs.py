@@ -350,3 +350,51 @@ def test_float_power_zero_is_ones_like():
                     stride.materialize(stride.lazy(x) ** 0)):
             assert np.asarray(got).dtype == np.asarray(want).dtype
             np.testing.assert_array_equal(got, want)
+
+
+def _constant_division_ir(k):
+    """Floor division, remainder and np.fmod of a 1-d int64 array by the IR
+    constant k (an arith.constant, as hand-written IR and AOT libraries
+    hold it; @stride.jit passes a Python scalar as an argument, and
+    arith.constant has no unsigned form)."""
+    return f"""
+func.func @f(%x: tensor<?xi64>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>) {{
+  %k = arith.constant {k} : i64
+  %q = stride.floor_divide %x, %k : tensor<?xi64>, i64 -> tensor<*xi64>
+  %r = stride.remainder %x, %k : tensor<?xi64>, i64 -> tensor<*xi64>
+  %m = stride.fmod %x, %k : tensor<?xi64>, i64 -> tensor<*xi64>
+  return %q, %r, %m : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>
+}}"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_int64_division_by_constant_magic_numbers(threads):
+    """An int64 division by an IR constant that is not a power of two takes
+    its magic number's multiply-high in 32-bit halves (the kernel
+    optimizer's mulhu64): exact against NumPy for full-range dividends, the
+    extremes and multiples of the divisor and their neighbours, for
+    divisors of every magic shape (odd, even, negative, magic numbers of
+    either sign, near 2^32, 2^62 and 2^63)."""
+    rng = np.random.default_rng(53)
+    info = np.iinfo(np.int64)
+    edges = np.array([0, 1, 2, 3, 6, 7, -1, -2, -7, info.max, info.max - 1,
+                      info.min, info.min + 1, 2**32, 2**32 - 1, -2**32,
+                      2**53 + 1, -2**53 - 1], dtype=np.int64)
+    full = rng.integers(info.min, info.max, 4099, dtype=np.int64, endpoint=True)
+    for k in [3, 5, 6, 7, 10, 12, 641, 1000003, 6700417, -3, -7, -10, -641,
+              2**32 + 1, 2**33 - 1, 3 * 2**40, -(3 * 2**40), 2**62 + 3,
+              -(2**62 + 3), 2**63 - 1, -(2**63) + 1]:
+        near = np.arange(-40, 40, dtype=np.int64)
+        multiples = near * k if abs(k) < 2**56 else near
+        x = np.concatenate([full, edges, multiples, multiples + 1, multiples - 1])
+        f = stride.compile(_constant_division_ir(k), "f")
+        stride.set_threads(threads)
+        try:
+            got = f(x)
+        finally:
+            stride.set_threads(None)
+        with np.errstate(over="ignore"):
+            want = (x // k, x % k, np.fmod(x, k))
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w, err_msg=f"int64 // {k}")

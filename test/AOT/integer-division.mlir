@@ -4,7 +4,9 @@
 // with a cold scalar fallback for int64 lanes at or beyond 2^53; every
 // call is inlined): no idiv per lane. Other hosts keep the vectorizer's
 // scalarized sdiv. A constant int64 divisor that is not a power of two
-// divides through float64 too; a power of two stays shifts.
+// takes its magic number's multiply-high, in 32-bit halves whose products
+// vectorize (7: 0x4924924924924925, halves 613566757 and 1227133513); a
+// power of two stays shifts.
 // RUN: stride-compile %s --emit=llvm | FileCheck %s
 
 // CHECK-LABEL: define {{.*}} @stride_divide(
@@ -12,7 +14,7 @@
 // CHECK: {{fdiv <16 x double>|sdiv i32}}
 // CHECK-NOT: call {{.*}} @stride_vm_sdiv
 // CHECK-LABEL: define {{.*}} @stride_by_constants(
-// CHECK: {{fdiv <8 x double>|mul nsw <8 x i64>|sdiv i64}}
+// CHECK: {{mul nuw nsw <8 x i64> %.*, splat \(i64 613566757\)|sdiv i64}}
 // CHECK-NOT: call {{.*}} @stride_vm_sdiv
 // CHECK-NOT: fdiv
 // CHECK: ret void

@@ -398,3 +398,64 @@ def test_int64_division_by_constant_magic_numbers(threads):
         for g, w in zip(got, want):
             assert g.dtype == w.dtype
             np.testing.assert_array_equal(g, w, err_msg=f"int64 // {k}")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_int64_division_by_a_scalar_argument(threads):
+    """An int64 division by a scalar a @stride.jit call passes (fixed for
+    the loop, known only at run time) is branch-free: a magic number
+    computed once per call (stride_vm_sdiv_magic_i64) and a multiply-high
+    in 32-bit halves. Exact against NumPy for every divisor shape: powers
+    of two of either sign, 1, -1, 0, INT64_MIN, odd, even and near the
+    extremes; dividends over the full range, the extremes and around
+    multiples of the divisor."""
+    rng = np.random.default_rng(59)
+    info = np.iinfo(np.int64)
+    edges = np.array([0, 1, 2, 3, 7, -1, -2, -7, info.max, info.max - 1,
+                      info.min, info.min + 1, 2**32, 2**32 - 1, -2**32,
+                      2**53 + 1, -2**53 - 1], dtype=np.int64)
+    full = rng.integers(info.min, info.max, 4099, dtype=np.int64, endpoint=True)
+    f = stride.jit(lambda a, k: (a // k, a % k, np.fmod(a, k), np.divmod(a, k)[0]),
+                   threads=threads)
+    for k in [1, -1, 2, -2, 8, -8, 2**40, -2**40, 2**62, -2**62, info.min, 0,
+              3, 5, 6, 7, 10, 12, 641, 1000003, 6700417, -3, -7, -10, -641,
+              2**32 - 1, 2**32 + 1, 2**33 - 1, 3 * 2**40, -(3 * 2**40),
+              2**62 + 3, -(2**62 + 3), info.max, info.max - 1, info.min + 1]:
+        near = np.arange(-40, 40, dtype=np.int64)
+        multiples = near * k if 0 < abs(k) < 2**56 else near
+        x = np.concatenate([full, edges, multiples, multiples + 1, multiples - 1])
+        with np.errstate(divide="ignore", over="ignore"):
+            got = f(x, k)
+            want = (x // k, x % k, np.fmod(x, k), np.divmod(x, k)[0])
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w, err_msg=f"int64 by {k}")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_uint64_division_by_a_scalar_argument(threads):
+    """uint64 division by a scalar argument: libdivide's branch-free
+    unsigned scheme (stride_vm_udiv_magic_u64 once per call, the high
+    product, a halving add and a shift; 1 selected around). Exact against
+    NumPy for powers of two, 0, 1, divisors with a 65-bit magic number and
+    beyond 2^63; dividends over the full range and the extremes."""
+    rng = np.random.default_rng(61)
+    top = 2**64 - 1
+    edges = np.array([0, 1, 2, 3, 7, 2**32 - 1, 2**32, 2**53 + 1, 2**63 - 1,
+                      2**63, 2**63 + 1, top - 1, top], dtype=np.uint64)
+    full = rng.integers(0, top, 4099, dtype=np.uint64, endpoint=True)
+    f = stride.jit(lambda a, k: (a // k, a % k, np.fmod(a, k)), threads=threads)
+    for k in [1, 2, 8, 2**40, 2**63, 0, 3, 5, 6, 7, 10, 641, 1000003,
+              2**32 - 1, 2**32 + 1, 3 * 2**40, 0x5555555555555555,
+              2**63 - 1, 2**63 + 1, top - 1, top]:
+        k = np.uint64(k)
+        near = np.arange(1, 60, dtype=np.uint64)
+        multiples = near * k if 0 < k < 2**56 else near
+        x = np.concatenate([full, edges, multiples, multiples + np.uint64(1),
+                            multiples - np.uint64(1)])
+        with np.errstate(divide="ignore", over="ignore"):
+            got = f(x, k)
+            want = (x // k, x % k, np.fmod(x, k))
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w, err_msg=f"uint64 by {k}")

@@ -1,12 +1,15 @@
-// Loops of int64 and int32 division by a divisor that is not a constant
-// divide through float64 on AVX-512 hosts (the kernel optimizer calls
+// Loops of int64 and int32 division by a divisor that changes along the
+// loop divide through float64 on AVX-512 hosts (the kernel optimizer calls
 // Stride's own sdiv, whose vector variant converts, divides and truncates,
 // with a cold scalar fallback for int64 lanes at or beyond 2^53; every
 // call is inlined): no idiv per lane. Other hosts keep the vectorizer's
 // scalarized sdiv. A constant int64 divisor that is not a power of two
 // takes its magic number's multiply-high, in 32-bit halves whose products
 // vectorize (7: 0x4924924924924925, halves 613566757 and 1227133513); a
-// power of two stays shifts.
+// power of two stays shifts. A divisor the loop holds fixed but only the
+// run knows (a scalar argument) gets its magic number once, before the
+// loop (stride_vm_sdiv_magic_i64, inlined: its ctlz), and the same
+// vectorized multiply-high by the number's broadcast halves.
 // RUN: stride-compile %s --emit=llvm | FileCheck %s
 
 // CHECK-LABEL: define {{.*}} @stride_divide(
@@ -32,4 +35,15 @@ func.func @by_constants(%x: tensor<4099xi64>) -> (tensor<*xi64>, tensor<*xi64>) 
   %0 = stride.floor_divide %x, %c7 : tensor<4099xi64>, i64 -> tensor<*xi64>
   %1 = stride.floor_divide %x, %c8 : tensor<4099xi64>, i64 -> tensor<*xi64>
   return %0, %1 : tensor<*xi64>, tensor<*xi64>
+}
+
+// CHECK-LABEL: define {{.*}} @stride_by_argument(
+// CHECK: {{@llvm.ctlz.i64|sdiv i64}}
+// CHECK: {{mul nuw <8 x i64> %.*, %broadcast.splat|sdiv i64}}
+// CHECK-NOT: call {{.*}} @stride_vm_sdiv
+// CHECK-NOT: fdiv
+// CHECK: ret void
+func.func @by_argument(%x: tensor<4099xi64>, %k: i64) -> tensor<*xi64> {
+  %0 = stride.floor_divide %x, %k : tensor<4099xi64>, i64 -> tensor<*xi64>
+  return %0 : tensor<*xi64>
 }

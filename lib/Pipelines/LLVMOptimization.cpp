@@ -110,10 +110,13 @@ constexpr llvm::StringLiteral kOwnPrefix = "stride_vm_";
 struct OwnDivision {
   const char *scalar, *vector;
   unsigned lanes;
+  const char *params = "vv";
 };
 constexpr OwnDivision kOwnDivisions[] = {
     {"stride_vm_sdiv_i64", "stride_vm_sdiv_i64x8", 8},
     {"stride_vm_sdiv_i64", "stride_vm_sdiv_i64x4", 4},
+    {"stride_vm_sdiv_by_i64", "stride_vm_sdiv_by_i64x8", 8, "vvvv"},
+    {"stride_vm_sdiv_by_i64", "stride_vm_sdiv_by_i64x4", 4, "vvvv"},
     {"stride_vm_udiv_u64", "stride_vm_udiv_u64x8", 8},
     {"stride_vm_udiv_u64", "stride_vm_udiv_u64x4", 4},
     {"stride_vm_sdiv_i32", "stride_vm_sdiv_i32x16", 16},
@@ -185,11 +188,11 @@ std::vector<llvm::VecDesc> vectorMathMappings(llvm::TargetMachine *tm) {
     }
   }
   if (dividesInFloat(tm))
-    for (auto [scalar, vector, lanes] : kOwnDivisions)
-      mappings.emplace_back(scalar, vector, llvm::ElementCount::getFixed(lanes),
-                            /*Masked=*/false,
-                            keep("_ZGV_LLVM_N" + std::to_string(lanes) + "vv"),
-                            std::nullopt);
+    for (auto [scalar, vector, lanes, params] : kOwnDivisions)
+      mappings.emplace_back(
+          scalar, vector, llvm::ElementCount::getFixed(lanes),
+          /*Masked=*/false,
+          keep("_ZGV_LLVM_N" + std::to_string(lanes) + params), std::nullopt);
   return mappings;
 }
 
@@ -221,15 +224,15 @@ llvm::Value *mulhu64(llvm::IRBuilder<> &b, llvm::Value *x,
                  llvm::ConstantInt::get(t, m.lshr(32)));
 }
 
-/// What a branch-free 64-bit division by a loop-invariant divisor d needs,
-/// computed once where d is defined (libdivide's "branchfree" scheme, with
-/// Stride's own magic-number functions): the magic number, its 32-bit
-/// halves and sign, and the shift. Signed: d's sign and the bias a negative
-/// high product takes before the shift (2^shift, less one for a power of
-/// two, whose magic number is 0). Unsigned: whether d is 1 (which the
-/// scheme does not cover).
+/// What a 64-bit division by a loop-invariant divisor d needs, computed
+/// once where d is defined (libdivide's "branchfree" scheme, with Stride's
+/// own magic-number functions): the magic number (0 for a power of two)
+/// and the shift. Signed divisions pass both to stride_vm_sdiv_by_i64,
+/// whose vector variant divides in float64 below 2^53 and by the magic
+/// number beyond; unsigned ones multiply here, by the number's 32-bit
+/// halves, with d = 1 selected around (the scheme does not cover it).
 struct InvariantDivisor {
-  llvm::Value *magic, *mlo, *mhi, *magicSign, *shift, *sign, *bias, *isOne;
+  llvm::Value *magic, *shift, *mlo = nullptr, *mhi = nullptr, *isOne = nullptr;
 };
 
 InvariantDivisor prepareInvariantDivisor(llvm::Module &module, llvm::Value *d,
@@ -257,30 +260,23 @@ InvariantDivisor prepareInvariantDivisor(llvm::Module &module, llvm::Value *d,
   auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(t, v); };
   InvariantDivisor div{};
   div.magic = b.CreateCall(callee, {d});
-  div.mlo = b.CreateAnd(div.magic, constant(0xffffffffULL));
-  div.mhi = b.CreateLShr(div.magic, constant(32));
   llvm::Value *absD = isUnsigned ? d
                                  : b.CreateBinaryIntrinsic(llvm::Intrinsic::abs,
                                                            d, b.getFalse());
   // |d| | 1: no poison from ctlz where d is 0 (never divided by).
   llvm::Value *leading = b.CreateBinaryIntrinsic(
       llvm::Intrinsic::ctlz, b.CreateOr(absD, constant(1)), b.getFalse());
-  llvm::Value *floorLog2 = b.CreateSub(constant(63), leading);
-  llvm::Value *isPowerOfTwo = b.CreateICmpEQ(div.magic, constant(0));
-  if (isUnsigned) {
-    // A power of two shifts by one less after the halving add; 1 (and 0)
-    // keep a shift of 0 and are selected around.
-    llvm::Value *less =
-        b.CreateAnd(isPowerOfTwo, b.CreateICmpNE(floorLog2, constant(0)));
-    div.shift = b.CreateSub(floorLog2, b.CreateZExt(less, t));
-    div.isOne = b.CreateICmpEQ(d, constant(1));
+  div.shift = b.CreateSub(constant(63), leading);
+  if (!isUnsigned)
     return div;
-  }
-  div.magicSign = b.CreateAShr(div.magic, constant(63));
-  div.shift = floorLog2;
-  div.sign = b.CreateAShr(d, constant(63));
-  div.bias = b.CreateSub(b.CreateShl(constant(1), div.shift),
-                         b.CreateZExt(isPowerOfTwo, t));
+  // A power of two shifts by one less after the halving add; 1 (and 0)
+  // keep a shift of 0 and are selected around.
+  llvm::Value *less = b.CreateAnd(b.CreateICmpEQ(div.magic, constant(0)),
+                                  b.CreateICmpNE(div.shift, constant(0)));
+  div.shift = b.CreateSub(div.shift, b.CreateZExt(less, t));
+  div.mlo = b.CreateAnd(div.magic, constant(0xffffffffULL));
+  div.mhi = b.CreateLShr(div.magic, constant(32));
+  div.isOne = b.CreateICmpEQ(d, constant(1));
   return div;
 }
 
@@ -294,25 +290,6 @@ llvm::Value *udivByInvariant(llvm::IRBuilder<> &b, llvm::Value *x,
       b.CreateLShr(b.CreateSub(x, q), llvm::ConstantInt::get(x->getType(), 1)),
       q);
   return b.CreateSelect(div.isOne, x, b.CreateLShr(t, div.shift));
-}
-
-/// `sdiv x, d` (truncating) for a divisor prepared by
-/// prepareInvariantDivisor, branch-free so that the loop vectorizes: q =
-/// mulhs(x, magic) + x, plus the bias where q < 0, shifted, negated where
-/// d < 0. Exact for every x and every d but 0, INT64_MIN / -1 included
-/// (it wraps, as NumPy's does).
-llvm::Value *sdivByInvariant(llvm::IRBuilder<> &b, llvm::Value *x,
-                             const InvariantDivisor &div) {
-  llvm::Type *t = x->getType();
-  llvm::Value *c63 = llvm::ConstantInt::get(t, 63);
-  llvm::Value *high =
-      b.CreateSub(b.CreateSub(mulhu64(b, x, div.mlo, div.mhi),
-                              b.CreateAnd(b.CreateAShr(x, c63), div.magic)),
-                  b.CreateAnd(div.magicSign, x));
-  llvm::Value *q = b.CreateAdd(high, x);
-  q = b.CreateAdd(q, b.CreateAnd(b.CreateAShr(q, c63), div.bias));
-  q = b.CreateAShr(q, div.shift);
-  return b.CreateSub(b.CreateXor(q, div.sign), div.sign);
 }
 
 /// `sdiv x, d` for an i64 constant d (not 0 and |d| not a power of two) by
@@ -338,6 +315,25 @@ llvm::Value *sdivByConstant(llvm::IRBuilder<> &b, llvm::Value *x,
     q = b.CreateAShr(q, llvm::ConstantInt::get(t, magic.ShiftAmount));
   // Truncation toward zero: one more where the quotient is negative.
   return b.CreateAdd(q, b.CreateLShr(q, llvm::ConstantInt::get(t, 63)));
+}
+
+/// Interleaved copies of a loop that divides by a loop-invariant int64.
+constexpr unsigned kInvariantDivisionCopies = 4;
+
+/// The declaration of the scalar twin `name` of one of Stride's vector
+/// divisions, taking `arity` operands of `type`, pure.
+llvm::Function *ownDivision(llvm::Module &module, llvm::StringRef name,
+                            llvm::Type *type, unsigned arity) {
+  if (llvm::Function *callee = module.getFunction(name))
+    return callee;
+  llvm::SmallVector<llvm::Type *> params(arity, type);
+  llvm::Function *callee =
+      llvm::Function::Create(llvm::FunctionType::get(type, params, false),
+                             llvm::GlobalValue::ExternalLinkage, name, module);
+  callee->setDoesNotAccessMemory();
+  callee->setDoesNotThrow();
+  callee->setWillReturn();
+  return callee;
 }
 
 /// Rewrites each `sdiv` and `srem` of i64 or i32, and `udiv` and `urem` of
@@ -414,23 +410,25 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
                         .try_emplace(
                             y, prepareInvariantDivisor(module, y, isUnsigned))
                         .first;
-          q = isUnsigned ? udivByInvariant(b, x, found->second)
-                         : sdivByInvariant(b, x, found->second);
+          q = isUnsigned
+                  ? udivByInvariant(b, x, found->second)
+                  : b.CreateCall(
+                        ownDivision(module, "stride_vm_sdiv_by_i64", type, 4),
+                        {x, y, found->second.magic, found->second.shift});
+          // The vectorizer interleaves a loop of calls once; the inlined
+          // variant is a short chain whose copies overlap.
+          llvm::Loop *loop = loops.getLoopFor(&block);
+          if (!isUnsigned && loop->isInnermost() &&
+              !llvm::findStringMetadataForLoop(loop,
+                                               "llvm.loop.interleave.count"))
+            llvm::addStringMetadataToLoop(loop, "llvm.loop.interleave.count",
+                                          kInvariantDivisionCopies);
         } else if (!q) {
           llvm::StringRef name = isUnsigned              ? "stride_vm_udiv_u64"
                                  : type->isIntegerTy(64) ? "stride_vm_sdiv_i64"
                                                          : "stride_vm_sdiv_i32";
-          llvm::Function *callee = module.getFunction(name);
-          if (!callee) {
-            callee = llvm::Function::Create(
-                llvm::FunctionType::get(type, {type, type}, false),
-                llvm::GlobalValue::ExternalLinkage, name, module);
-            callee->setDoesNotAccessMemory();
-            callee->setDoesNotThrow();
-            callee->setWillReturn();
-          }
           // Before the first of the pair, so that the other can use it.
-          q = b.CreateCall(callee, {x, y});
+          q = b.CreateCall(ownDivision(module, name, type, 2), {x, y});
         }
         llvm::Value *result =
             isDivision ? q : b.CreateSub(x, b.CreateMul(q, y));

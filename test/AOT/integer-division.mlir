@@ -8,8 +8,10 @@
 // vectorize (7: 0x4924924924924925, halves 613566757 and 1227133513); a
 // power of two stays shifts. A divisor the loop holds fixed but only the
 // run knows (a scalar argument) gets its magic number once, before the
-// loop (stride_vm_sdiv_magic_i64, inlined: its ctlz), and the same
-// vectorized multiply-high by the number's broadcast halves.
+// loop (stride_vm_sdiv_magic_i64, inlined: its ctlz); each vector then
+// divides in float64 where every lane is below 2^53 and by the magic
+// number's multiply-high (the number's broadcast halves) where one is not
+// (stride_vm_sdiv_by_i64x8, inlined).
 // RUN: stride-compile %s --emit=llvm | FileCheck %s
 
 // CHECK-LABEL: define {{.*}} @stride_divide(

@@ -39,6 +39,12 @@
 // maps them to the vector variants; a loop's scalar remainder inlines them
 // back into one sdiv.
 int64_t stride_vm_sdiv_i64(int64_t x, int64_t y) { return x / y; }
+int64_t stride_vm_sdiv_by_i64(int64_t x, int64_t y, int64_t magic,
+                              int64_t shift) {
+  (void)magic;
+  (void)shift;
+  return x / y;
+}
 
 // floor(2^(64 + shift) / d) and its remainder, for 2^shift < d, by
 // restoring long division of the 128-bit dividend, 64 steps: a kernel must

@@ -115,8 +115,8 @@ struct OwnDivision {
 constexpr OwnDivision kOwnDivisions[] = {
     {"stride_vm_sdiv_i64", "stride_vm_sdiv_i64x8", 8},
     {"stride_vm_sdiv_i64", "stride_vm_sdiv_i64x4", 4},
-    {"stride_vm_sdiv_by_i64", "stride_vm_sdiv_by_i64x8", 8, "vvvv"},
-    {"stride_vm_sdiv_by_i64", "stride_vm_sdiv_by_i64x4", 4, "vvvv"},
+    {"stride_vm_sdiv_by_i64", "stride_vm_sdiv_by_i64x8", 8, "vvvvvv"},
+    {"stride_vm_sdiv_by_i64", "stride_vm_sdiv_by_i64x4", 4, "vvvvvv"},
     {"stride_vm_udiv_u64", "stride_vm_udiv_u64x8", 8},
     {"stride_vm_udiv_u64", "stride_vm_udiv_u64x4", 4},
     {"stride_vm_sdiv_i32", "stride_vm_sdiv_i32x16", 16},
@@ -226,22 +226,21 @@ llvm::Value *mulhu64(llvm::IRBuilder<> &b, llvm::Value *x,
 
 /// What a 64-bit division by a loop-invariant divisor d needs, computed
 /// once where d is defined (libdivide's "branchfree" scheme, with Stride's
-/// own magic-number functions): the magic number (0 for a power of two)
-/// and the shift. Signed divisions pass both to stride_vm_sdiv_by_i64,
-/// whose vector variant divides in float64 below 2^53 and by the magic
-/// number beyond; unsigned ones multiply here, by the number's 32-bit
-/// halves, with d = 1 selected around (the scheme does not cover it).
+/// own magic-number functions): the magic number (0 for a power of two),
+/// its 32-bit halves, and the shift. Signed divisions pass them to
+/// stride_vm_sdiv_by_i64, whose vector variant divides in float64 below
+/// 2^53 and by the magic number beyond; unsigned ones multiply here, with
+/// d = 1 selected around (the scheme does not cover it).
 struct InvariantDivisor {
-  llvm::Value *magic, *shift, *mlo = nullptr, *mhi = nullptr, *isOne = nullptr;
+  llvm::Value *magic, *shift, *mlo, *mhi, *isOne = nullptr;
 };
 
-InvariantDivisor prepareInvariantDivisor(llvm::Module &module, llvm::Value *d,
-                                         bool isUnsigned) {
+InvariantDivisor prepareInvariantDivisor(llvm::Function &function,
+                                         llvm::Value *d, bool isUnsigned) {
+  llvm::Module &module = *function.getParent();
   llvm::Type *t = d->getType();
-  llvm::Function &function =
-      llvm::isa<llvm::Instruction>(d)
-          ? *llvm::cast<llvm::Instruction>(d)->getFunction()
-          : *llvm::cast<llvm::Argument>(d)->getParent();
+  // After d where it is an instruction; else (an argument, a constant) at
+  // the entry.
   llvm::BasicBlock::iterator at =
       function.getEntryBlock().getFirstInsertionPt();
   if (auto *inst = llvm::dyn_cast<llvm::Instruction>(d))
@@ -267,6 +266,8 @@ InvariantDivisor prepareInvariantDivisor(llvm::Module &module, llvm::Value *d,
   llvm::Value *leading = b.CreateBinaryIntrinsic(
       llvm::Intrinsic::ctlz, b.CreateOr(absD, constant(1)), b.getFalse());
   div.shift = b.CreateSub(constant(63), leading);
+  div.mlo = b.CreateAnd(div.magic, constant(0xffffffffULL));
+  div.mhi = b.CreateLShr(div.magic, constant(32));
   if (!isUnsigned)
     return div;
   // A power of two shifts by one less after the halving add; 1 (and 0)
@@ -274,8 +275,6 @@ InvariantDivisor prepareInvariantDivisor(llvm::Module &module, llvm::Value *d,
   llvm::Value *less = b.CreateAnd(b.CreateICmpEQ(div.magic, constant(0)),
                                   b.CreateICmpNE(div.shift, constant(0)));
   div.shift = b.CreateSub(div.shift, b.CreateZExt(less, t));
-  div.mlo = b.CreateAnd(div.magic, constant(0xffffffffULL));
-  div.mhi = b.CreateLShr(div.magic, constant(32));
   div.isOne = b.CreateICmpEQ(d, constant(1));
   return div;
 }
@@ -348,10 +347,12 @@ llvm::Function *ownDivision(llvm::Module &module, llvm::StringRef name,
 /// a magic number's multiply-high instead, in 32-bit halves that vectorize:
 /// a signed constant that is not a power of two its own magic number
 /// (sdivByConstant), any other loop-invariant divisor, signed or unsigned,
-/// libdivide's branch-free scheme with the magic number computed once
-/// before the loop (a Python scalar of @stride.jit is such an argument).
-/// `a // 7` of 1M full-range int64: 0.73 ms through float64, 0.33 ms so
-/// (NumPy's libdivide: 0.35); uint64 0.48 -> 0.18 ms.
+/// libdivide's magic number computed once before the loop (a Python scalar
+/// of @stride.jit is such an argument): uint64 by its branch-free scheme
+/// here (1M full-range: 0.48 -> 0.18 ms), int64 through
+/// stride_vm_sdiv_by_i64, float64 below 2^53 and the magic number beyond
+/// (full-range a // 7: 0.73 -> 0.35 ms; small values keep float64's 0.19 ms
+/// a division).
 struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
   llvm::PreservedAnalyses run(llvm::Function &function,
                               llvm::FunctionAnalysisManager &analyses) {
@@ -395,12 +396,11 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
         }
         llvm::IRBuilder<> b(op);
         llvm::Value *&q = (isUnsigned ? unsignedQuotients : quotients)[{x, y}];
-        // Unsigned constants do not occur in Stride's IR (arith.constant is
-        // signless; a uint64 scalar is a kernel argument): those keep the
-        // call.
+        // An unsigned constant (rare: arith.constant is signless, and a
+        // uint64 scalar is a kernel argument) keeps the call.
         if (!q && k && !isUnsigned) {
           q = sdivByConstant(b, x, k->getValue());
-        } else if (!q && type->isIntegerTy(64) &&
+        } else if (!q && !k && type->isIntegerTy(64) &&
                    loops.getLoopFor(&block)->isLoopInvariant(y)) {
           auto &prepared =
               isUnsigned ? unsignedInvariantDivisors : invariantDivisors;
@@ -408,13 +408,14 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
           if (found == prepared.end())
             found = prepared
                         .try_emplace(
-                            y, prepareInvariantDivisor(module, y, isUnsigned))
+                            y, prepareInvariantDivisor(function, y, isUnsigned))
                         .first;
           q = isUnsigned
                   ? udivByInvariant(b, x, found->second)
                   : b.CreateCall(
-                        ownDivision(module, "stride_vm_sdiv_by_i64", type, 4),
-                        {x, y, found->second.magic, found->second.shift});
+                        ownDivision(module, "stride_vm_sdiv_by_i64", type, 6),
+                        {x, y, found->second.magic, found->second.mlo,
+                         found->second.mhi, found->second.shift});
           // The vectorizer interleaves a loop of calls once; the inlined
           // variant is a short chain whose copies overlap.
           llvm::Loop *loop = loops.getLoopFor(&block);

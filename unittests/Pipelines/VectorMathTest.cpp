@@ -292,6 +292,53 @@ TEST(VectorMath, Avx512HostsDivideUnsignedIntegersThroughFloat64) {
   EXPECT_EQ(loop.find("= urem"), std::string::npos) << ir;
 }
 
+/// kDivisions with the divisor an argument (one for the whole loop), or a
+/// constant when `divisor` names one.
+std::string invariantDivisions(const std::string &divisor,
+                               const std::string &division) {
+  std::string loops = kDivisions;
+  loops.replace(loops.find("ptr noalias %r)"), 15, "ptr noalias %r, i64 %k)");
+  for (const char *op : {"sdiv i64 %vx, %vy", "srem i64 %vx, %vy"}) {
+    std::string to =
+        std::string(op).replace(std::string(op).find("%vy"), 3, divisor);
+    if (division == "u")
+      to = "u" + to.substr(1);
+    loops.replace(loops.find(op), std::string(op).size(), to);
+  }
+  return loops;
+}
+
+TEST(VectorMath, Avx512HostsDivideByLoopInvariantInt64WithMagicNumbers) {
+  if (!hasVectorMath())
+    GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";
+  const char *features =
+      "+avx,+avx2,+fma,+avx512f,+avx512dq,+avx512vl,+avx512bw";
+  for (const char *division : {"s", "u"}) {
+    std::string ir = optimizeFor("znver4", features,
+                                 invariantDivisions("%k", division).c_str());
+    ASSERT_FALSE(ir.empty());
+    size_t body = ir.find("define void @divisions");
+    ASSERT_NE(body, std::string::npos) << ir;
+    std::string loop = ir.substr(body, ir.find("\n}\n", body) - body);
+    // The magic number once (its long division inlined: ctlz of |k|), the
+    // quotient in vector lanes from 32-bit products; no division left.
+    EXPECT_NE(loop.find("@llvm.ctlz.i64"), std::string::npos) << ir;
+    EXPECT_TRUE(loop.find("mul <8 x i64>") != std::string::npos ||
+                loop.find("mul nuw <8 x i64>") != std::string::npos)
+        << ir;
+    EXPECT_EQ(loop.find("i128"), std::string::npos) << ir;
+    EXPECT_EQ(loop.find("div i64"), std::string::npos) << ir;
+    EXPECT_EQ(loop.find("rem i64"), std::string::npos) << ir;
+    EXPECT_EQ(ir.find("@stride_vm_"), std::string::npos) << ir;
+  }
+  // A signed constant: its magic number's halves, 7's here.
+  std::string ir =
+      optimizeFor("znver4", features, invariantDivisions("7", "s").c_str());
+  EXPECT_NE(ir.find("splat (i64 613566757)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("splat (i64 1227133513)"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("sdiv"), std::string::npos) << ir;
+}
+
 TEST(VectorMath, Avx2HostsKeepIntegerDivision) {
   if (!hasVectorMath())
     GTEST_SKIP() << "no libmvec (or not x86-64): math stays scalar";

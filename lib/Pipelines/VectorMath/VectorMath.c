@@ -39,9 +39,11 @@
 // maps them to the vector variants; a loop's scalar remainder inlines them
 // back into one sdiv.
 int64_t stride_vm_sdiv_i64(int64_t x, int64_t y) { return x / y; }
-int64_t stride_vm_sdiv_by_i64(int64_t x, int64_t y, int64_t magic,
-                              int64_t shift) {
+int64_t stride_vm_sdiv_by_i64(int64_t x, int64_t y, int64_t magic, int64_t mlo,
+                              int64_t mhi, int64_t shift) {
   (void)magic;
+  (void)mlo;
+  (void)mhi;
   (void)shift;
   return x / y;
 }

@@ -68,40 +68,30 @@ static uint64_t divideWide(int shift, uint64_t d, uint64_t *remainder) {
 
 // The magic numbers of branch-free 64-bit divisions by a divisor d that a
 // loop holds fixed but only the run knows (the kernel optimizer's
-// sdivByInvariant and udivByInvariant, once before the loop), as libdivide
-// defines them: 2 floor(2^(63 + L) / |d|) + 1, rounded up by the doubled
-// remainder, with L = floor(log2 |d|), modulo 2^64, where |d| is not a
-// power of two; 0 marks a power of two (and 0 and 1, which the callers
-// handle themselves).
-static uint64_t magicOf(uint64_t absD) {
-  if ((absD & (absD - 1)) == 0)
+// prepareInvariantDivisor, once before the loop), as libdivide defines
+// them: 2 floor(2^(64 + shift) / d) + 1, plus one more where the doubled
+// remainder reaches d, modulo 2^64, with shift = L - 1 for signed and L
+// for unsigned divisions (L = floor(log2 d), d not a power of two); 0
+// marks a power of two (and 0 and 1, which the callers handle themselves).
+static uint64_t magicOf(uint64_t d, int less) {
+  if ((d & (d - 1)) == 0)
     return 0;
-  int floorLog2 = 63 - __builtin_clzll(absD);
   uint64_t rem;
-  uint64_t quot = divideWide(floorLog2 - 1, absD, &rem);
+  uint64_t quot = divideWide(63 - __builtin_clzll(d) - less, d, &rem);
   uint64_t magic = quot + quot, twiceRem = rem + rem;
-  if (twiceRem >= absD || twiceRem < rem)
+  if (twiceRem >= d || twiceRem < rem)
     magic += 1;
   return magic + 1;
 }
 
 int64_t stride_vm_sdiv_magic_i64(int64_t d) {
-  return (int64_t)magicOf(d < 0 ? 0 - (uint64_t)d : (uint64_t)d);
+  return (int64_t)magicOf(d < 0 ? 0 - (uint64_t)d : (uint64_t)d, 1);
 }
 
-// Unsigned: floor(2^(64 + L) / d), doubled and rounded up the same way.
 int64_t stride_vm_udiv_magic_u64(int64_t d) {
-  uint64_t u = (uint64_t)d;
-  if ((u & (u - 1)) == 0)
-    return 0;
-  int floorLog2 = 63 - __builtin_clzll(u);
-  uint64_t rem;
-  uint64_t quot = divideWide(floorLog2, u, &rem);
-  uint64_t magic = quot + quot, twiceRem = rem + rem;
-  if (twiceRem >= u || twiceRem < rem)
-    magic += 1;
-  return (int64_t)(magic + 1);
+  return (int64_t)magicOf((uint64_t)d, 0);
 }
+
 int64_t stride_vm_udiv_u64(int64_t x, int64_t y) {
   return (int64_t)((uint64_t)x / (uint64_t)y);
 }

@@ -362,7 +362,8 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
     llvm::DenseMap<llvm::Value *, InvariantDivisor> invariantDivisors,
         unsignedInvariantDivisors;
     for (llvm::BasicBlock &block : function) {
-      if (!loops.getLoopFor(&block))
+      llvm::Loop *loop = loops.getLoopFor(&block);
+      if (!loop)
         continue;
       llvm::DenseMap<std::pair<llvm::Value *, llvm::Value *>, llvm::Value *>
           quotients, unsignedQuotients;
@@ -401,7 +402,7 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
         if (!q && k && !isUnsigned) {
           q = sdivByConstant(b, x, k->getValue());
         } else if (!q && !k && type->isIntegerTy(64) &&
-                   loops.getLoopFor(&block)->isLoopInvariant(y)) {
+                   loop->isLoopInvariant(y)) {
           auto &prepared =
               isUnsigned ? unsignedInvariantDivisors : invariantDivisors;
           auto found = prepared.find(y);
@@ -418,7 +419,6 @@ struct DivisionsToCallsPass : llvm::PassInfoMixin<DivisionsToCallsPass> {
                          found->second.mhi, found->second.shift});
           // The vectorizer interleaves a loop of calls once; the inlined
           // variant is a short chain whose copies overlap.
-          llvm::Loop *loop = loops.getLoopFor(&block);
           if (!isUnsigned && loop->isInnermost() &&
               !llvm::findStringMetadataForLoop(loop,
                                                "llvm.loop.interleave.count"))
